@@ -1,0 +1,78 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Cognate",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "cognate", targets: ["cognate"]),
+        .library(name: "CognateAuth", targets: ["CognateAuth"]),
+        .library(name: "CognateProtocol", targets: ["CognateProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGMP", pkgConfig: nil, providers: [.apt(["libgmp-dev"])]),
+        .target(
+            name: "CognateProtocol",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+            ]
+        ),
+        .target(
+            name: "CognateCore",
+            dependencies: [
+                "CognateProtocol", "CGMP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "CognateStorage",
+            dependencies: [
+                "CognateCore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+            ]
+        ),
+        .target(
+            name: "CognateServer",
+            dependencies: [
+                "CognateCore", "CognateStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .target(
+            name: "CognateAuth",
+            dependencies: [
+                "CognateProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "cognate",
+            dependencies: [
+                "CognateServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "CognateProtocolTests", dependencies: ["CognateProtocol"]),
+        .testTarget(name: "CognateCoreTests", dependencies: ["CognateCore"]),
+        .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage"]),
+        .testTarget(
+            name: "CognateServerTests",
+            dependencies: ["CognateServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
+    ]
+)

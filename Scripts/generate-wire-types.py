@@ -1,0 +1,416 @@
+#!/usr/bin/env python3
+"""Generates CognateProtocol's wire types from botocore's cognito-idp service model.
+
+The model is the single definition of the wire: member names, required members, length and
+value ranges, patterns and enums all come from it, so the server and the SDK cannot drift from
+what boto3, the AWS CLI and Amplify send. Run after upgrading botocore (pinned in
+compat/requirements.txt):
+
+    python3 Scripts/generate-wire-types.py
+
+Output: Sources/CognateProtocol/Generated/*.swift (committed; do not edit by hand).
+"""
+import gzip
+import json
+import os
+import re
+import sys
+
+import botocore
+
+MODEL = os.path.join(os.path.dirname(botocore.__file__),
+                     "data", "cognito-idp", "2016-04-18", "service-2.json.gz")
+OUT = os.path.join(os.path.dirname(__file__), "..", "Sources", "CognateProtocol", "Generated")
+
+SWIFT_KEYWORDS = {
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
+    "init", "inout", "internal", "let", "open", "operator", "private", "protocol", "public",
+    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "continue",
+    "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+    "return", "switch", "where", "while", "as", "catch", "false", "is", "nil", "super", "self",
+    "Self", "throw", "throws", "true", "try", "Type", "Protocol", "any", "some",
+}
+
+
+def load_model():
+    with gzip.open(MODEL) as f:
+        return json.load(f)
+
+
+def lower_camel(name):
+    """PascalCase (with leading acronyms) -> lowerCamel: SMSMfaSettings -> smsMfaSettings."""
+    if not name:
+        return name
+    if "_" in name or "-" in name:
+        parts = [p for p in re.split(r"[_\-]", name) if p]
+        head = parts[0].lower()
+        return head + "".join(p[:1].upper() + p[1:].lower() for p in parts[1:])
+    i = 0
+    while i < len(name) and name[i].isupper():
+        i += 1
+    if i == 0:
+        return name
+    if i == 1 or i == len(name):
+        return name[:i].lower() + name[i:]
+    # Leading acronym followed by a word: keep the word's capital ("SMSMfa" -> "smsMfa").
+    return name[: i - 1].lower() + name[i - 1:]
+
+
+def enum_case_name(value):
+    parts = [p for p in re.split(r"[^A-Za-z0-9]+", value) if p]
+    if not parts:
+        return "empty"
+    words = []
+    for p in parts:
+        if p.isupper() or p.islower():
+            words.append(p.lower())
+        else:
+            words.append(p[:1].lower() + p[1:])
+    name = words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:])
+    if name[0].isdigit():
+        name = "v" + name
+    return name
+
+
+def escape_identifier(name):
+    return f"`{name}`" if name in SWIFT_KEYWORDS else name
+
+
+def swift_string_literal(value):
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def java_pattern_to_icu(pattern):
+    """Java's \\w is ASCII-only; ICU's is Unicode. Translate so both accept the same strings."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            if nxt == "w":
+                out.append("A-Za-z0-9_" if in_class else "[A-Za-z0-9_]")
+            else:
+                out.append(c + nxt)
+            i += 2
+            continue
+        if c == "[":
+            in_class = True
+        elif c == "]":
+            in_class = False
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class Generator:
+    def __init__(self, model):
+        self.model = model
+        self.shapes = model["shapes"]
+        self.patterns = {}
+
+    def pattern_id(self, pattern):
+        if pattern not in self.patterns:
+            self.patterns[pattern] = f"p{len(self.patterns)}"
+        return self.patterns[pattern]
+
+    def is_exception(self, name):
+        return self.shapes[name].get("exception", False)
+
+    def is_enum(self, name):
+        s = self.shapes[name]
+        return s["type"] == "string" and "enum" in s
+
+    def swift_type(self, name):
+        s = self.shapes[name]
+        t = s["type"]
+        if t == "string":
+            return name if "enum" in s else "String"
+        if t in ("integer", "long"):
+            return "Int"
+        if t == "boolean":
+            return "Bool"
+        if t == "timestamp":
+            return "Date"
+        if t == "blob":
+            return "Data"
+        if t == "list":
+            return f"[{self.swift_type(s['member']['shape'])}]"
+        if t == "map":
+            return f"[{self.swift_type(s['key']['shape'])}: {self.swift_type(s['value']['shape'])}]"
+        if t == "structure":
+            return "JSONValue" if s.get("document") else name
+        raise ValueError(f"unknown type {t} for {name}")
+
+    def placeholder(self, name):
+        s = self.shapes[name]
+        t = s["type"]
+        if t == "string":
+            return f'{name}(rawValue: "")' if "enum" in s else '""'
+        if t in ("integer", "long"):
+            return "0"
+        if t == "boolean":
+            return "false"
+        if t == "timestamp":
+            return "Date(timeIntervalSince1970: 0)"
+        if t == "blob":
+            return "Data()"
+        if t == "list":
+            return "[]"
+        if t == "map":
+            return "[:]"
+        if s.get("document"):
+            return ".null"
+        return f"{name}.wirePlaceholder"
+
+    # Constraint checks -------------------------------------------------------------------
+
+    def checks_for(self, shape_name, value_expr, path_expr, depth=0):
+        """Swift statements validating `value_expr` (non-optional) of shape `shape_name`."""
+        s = self.shapes[shape_name]
+        t = s["type"]
+        lines = []
+        sensitive = "true" if s.get("sensitive") else "false"
+        if t == "string":
+            if "enum" in s:
+                lines.append(f"validator.checkEnum({value_expr}, at: {path_expr})")
+            else:
+                args = []
+                if "min" in s:
+                    args.append(f"min: {s['min']}")
+                if "max" in s:
+                    args.append(f"max: {s['max']}")
+                if "pattern" in s:
+                    args.append(f"pattern: WirePatterns.{self.pattern_id(s['pattern'])}")
+                if args:
+                    lines.append(f"validator.checkString({value_expr}, at: {path_expr}, "
+                                 f"{', '.join(args)}, sensitive: {sensitive})")
+        elif t in ("integer", "long"):
+            args = []
+            if "min" in s:
+                args.append(f"min: {s['min']}")
+            if "max" in s:
+                args.append(f"max: {s['max']}")
+            if args:
+                lines.append(f"validator.checkNumber({value_expr}, at: {path_expr}, {', '.join(args)})")
+        elif t == "blob":
+            if "max" in s:
+                lines.append(f"validator.checkCount({value_expr}.count, of: {value_expr}, at: {path_expr}, "
+                             f"min: {s.get('min', 0)}, max: {s['max']})")
+        elif t in ("list", "map"):
+            if "min" in s or "max" in s:
+                args = []
+                if "min" in s:
+                    args.append(f"min: {s['min']}")
+                if "max" in s:
+                    args.append(f"max: {s['max']}")
+                lines.append(f"validator.checkCount({value_expr}.count, of: {value_expr}, at: {path_expr}, "
+                             f"{', '.join(args)})")
+            if t == "list":
+                inner = self.checks_for(s["member"]["shape"], f"e{depth}", f"i{depth}", depth + 1)
+                if inner:
+                    lines.append(f"for (n{depth}, e{depth}) in {value_expr}.enumerated() {{")
+                    lines.append(f"    let i{depth} = {path_expr} + \".\\(n{depth} + 1).member\"")
+                    lines += ["    " + l for l in inner]
+                    lines.append("}")
+            else:
+                kchecks = self.checks_for(s["key"]["shape"], f"k{depth}", f"i{depth}", depth + 1)
+                vchecks = self.checks_for(s["value"]["shape"], f"v{depth}", f"i{depth}", depth + 1)
+                if kchecks or vchecks:
+                    lines.append(f"for (k{depth}, v{depth}) in {value_expr} {{")
+                    lines.append(f"    let i{depth} = {path_expr} + \".\" + k{depth}")
+                    lines += ["    " + l for l in kchecks + vchecks]
+                    lines.append("}")
+        # Nested structures validate themselves while decoding.
+        return lines
+
+    # Emitters ------------------------------------------------------------------------------
+
+    def emit_enum(self, name):
+        s = self.shapes[name]
+        cases, used = [], set()
+        for v in s["enum"]:
+            case = enum_case_name(v)
+            while case in used:
+                case += "_"
+            used.add(case)
+            cases.append((case, v))
+        out = [f"public struct {name}: WireEnum {{",
+               "    public let rawValue: String",
+               "    public init(rawValue: String) { self.rawValue = rawValue }"]
+        for case, v in cases:
+            out.append(f"    public static let {escape_identifier(case)} = {name}(rawValue: {swift_string_literal(v)})")
+        out.append("    public static let allValues: [" + name + "] = [" + ", ".join(
+            f".{escape_identifier(c)}" for c, _ in cases) + "]")
+        out.append("}")
+        return "\n".join(out)
+
+    def emit_struct(self, name):
+        s = self.shapes[name]
+        required = set(s.get("required", []))
+        members = list(s["members"].items())
+        out = [f"public struct {name}: WireShape {{"]
+        props = []
+        for mname, m in members:
+            prop = escape_identifier(lower_camel(mname))
+            stype = self.swift_type(m["shape"])
+            opt = "" if mname in required else "?"
+            props.append((mname, prop, stype, opt, m["shape"]))
+            out.append(f"    public var {prop}: {stype}{opt}")
+        # memberwise init
+        if props:
+            params = ", ".join(f"{p.strip('`')}: {t}{o}" + (" = nil" if o else "") for _, p, t, o, _ in props)
+            out.append("")
+            out.append(f"    public init({params}) {{")
+            for _, p, _, _, _ in props:
+                out.append(f"        self.{p} = {p}")
+            out.append("    }")
+        else:
+            out.append("")
+            out.append("    public init() {}")
+        # placeholder used when a required member of this type is missing
+        ph_args = ", ".join(f"{p.strip('`')}: {self.placeholder(sh)}" for mname, p, _, o, sh in props if not o)
+        out.append("")
+        out.append(f"    public static var wirePlaceholder: {name} {{ {name}({ph_args}) }}")
+        # coding keys
+        if props:
+            out.append("")
+            out.append("    enum CodingKeys: String, CodingKey {")
+            for mname, p, _, _, _ in props:
+                out.append(f"        case {p} = {swift_string_literal(mname)}")
+            out.append("    }")
+        # decoding with validation
+        out.append("")
+        out.append("    public init(from decoder: any Decoder) throws {")
+        if props:
+            out.append("        let container = try decoder.container(keyedBy: CodingKeys.self)")
+            validator_index = len(out)
+            out.append("")  # replaced below once we know how the validator is used
+            for mname, p, stype, opt, sh in props:
+                path = f'validator.path({swift_string_literal(lower_camel(mname))})'
+                if opt:
+                    out.append(f"        self.{p} = try container.decodeIfPresent({stype}.self, forKey: .{p})")
+                    checks = self.checks_for(sh, "value", "memberPath")
+                    if checks:
+                        out.append(f"        if let value = self.{p} {{")
+                        out.append(f"            let memberPath = {path}")
+                        out += ["            " + l for l in checks]
+                        out.append("        }")
+                else:
+                    out.append(f"        if let value = try container.decodeIfPresent({stype}.self, forKey: .{p}) {{")
+                    checks = self.checks_for(sh, "value", "memberPath")
+                    if checks:
+                        out.append(f"            let memberPath = {path}")
+                        out += ["            " + l for l in checks]
+                    out.append(f"            self.{p} = value")
+                    out.append("        } else {")
+                    out.append(f"            try validator.missing(.{p}, in: container, path: {path})")
+                    out.append(f"            self.{p} = {self.placeholder(sh)}")
+                    out.append("        }")
+            body = "\n".join(out[validator_index + 1:])
+            if "validator." in body:
+                out[validator_index] = "        let validator = WireValidator(decoder)"
+            else:
+                del out[validator_index]
+        else:
+            out.append("        _ = try decoder.container(keyedBy: WireNoKeys.self)")
+        out.append("    }")
+        out.append("}")
+        return "\n".join(out)
+
+    def emit_operations(self, ops):
+        out = ["/// Every operation of the Cognito User Pools API, as the model defines it.",
+               "public enum CognitoAPI {"]
+        for name in sorted(ops):
+            op = ops[name]
+            inp = op["input"]["shape"]
+            outp = op.get("output", {}).get("shape", "EmptyResponse")
+            public = op.get("authtype") == "none"
+            out.append(f"    public enum {name}: CognitoOperation {{")
+            out.append(f"        public typealias Input = {inp}")
+            out.append(f"        public typealias Output = {outp}")
+            out.append(f"        public static let name = {swift_string_literal(name)}")
+            out.append(f"        public static let authorization: OperationAuthorization = "
+                       f"{'.unsigned' if public else '.sigV4'}")
+            out.append("    }")
+        out.append("}")
+        out.append("")
+        out.append("extension CognitoAPI {")
+        out.append("    /// The error shapes each operation may return, from the model.")
+        out.append("    public static let declaredErrors: [String: [CognitoErrorCode]] = [")
+        for name in sorted(ops):
+            errs = [e["shape"] for e in ops[name].get("errors", [])]
+            out.append(f"        {swift_string_literal(name)}: [" + ", ".join(
+                f".{lower_camel(e[:-len('Exception')] if e.endswith('Exception') else e)}" for e in errs) + "],")
+        out.append("    ]")
+        out.append("}")
+        return "\n".join(out)
+
+    def emit_errors(self):
+        names = sorted(n for n in self.shapes if self.is_exception(n))
+        out = ["/// Every error shape of the Cognito User Pools API. `rawValue` is the `__type` on the wire.",
+               "public enum CognitoErrorCode: String, Sendable, CaseIterable, Codable {"]
+        for n in names:
+            case = lower_camel(n[:-len("Exception")] if n.endswith("Exception") else n)
+            out.append(f"    case {escape_identifier(case)} = {swift_string_literal(n)}")
+        out.append("")
+        out.append("    /// Server faults (5xx); every other error is the client's (400).")
+        out.append("    public var isServerFault: Bool {")
+        faults = [n for n in names if self.shapes[n].get("fault")]
+        out.append("        switch self {")
+        out.append("        case " + ", ".join("." + lower_camel(n[:-len('Exception')]) for n in faults)
+                   + ": return true")
+        out.append("        default: return false")
+        out.append("        }")
+        out.append("    }")
+        out.append("}")
+        return "\n".join(out)
+
+    def emit_patterns(self):
+        out = ["/// Compiled member patterns of the model (Java semantics: full match, ASCII \\\\w).",
+               "enum WirePatterns {"]
+        for pattern, pid in sorted(self.patterns.items(), key=lambda kv: int(kv[1][1:])):
+            out.append(f"    static let {pid} = WirePattern({swift_string_literal(pattern)}, "
+                       f"icu: {swift_string_literal(java_pattern_to_icu(pattern))})")
+        out.append("}")
+        return "\n".join(out)
+
+
+HEADER = """// Generated by Scripts/generate-wire-types.py from botocore's cognito-idp 2016-04-18 model
+// (botocore {version}). Do not edit by hand: change the generator and run it again.
+import Foundation
+"""
+
+
+def main():
+    model = load_model()
+    gen = Generator(model)
+    ops = model["operations"]
+    shapes = gen.shapes
+    structs = sorted(n for n, s in shapes.items()
+                     if s["type"] == "structure" and not s.get("exception") and not s.get("document"))
+    enums = sorted(n for n in shapes if gen.is_enum(n))
+    os.makedirs(OUT, exist_ok=True)
+    header = HEADER.format(version=botocore.__version__)
+
+    # Structures in groups so no single file is enormous.
+    groups = {}
+    for n in structs:
+        key = "A-F" if n[0] <= "F" else "G-R" if n[0] <= "R" else "S-Z"
+        groups.setdefault(key, []).append(n)
+    files = {f"Shapes{k}.swift": "\n\n".join(gen.emit_struct(n) for n in v) for k, v in groups.items()}
+    files["Enums.swift"] = "\n\n".join(gen.emit_enum(n) for n in enums)
+    files["Operations.swift"] = gen.emit_operations(ops)
+    files["Errors.swift"] = gen.emit_errors()
+    files["Patterns.swift"] = gen.emit_patterns()  # last: collects patterns used above
+    for old in os.listdir(OUT):
+        if old.endswith(".swift") and old not in files:
+            os.remove(os.path.join(OUT, old))
+    for fname, body in files.items():
+        with open(os.path.join(OUT, fname), "w") as f:
+            f.write(header + "\n" + body + "\n")
+    print(f"{len(structs)} structures, {len(enums)} enums, {len(ops)} operations, "
+          f"{len(gen.patterns)} patterns -> {os.path.relpath(OUT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
