@@ -38,3 +38,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// What a one-time code proves. One code per user and purpose exists at a time; sending a new
+/// one replaces the old.
+public enum CodePurpose: Sendable, Hashable, RawRepresentable {
+    case signUp
+    case forgotPassword
+    case verifyAttribute(String)
+
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "signUp": self = .signUp
+        case "forgotPassword": self = .forgotPassword
+        default:
+            guard rawValue.hasPrefix("verify:") else { return nil }
+            self = .verifyAttribute(String(rawValue.dropFirst("verify:".count)))
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .signUp: "signUp"
+        case .forgotPassword: "forgotPassword"
+        case .verifyAttribute(let name): "verify:\(name)"
+        }
+    }
+}
+
+/// A code as stored: only its keyed hash, never the digits.
+public struct CodeRecord: Sendable, Equatable {
+    public var poolId: String
+    public var userSub: String
+    public var purpose: CodePurpose
+    public var codeHash: String
+    /// The attribute the code was delivered to (`email`, `phone_number`), if any.
+    public var deliveredTo: String?
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var failedAttempts: Int
+
+    public init(poolId: String, userSub: String, purpose: CodePurpose, codeHash: String, deliveredTo: String?,
+                createdAt: Date, expiresAt: Date, failedAttempts: Int = 0) {
+        self.poolId = poolId
+        self.userSub = userSub
+        self.purpose = purpose
+        self.codeHash = codeHash
+        self.deliveredTo = deliveredTo
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.failedAttempts = failedAttempts
+    }
+}
+
+public protocol CodeRepository: Sendable {
+    /// Stores the code, replacing any earlier code of the same user and purpose.
+    func saveCode(_ code: CodeRecord) async throws
+    func code(userSub: String, purpose: CodePurpose) async throws -> CodeRecord?
+    /// Adds one failed attempt and returns the new count.
+    func recordFailedAttempt(userSub: String, purpose: CodePurpose) async throws -> Int
+    func deleteCode(userSub: String, purpose: CodePurpose) async throws
+}

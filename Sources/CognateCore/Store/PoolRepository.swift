@@ -1,0 +1,32 @@
+import CognateProtocol
+import Foundation
+
+/// A user pool: its identity and its configuration as the API describes it.
+public struct PoolRecord: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// The pool's settings in their wire form; `id`, `name`, dates, ARN and counts are filled in
+    /// from the record when the pool is described, not stored here.
+    public var settings: UserPoolType
+
+    public init(id: String, name: String, createdAt: Date, updatedAt: Date, settings: UserPoolType) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.settings = settings
+    }
+}
+
+public protocol PoolRepository: Sendable {
+    /// Throws `StoreError.conflict(.pool)` when the id exists.
+    func insertPool(_ pool: PoolRecord) async throws
+    func pool(id: String) async throws -> PoolRecord?
+    func updatePool(_ pool: PoolRecord) async throws
+    /// Deletes the pool with its clients, users and everything they own.
+    func deletePool(id: String) async throws
+    /// Pools ordered by id, starting after `after`.
+    func listPools(after: String?, limit: Int) async throws -> Page<PoolRecord>
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// One authentication and everything issued from it: the refresh token (stored as a hash) and
+/// the ID and access tokens sharing its `origin_jti`. Revoking the family revokes them all.
+public struct TokenFamilyRecord: Sendable, Equatable {
+    public var originJti: String
+    public var poolId: String
+    public var clientId: String
+    public var userSub: String
+    /// SHA-256 of the refresh token (hex); nil when no refresh token was issued.
+    public var refreshTokenHash: String?
+    public var authTime: Date
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var revokedAt: Date?
+
+    public init(originJti: String, poolId: String, clientId: String, userSub: String, refreshTokenHash: String?,
+                authTime: Date, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil) {
+        self.originJti = originJti
+        self.poolId = poolId
+        self.clientId = clientId
+        self.userSub = userSub
+        self.refreshTokenHash = refreshTokenHash
+        self.authTime = authTime
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+    }
+}
+
+public protocol TokenFamilyRepository: Sendable {
+    func insertTokenFamily(_ family: TokenFamilyRecord) async throws
+    func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord?
+    func tokenFamily(originJti: String) async throws -> TokenFamilyRecord?
+    func revokeTokenFamily(originJti: String, at date: Date) async throws
+    /// Revokes every family of the user (global sign-out).
+    func revokeTokenFamilies(poolId: String, userSub: String, at date: Date) async throws
+}

@@ -1,0 +1,92 @@
+import CognateProtocol
+import Foundation
+
+/// The tokens of one successful authentication or refresh.
+public struct IssuedTokens: Sendable {
+    public var idToken: String
+    public var accessToken: String
+    /// Present on sign-in, absent on refresh (refresh tokens are not replaced).
+    public var refreshToken: String?
+    public var expiresIn: Int
+
+    var authenticationResult: AuthenticationResultType {
+        AuthenticationResultType(
+            accessToken: accessToken, expiresIn: expiresIn, tokenType: "Bearer", refreshToken: refreshToken,
+            idToken: idToken)
+    }
+}
+
+/// What the tokens of an authentication say about it.
+struct TokenContext {
+    var pool: PoolRecord
+    var client: ClientRecord
+    var user: UserRecord
+    /// `origin_jti`: the id of the token family (one per authentication).
+    var originJti: String
+    var authTime: Date
+    var groups: [String] = []
+}
+
+/// Mints Cognito-shaped ID and access tokens (cognito-protocol §6).
+struct TokenIssuer: Sendable {
+    let keys: SigningKeyRing
+    let issuerBase: String
+    let random: any RandomSource
+
+    func issuer(poolId: String) -> String { issuerBase + "/" + poolId }
+
+    func issue(_ context: TokenContext, now: Date) throws -> (idToken: String, accessToken: String, expiresIn: Int) {
+        guard let key = keys.activeKey else { throw CognitoError.internalError("No signing key is loaded.") }
+        let validity = TokenValidity(client: context.client.settings)
+        let iat = now.timeIntervalSince1970.rounded(.down)
+        let eventId = random.uuid()
+        var common: [String: JSONValue] = [
+            "sub": .string(context.user.sub),
+            "iss": .string(issuer(poolId: context.pool.id)),
+            "origin_jti": .string(context.originJti),
+            "event_id": .string(eventId),
+            "auth_time": .number(context.authTime.timeIntervalSince1970.rounded(.down)),
+            "iat": .number(iat),
+        ]
+        if !context.groups.isEmpty { common["cognito:groups"] = .array(context.groups.map(JSONValue.string)) }
+
+        var access = common
+        access["token_use"] = "access"
+        access["client_id"] = .string(context.client.clientId)
+        access["scope"] = "aws.cognito.signin.user.admin"
+        access["username"] = .string(context.user.username)
+        access["jti"] = .string(random.uuid())
+        access["exp"] = .number(iat + validity.accessToken.rounded(.down))
+
+        var id = common
+        for (name, value) in Self.attributeClaims(context.user, readable: context.client.settings.readAttributes) {
+            id[name] = value
+        }
+        id["token_use"] = "id"
+        id["aud"] = .string(context.client.clientId)
+        id["cognito:username"] = .string(context.user.username)
+        id["jti"] = .string(random.uuid())
+        id["exp"] = .number(iat + validity.idToken.rounded(.down))
+
+        return (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key), Int(validity.accessToken))
+    }
+
+    /// Attribute claims of the ID token: every attribute the client may read, verified flags as
+    /// booleans, `updated_at` as a number, everything else (custom attributes too) as strings.
+    static func attributeClaims(_ user: UserRecord, readable: [String]?) -> [String: JSONValue] {
+        let allowed = readable.map(Set.init)
+        var claims: [String: JSONValue] = [:]
+        for (name, value) in user.attributes where allowed?.contains(name) ?? true {
+            guard !name.hasPrefix("dev:") else { continue }
+            switch name {
+            case "email_verified", "phone_number_verified":
+                claims[name] = .bool(value == "true")
+            case "updated_at":
+                claims[name] = Double(value).map(JSONValue.number) ?? .string(value)
+            default:
+                claims[name] = .string(value)
+            }
+        }
+        return claims
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The JSON conventions of AWS JSON 1.1 as Cognito uses them: timestamps are epoch seconds
+/// (fractional allowed), absent members are omitted.
+public enum WireCoding {
+    public static let contentType = "application/x-amz-json-1.1"
+    public static let targetPrefix = "AWSCognitoIdentityProviderService."
+
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    /// A decoder for responses (lenient) or, with `validating`, for requests: constraint
+    /// failures are collected into the report instead of thrown.
+    public static func makeDecoder(validating report: WireValidationReport? = nil) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        if let report { decoder.userInfo[.wireValidation] = report }
+        return decoder
+    }
+}
