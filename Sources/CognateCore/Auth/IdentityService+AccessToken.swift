@@ -1,0 +1,21 @@
+import CognateProtocol
+
+extension IdentityService {
+    /// The user an access token speaks for, after checking signature, expiry, scope, revocation
+    /// (GlobalSignOut, RevokeToken) and the user's state.
+    func authenticatedUser(_ accessToken: String) async throws -> (PoolRecord, UserRecord) {
+        let claims = try accessTokens.verify(accessToken, now: time.now)
+        guard claims.scopes.contains("aws.cognito.signin.user.admin") else {
+            throw CognitoError.notAuthorized("Access Token does not have required scopes")
+        }
+        guard let pool = try await cachedPool(claims.poolId) else { throw CognitoError.invalidAccessToken }
+        let (user, family) = try await store.read { transaction in
+            (try await transaction.user(poolId: pool.id, sub: claims.sub),
+             try await transaction.tokenFamily(originJti: claims.originJti))
+        }
+        guard let user else { throw CognitoError.userNotFound }
+        guard let family, family.revokedAt == nil, family.userSub == user.sub else { throw CognitoError.revokedAccessToken }
+        guard user.enabled else { throw CognitoError.userDisabled }
+        return (pool, user)
+    }
+}

@@ -1,0 +1,173 @@
+import CognateProtocol
+import Foundation
+
+extension IdentityService {
+    public func signUp(_ request: SignUpRequest) async throws -> SignUpResponse {
+        let (pool, client) = try await requireClient(request.clientId)
+        try client.checkSecretHash(request.secretHash, usernames: [request.username])
+        let names = SignInNames(pool: pool.settings)
+        let rules = AttributeRules(pool: pool.settings)
+        var attributes = try rules.validated(request.userAttributes ?? [], writer: .user, isCreation: true)
+        for flag in ["email_verified", "phone_number_verified"] where attributes[flag] != nil {
+            throw AttributeRules.nonConforming(flag, "Attribute cannot be set by users.")
+        }
+        let sub = random.uuid()
+        let username: String
+        if names.usesAttributeAsUsername {
+            let (attribute, value) = try Self.attributeUsername(request.username, allowed: names.usernameAttributes, rules: rules)
+            attributes[attribute] = value
+            username = sub
+        } else {
+            username = request.username
+        }
+        if let missing = rules.missingRequired(in: attributes).first {
+            throw AttributeRules.nonConforming(missing, "The attribute \(missing) is required")
+        }
+        guard let password = request.password, !password.isEmpty else {
+            throw CognitoError.invalidParameter("A password is required to sign up.")
+        }
+        try PasswordRules.check(password, policy: pool.settings.policies?.passwordPolicy)
+
+        let now = time.now
+        let user = UserRecord(
+            poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username), status: .unconfirmed,
+            enabled: true, createdAt: now, updatedAt: now, password: makePassword(password, username: username, poolId: pool.id),
+            passwordUpdatedAt: now, attributes: attributes)
+        let destination = verificationDestination(for: user, pool: pool)
+        let issued = destination.map {
+            codes.issue(for: user, purpose: .signUp, deliveredTo: $0.attribute, now: now,
+                        lifetime: configuration.confirmationCodeLifetime)
+        }
+        try await store.write { [attributes] transaction in
+            do {
+                try await transaction.insertUser(user)
+                try await transaction.setSignInNames(poolId: pool.id, sub: sub, names: names.names(for: attributes))
+            } catch StoreError.conflict(let key) where key == .username || key == .signInName {
+                throw Self.usernameExists(pool: pool, conflict: key, attributes: attributes)
+            }
+            if let issued { try await transaction.saveCode(issued.record) }
+        }
+        var details: CodeDeliveryDetailsType?
+        if let destination, let issued {
+            details = try await deliverVerificationCode(issued.code, to: destination, user: user, pool: pool, purpose: .signUp)
+        }
+        return SignUpResponse(userConfirmed: false, codeDeliveryDetails: details, userSub: sub)
+    }
+
+    public func confirmSignUp(_ request: ConfirmSignUpRequest) async throws -> ConfirmSignUpResponse {
+        let (pool, client) = try await requireClient(request.clientId)
+        let now = time.now
+        let codes = self.codes
+        try await transaction { transaction in
+            guard let found = try await self.findUser(request.username, in: pool, transaction) else {
+                try client.checkSecretHash(request.secretHash, usernames: [request.username])
+                throw client.preventsUserExistenceErrors ? CognitoError.codeMismatch : CognitoError.userNotFound
+            }
+            try client.checkSecretHash(request.secretHash, usernames: [request.username, found.username, found.sub])
+            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
+            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else {
+                throw CognitoError.userNotFound
+            }
+            guard user.status == .unconfirmed else {
+                throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
+            }
+            let record = try await codes.redeem(request.confirmationCode, for: user, purpose: .signUp, in: transaction, now: now)
+            user.status = .confirmed
+            if let attribute = record.deliveredTo { user.attributes["\(attribute)_verified"] = "true" }
+            user.updatedAt = now
+            try await transaction.updateUser(user)
+            try await transaction.setSignInNames(
+                poolId: pool.id, sub: user.sub, names: SignInNames(pool: pool.settings).names(for: user.attributes))
+        }
+        return ConfirmSignUpResponse()
+    }
+
+    public func resendConfirmationCode(_ request: ResendConfirmationCodeRequest) async throws
+        -> ResendConfirmationCodeResponse
+    {
+        let (pool, client) = try await requireClient(request.clientId)
+        let now = time.now
+        let limit = configuration.codeRequestsPerHour
+        let outcome: (UserRecord, CodeDestination, String)? = try await transaction { transaction in
+            guard let user = try await self.findUser(request.username, in: pool, transaction) else {
+                try client.checkSecretHash(request.secretHash, usernames: [request.username])
+                if client.preventsUserExistenceErrors { return nil }
+                throw CognitoError.userNotFound
+            }
+            try client.checkSecretHash(request.secretHash, usernames: [request.username, user.username, user.sub])
+            guard user.status == .unconfirmed else { throw CognitoError.invalidParameter("User is already confirmed.") }
+            guard let destination = self.verificationDestination(for: user, pool: pool) else {
+                throw CognitoError.invalidParameter("Cannot resend codes. Auto verification not turned on.")
+            }
+            try await self.consumeHourlyAllowance("resendConfirmationCode", user: user, limit: limit, transaction)
+            let issued = self.codes.issue(
+                for: user, purpose: .signUp, deliveredTo: destination.attribute, now: now,
+                lifetime: self.configuration.confirmationCodeLifetime)
+            try await transaction.saveCode(issued.record)
+            return (user, destination, issued.code)
+        }
+        guard let (user, destination, code) = outcome else {
+            // Unknown user with PreventUserExistenceErrors: answer as if a code went out.
+            return ResendConfirmationCodeResponse(codeDeliveryDetails: Self.simulatedDelivery(for: request.username, pool: pool))
+        }
+        let details = try await deliverVerificationCode(code, to: destination, user: user, pool: pool, purpose: .signUp)
+        return ResendConfirmationCodeResponse(codeDeliveryDetails: details)
+    }
+
+    public func adminConfirmSignUp(_ request: AdminConfirmSignUpRequest) async throws -> AdminConfirmSignUpResponse {
+        let pool = try await requirePool(request.userPoolId)
+        let now = time.now
+        try await store.write { transaction in
+            let found = try await self.requireUser(request.username, in: pool, transaction)
+            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
+            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else {
+                throw CognitoError.userNotFound
+            }
+            guard user.status == .unconfirmed else {
+                throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
+            }
+            user.status = .confirmed
+            user.updatedAt = now
+            try await transaction.updateUser(user)
+            try await transaction.deleteCode(userSub: user.sub, purpose: .signUp)
+        }
+        return AdminConfirmSignUpResponse()
+    }
+
+    /// The SRP verifier of a new password (the salt is 16 random bytes, stored PADded).
+    func makePassword(_ password: String, username: String, poolId: String) -> StoredPassword {
+        let salt = SRPEncoding.pad(random.bytes(16))
+        let verifier = SRPServer.verifier(
+            salt: salt, realm: SRPDerivation.poolName(ofPoolId: poolId), identity: username, secret: password)
+        return StoredPassword(salt: salt, verifier: verifier)
+    }
+
+    /// In pools with UsernameAttributes, what the typed username is: an email or a phone number.
+    static func attributeUsername(_ typed: String, allowed: Set<UsernameAttributeType>, rules: AttributeRules) throws
+        -> (String, String)
+    {
+        if allowed.contains(.email), AttributeRules.isEmail(typed) { return ("email", typed) }
+        if allowed.contains(.phoneNumber), AttributeRules.isPhoneNumber(typed) { return ("phone_number", typed) }
+        switch (allowed.contains(.email), allowed.contains(.phoneNumber)) {
+        case (true, true): throw CognitoError.invalidParameter("Username should be either an email or a phone number.")
+        case (true, false): throw CognitoError.invalidParameter("Username should be an email.")
+        default: throw CognitoError.invalidParameter("Username should be a phone number.")
+        }
+    }
+
+    static func usernameExists(pool: PoolRecord, conflict: UniqueKey, attributes: [String: String]) -> CognitoError {
+        let names = SignInNames(pool: pool.settings)
+        guard conflict == .signInName else { return CognitoError(.usernameExists, "User already exists") }
+        let kind = names.usesAttributeAsUsername && attributes["email"] != nil ? "email" : "phone_number"
+        let message = "An account with the given \(kind == "email" ? "email" : "phone_number") already exists."
+        return names.usesAttributeAsUsername ? CognitoError(.usernameExists, message) : CognitoError(.aliasExists, message)
+    }
+
+    /// Plausible delivery details for a user who does not exist (PreventUserExistenceErrors).
+    static func simulatedDelivery(for typed: String, pool: PoolRecord) -> CodeDeliveryDetailsType {
+        let isPhone = typed.hasPrefix("+")
+        let destination = CodeDestination(
+            attribute: isPhone ? "phone_number" : "email", address: typed.contains("@") || isPhone ? typed : "\(typed)@example.com")
+        return destination.details
+    }
+}
