@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 "CognateCore", "CognateStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

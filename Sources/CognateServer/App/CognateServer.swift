@@ -1,0 +1,88 @@
+import CognateCore
+import CognateStorage
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A configured Cognate server: the HTTP application and what it owns.
+public struct CognateServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let service: IdentityService
+    public let store: SQLStore
+    let logger: Logger
+
+    /// Opens the database (migrating it) and prepares the use cases.
+    public static func prepare(_ configuration: ServerConfiguration, logger: Logger) async throws -> CognateServer {
+        let store = try await SQLStore.open(configuration.database, logger: logger)
+        let delivery = OutboxDelivery(store: store) { [logger] line in logger.info("\(line)") }
+        let service = try await IdentityService.start(
+            store: store, delivery: delivery,
+            configuration: CoreConfiguration(region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL))
+        return CognateServer(configuration: configuration, service: service, store: store, logger: logger)
+    }
+
+    /// The router with every route; tests drive it in-process.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: CORSMiddleware(
+            allowOrigin: configuration.corsAllowedOrigin == "*" ? .all : .custom(configuration.corsAllowedOrigin),
+            allowHeaders: [
+                .contentType, .authorization, .cacheControl, HTTPField.Name("x-amz-target")!,
+                HTTPField.Name("x-amz-user-agent")!, HTTPField.Name("x-amz-date")!,
+                HTTPField.Name("x-amz-security-token")!, HTTPField.Name("amz-sdk-invocation-id")!,
+                HTTPField.Name("amz-sdk-request")!,
+            ],
+            allowMethods: [.get, .post, .options],
+            exposedHeaders: ["x-amzn-RequestId", "x-amzn-ErrorType"]))
+        let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials) : nil
+        let api = CognitoAPIResponder(
+            service: service, table: .cognate, verifier: verifier, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+        router.post("/") { request, _ in await api.respond(to: request) }
+        WellKnownRoutes.add(to: router, service: service)
+        OperationalRoutes.add(to: router, service: service)
+        if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
+        return router
+    }
+
+    /// Names of the operations served.
+    public static var supportedOperations: [String] { OperationTable.cognate.operationNames }
+
+    /// Serves until SIGTERM or SIGINT, then finishes in-flight requests and closes the
+    /// database (every committed transaction is already on disk).
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cognate"),
+            services: [KeyRefresher(service: service, logger: logger)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        do {
+            try await app.runService()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+}
+
+/// Picks up signing keys rotated by another node (`cognate keys rotate`) every 30 seconds.
+struct KeyRefresher: Service {
+    let service: IdentityService
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(30)) }
+                try await service.refreshSigningKeys()
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning("Could not refresh signing keys: \(error)")
+            }
+        }
+    }
+}

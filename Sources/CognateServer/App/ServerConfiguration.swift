@@ -1,0 +1,48 @@
+import Foundation
+
+/// How a Cognate server runs. Every value has a zero-configuration default for development.
+public struct ServerConfiguration: Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Any credentials are accepted for admin operations; messages go to the outbox.
+        case dev
+        /// Admin operations need a valid SigV4 signature from a configured access key.
+        case production
+    }
+
+    public var host = "127.0.0.1"
+    public var port = 9229
+    /// A SQLite file path, or a `postgres://` URL.
+    public var database = "./.cognate/cognate.sqlite"
+    /// Base URL clients reach the server at; token issuers are `<publicBaseURL>/<poolId>`.
+    /// Defaults to `http://<host>:<port>`.
+    public var publicBaseURL: String?
+    public var mode = Mode.dev
+    /// Secret access key by access key id, for SigV4 on admin operations.
+    public var adminCredentials: [String: String] = [:]
+    public var region = "us-east-1"
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes = 1 << 20
+    /// `Access-Control-Allow-Origin` for browser clients.
+    public var corsAllowedOrigin = "*"
+
+    public init() {}
+
+    public var resolvedPublicBaseURL: String {
+        if let publicBaseURL { return publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL }
+        let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return "http://\(shownHost):\(port)"
+    }
+
+    /// Why this configuration cannot start, if it cannot.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        if !(0...65535).contains(port) { problems.append("Port \(port) is out of range.") }
+        if mode == .production && adminCredentials.isEmpty {
+            problems.append("Production mode needs admin credentials (--admin-credentials AKID:SECRET or COGNATE_ADMIN_CREDENTIALS).")
+        }
+        if let url = publicBaseURL, URL(string: url)?.scheme == nil {
+            problems.append("The public base URL must be absolute (http://… or https://…): \(url)")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,77 @@
+import CognateCore
+import CognateProtocol
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `POST /`: the Cognito User Pools API (AWS JSON 1.1, operation in `X-Amz-Target`).
+///
+/// Contract: every request gets a JSON answer with `x-amzn-RequestId`; every failure is a
+/// Cognito-shaped error (`__type`, `message`) with 400 for the client's mistakes and 500 only
+/// for the server's own faults, which are logged.
+struct CognitoAPIResponder: Sendable {
+    let service: IdentityService
+    let table: OperationTable
+    let verifier: SigV4Verifier?   // nil in dev mode: any credentials are accepted
+    let maxBodyBytes: Int
+    let logger: Logger
+
+    func respond(to request: Request) async -> Response {
+        let requestId = UUID().uuidString.lowercased()
+        do {
+            let body = try await Self.collect(request.body, limit: maxBodyBytes)
+            let target = request.headers[HTTPField.Name("x-amz-target")!]
+            guard let name = Self.operationName(target), let handler = table.handlers[name] else {
+                throw WireFault.unknownOperation(target)
+            }
+            if handler.authorization == .sigV4, let verifier {
+                try verifier.verify(
+                    method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+                    headers: request.headers, body: body, now: Date())
+            }
+            let output = try await handler.invoke(body, service)
+            return Self.response(status: .ok, body: output, requestId: requestId)
+        } catch let error as CognitoError {
+            if error.code.isServerFault { logger.error("\(error)", metadata: ["request": .string(requestId)]) }
+            return Self.error(type: error.code.rawValue, message: error.message, status: error.httpStatus, requestId: requestId)
+        } catch let fault as WireFault {
+            return Self.error(type: fault.type, message: fault.message, status: fault.status, requestId: requestId)
+        } catch {
+            logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request": .string(requestId)])
+            return Self.error(
+                type: CognitoErrorCode.internalError.rawValue, message: "An internal error occurred.", status: 500,
+                requestId: requestId)
+        }
+    }
+
+    /// `AWSCognitoIdentityProviderService.SignUp` → `SignUp`.
+    static func operationName(_ target: String?) -> String? {
+        guard let target, target.hasPrefix(WireCoding.targetPrefix) else { return nil }
+        return String(target.dropFirst(WireCoding.targetPrefix.count))
+    }
+
+    static func collect(_ body: RequestBody, limit: Int) async throws -> Data {
+        var data = Data()
+        for try await buffer in body {
+            guard data.count + buffer.readableBytes <= limit else { throw WireFault.bodyTooLarge(limit: limit) }
+            data.append(contentsOf: buffer.readableBytesView)
+        }
+        return data
+    }
+
+    static func response(status: HTTPResponse.Status, body: Data, requestId: String, extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: WireCoding.contentType]
+        headers[HTTPField.Name("x-amzn-RequestId")!] = requestId
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func error(type: String, message: String, status: Int, requestId: String) -> Response {
+        let body = (try? JSONEncoder().encode(WireErrorBody(type: type, message: message))) ?? Data()
+        return response(
+            status: HTTPResponse.Status(code: status), body: body, requestId: requestId,
+            extra: [HTTPField.Name("x-amzn-ErrorType")!: type])
+    }
+}

@@ -1,0 +1,69 @@
+import CognateCore
+import Foundation
+import Hummingbird
+
+/// `GET /<poolId>/.well-known/jwks.json` and `/openid-configuration`: what clients need to
+/// verify tokens (the issuer of a pool's tokens is `<publicBaseURL>/<poolId>`).
+enum WellKnownRoutes {
+    static func add(to router: Router<BasicRequestContext>, service: IdentityService) {
+        router.get("/:poolId/.well-known/jwks.json") { _, context in
+            let poolId = try context.parameters.require("poolId")
+            guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
+            return try JSONResponse.ok(service.jwks())
+        }
+        router.get("/:poolId/.well-known/openid-configuration") { _, context in
+            let poolId = try context.parameters.require("poolId")
+            guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
+            let issuer = service.issuer(poolId: poolId)
+            let document: [String: JSONAny] = [
+                "issuer": .string(issuer),
+                "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
+                "authorization_endpoint": .string(issuer + "/oauth2/authorize"),
+                "token_endpoint": .string(issuer + "/oauth2/token"),
+                "userinfo_endpoint": .string(issuer + "/oauth2/userInfo"),
+                "revocation_endpoint": .string(issuer + "/oauth2/revoke"),
+                "end_session_endpoint": .string(issuer + "/logout"),
+                "response_types_supported": .strings(["code", "token"]),
+                "scopes_supported": .strings(["openid", "email", "phone", "profile"]),
+                "subject_types_supported": .strings(["public"]),
+                "id_token_signing_alg_values_supported": .strings(["RS256"]),
+                "token_endpoint_auth_methods_supported": .strings(["client_secret_basic", "client_secret_post"]),
+            ]
+            return try JSONResponse.ok(document)
+        }
+    }
+}
+
+/// A string or a list of strings, enough for discovery documents.
+enum JSONAny: Encodable {
+    case string(String)
+    case strings([String])
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .strings(let value): try container.encode(value)
+        }
+    }
+}
+
+enum JSONResponse {
+    static func ok<Body: Encodable>(_ body: Body) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(body))))
+    }
+
+    static func notFound(_ message: String) -> Response {
+        status(.notFound, ["message": message])
+    }
+
+    static func status(_ status: HTTPResponse.Status, _ body: [String: String]) -> Response {
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// SQLite, embedded: one connection in WAL mode, used by one session at a time.
+///
+/// SQLite allows one writer at a time anyway; a single connection serialized by an async lock
+/// avoids `SQLITE_BUSY` waits that would hold the (two-thread) pool hostage. Commits are
+/// durable (`synchronous = FULL`): a transaction that returned has reached the disk.
+public final class SQLiteBackend: SQLBackend {
+    public let flavor = SQLFlavor.sqlite
+    private let connection: SQLiteConnection
+    private let lock = AsyncSerialLock()
+    public let path: String
+
+    public static func open(path: String, logger: Logger) async throws -> SQLiteBackend {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        for pragma in [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON",
+            "PRAGMA busy_timeout = 5000",
+        ] {
+            _ = try await connection.query(pragma, [])
+        }
+        return SQLiteBackend(connection: connection, path: path)
+    }
+
+    private init(connection: SQLiteConnection, path: String) {
+        self.connection = connection
+        self.path = path
+    }
+
+    public func withSession<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        let database = connection.sql(queryLogLevel: nil)
+        return try await lock.withLock { try await body(database) }
+    }
+
+    public func withMigrationLock<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        // Other processes are held off by BEGIN IMMEDIATE inside the migration transaction.
+        try await withSession(body)
+    }
+
+    public func isUniqueViolation(_ error: any Error) -> Bool {
+        guard let error = error as? SQLiteError else { return false }
+        switch error.reason {
+        case .constraintUniqueFailed, .constraintPrimaryKeyFailed: return true
+        case .constraint: return error.message.contains("UNIQUE constraint failed")
+        default: return false
+        }
+    }
+
+    public func shutdown() async {
+        try? await lock.withLock { try await self.connection.close() }
+    }
+}

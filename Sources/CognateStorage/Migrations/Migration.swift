@@ -1,0 +1,77 @@
+import Foundation
+import SQLKit
+
+/// One versioned schema change, written once for every flavor (see ``SQLFlavor`` for the
+/// placeholders it may use: `{timestamp}`, `{binary_text}`, `{autoincrement_pk}`).
+struct Migration: Sendable {
+    let version: Int
+    let name: String
+    let statements: [String]
+
+    func sql(for flavor: SQLFlavor) -> [String] {
+        statements.map {
+            $0.replacingOccurrences(of: "{timestamp}", with: flavor.timestampType)
+                .replacingOccurrences(of: "{binary_text}", with: flavor.binaryTextType)
+                .replacingOccurrences(of: "{autoincrement_pk}", with: flavor.autoIncrementPrimaryKey)
+        }
+    }
+}
+
+/// Applies pending migrations in order, each in its own transaction.
+///
+/// Contract: safe when several nodes start at once (the backend's migration lock serializes
+/// them; a node that finds the work done does nothing); refuses to run on a database whose
+/// schema is newer than this binary knows (`MigrationError.schemaNewerThanBinary`).
+public enum Migrator {
+    static let all: [Migration] = [Migration001Initial.migration]
+
+    public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
+
+    public enum MigrationError: Error, CustomStringConvertible {
+        case schemaNewerThanBinary(database: Int, binary: Int)
+
+        public var description: String {
+            switch self {
+            case .schemaNewerThanBinary(let database, let binary):
+                "The database schema is at version \(database), newer than this binary supports (\(binary)). "
+                    + "Run a newer Cognate, or restore a backup made for this version."
+            }
+        }
+    }
+
+    /// Returns the versions applied now.
+    @discardableResult
+    public static func migrate(_ backend: any SQLBackend) async throws -> [Int] {
+        let flavor = backend.flavor
+        return try await backend.withMigrationLock { database in
+            try await database.raw(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at \(unsafeRaw: flavor.timestampType) NOT NULL)"
+            ).run()
+            let current = try await currentVersion(database)
+            guard current <= latestVersion else {
+                throw MigrationError.schemaNewerThanBinary(database: current, binary: latestVersion)
+            }
+            var applied: [Int] = []
+            for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current {
+                try await database.raw(SQLQueryString(flavor.beginWrite)).run()
+                do {
+                    for statement in migration.sql(for: flavor) { try await database.raw(SQLQueryString(statement)).run() }
+                    try await database.raw(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))"
+                    ).run()
+                    try await database.raw("COMMIT").run()
+                } catch {
+                    try? await database.raw("ROLLBACK").run()
+                    throw error
+                }
+                applied.append(migration.version)
+            }
+            return applied
+        }
+    }
+
+    static func currentVersion(_ database: any SQLDatabase) async throws -> Int {
+        let row = try await database.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
+        return try row?.decodeNil(column: "version") == false ? try row!.decode(column: "version", as: Int.self) : 0
+    }
+}

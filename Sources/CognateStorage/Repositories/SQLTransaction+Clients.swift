@@ -1,0 +1,46 @@
+import CognateCore
+import CognateProtocol
+import SQLKit
+
+extension SQLTransaction: ClientRepository {
+    func insertClient(_ client: ClientRecord) async throws {
+        try await insert(
+            """
+            INSERT INTO app_clients (client_id, pool_id, name, created_at, updated_at, settings) VALUES \
+            (\(bind: client.clientId), \(bind: client.poolId), \(bind: client.name), \(bind: Columns.time(client.createdAt)), \
+            \(bind: Columns.time(client.updatedAt)), \(bind: try Columns.json(client.settings)))
+            """, conflict: .client)
+    }
+
+    func client(id: String) async throws -> ClientRecord? {
+        try await first("SELECT * FROM app_clients WHERE client_id = \(bind: id)").map(Self.client(from:))
+    }
+
+    func updateClient(_ client: ClientRecord) async throws {
+        try await run(
+            """
+            UPDATE app_clients SET name = \(bind: client.name), updated_at = \(bind: Columns.time(client.updatedAt)), \
+            settings = \(bind: try Columns.json(client.settings)) WHERE client_id = \(bind: client.clientId)
+            """)
+    }
+
+    func deleteClient(poolId: String, clientId: String) async throws {
+        try await run("DELETE FROM app_clients WHERE pool_id = \(bind: poolId) AND client_id = \(bind: clientId)")
+    }
+
+    func listClients(poolId: String, after: String?, limit: Int) async throws -> Page<ClientRecord> {
+        let rows = try await all(
+            """
+            SELECT * FROM app_clients WHERE pool_id = \(bind: poolId) AND client_id > \(bind: after ?? "") \
+            ORDER BY client_id LIMIT \(bind: limit + 1)
+            """)
+        return try Self.page(rows.map(Self.client(from:)), limit: limit, key: \.clientId)
+    }
+
+    static func client(from row: any SQLRow) throws -> ClientRecord {
+        ClientRecord(
+            poolId: try row.string("pool_id"), clientId: try row.string("client_id"), name: try row.string("name"),
+            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
+            settings: try Columns.decodeJSON(UserPoolClientType.self, row.string("settings")))
+    }
+}

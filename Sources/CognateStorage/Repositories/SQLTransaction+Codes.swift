@@ -1,0 +1,38 @@
+import CognateCore
+import SQLKit
+
+extension SQLTransaction: CodeRepository {
+    func saveCode(_ code: CodeRecord) async throws {
+        try await run(
+            """
+            INSERT INTO codes (pool_id, user_sub, purpose, code_hash, delivered_to, created_at, expires_at, failed_attempts) \
+            VALUES (\(bind: code.poolId), \(bind: code.userSub), \(bind: code.purpose.rawValue), \(bind: code.codeHash), \
+            \(bind: code.deliveredTo), \(bind: Columns.time(code.createdAt)), \(bind: Columns.time(code.expiresAt)), 0) \
+            ON CONFLICT (pool_id, user_sub, purpose) DO UPDATE SET code_hash = excluded.code_hash, \
+            delivered_to = excluded.delivered_to, created_at = excluded.created_at, expires_at = excluded.expires_at, \
+            failed_attempts = 0
+            """)
+    }
+
+    func code(userSub: String, purpose: CodePurpose) async throws -> CodeRecord? {
+        guard let row = try await first(
+            "SELECT * FROM codes WHERE user_sub = \(bind: userSub) AND purpose = \(bind: purpose.rawValue)")
+        else { return nil }
+        return CodeRecord(
+            poolId: try row.string("pool_id"), userSub: userSub, purpose: purpose, codeHash: try row.string("code_hash"),
+            deliveredTo: try row.optionalString("delivered_to"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), failedAttempts: try row.int("failed_attempts"))
+    }
+
+    func recordFailedAttempt(userSub: String, purpose: CodePurpose) async throws -> Int {
+        try await first(
+            """
+            UPDATE codes SET failed_attempts = failed_attempts + 1 WHERE user_sub = \(bind: userSub) \
+            AND purpose = \(bind: purpose.rawValue) RETURNING failed_attempts
+            """)?.int("failed_attempts") ?? 0
+    }
+
+    func deleteCode(userSub: String, purpose: CodePurpose) async throws {
+        try await run("DELETE FROM codes WHERE user_sub = \(bind: userSub) AND purpose = \(bind: purpose.rawValue)")
+    }
+}

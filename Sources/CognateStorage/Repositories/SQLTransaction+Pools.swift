@@ -1,0 +1,48 @@
+import CognateCore
+import CognateProtocol
+import SQLKit
+
+extension SQLTransaction: PoolRepository {
+    func insertPool(_ pool: PoolRecord) async throws {
+        try await insert(
+            """
+            INSERT INTO user_pools (id, name, created_at, updated_at, settings) VALUES (\(bind: pool.id), \(bind: pool.name), \
+            \(bind: Columns.time(pool.createdAt)), \(bind: Columns.time(pool.updatedAt)), \(bind: try Columns.json(pool.settings)))
+            """, conflict: .pool)
+    }
+
+    func pool(id: String) async throws -> PoolRecord? {
+        try await first("SELECT * FROM user_pools WHERE id = \(bind: id)").map(Self.pool(from:))
+    }
+
+    func updatePool(_ pool: PoolRecord) async throws {
+        try await run(
+            """
+            UPDATE user_pools SET name = \(bind: pool.name), updated_at = \(bind: Columns.time(pool.updatedAt)), \
+            settings = \(bind: try Columns.json(pool.settings)) WHERE id = \(bind: pool.id)
+            """)
+    }
+
+    func deletePool(id: String) async throws {
+        try await run("DELETE FROM user_pools WHERE id = \(bind: id)")
+    }
+
+    func listPools(after: String?, limit: Int) async throws -> Page<PoolRecord> {
+        let rows = try await all(
+            "SELECT * FROM user_pools WHERE id > \(bind: after ?? "") ORDER BY id LIMIT \(bind: limit + 1)")
+        return try Self.page(rows.map(Self.pool(from:)), limit: limit, key: \.id)
+    }
+
+    static func pool(from row: any SQLRow) throws -> PoolRecord {
+        PoolRecord(
+            id: try row.string("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"), settings: try Columns.decodeJSON(UserPoolType.self, row.string("settings")))
+    }
+
+    /// Trims a `limit + 1` result to a page, with the last key as continuation if more exist.
+    static func page<Item>(_ items: [Item], limit: Int, key: (Item) -> String) -> Page<Item> {
+        guard items.count > limit else { return Page(items: items, next: nil) }
+        let kept = Array(items.prefix(limit))
+        return Page(items: kept, next: kept.last.map(key))
+    }
+}

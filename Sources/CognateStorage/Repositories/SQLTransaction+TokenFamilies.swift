@@ -1,0 +1,49 @@
+import Foundation
+import CognateCore
+import SQLKit
+
+extension SQLTransaction: TokenFamilyRepository {
+    func insertTokenFamily(_ family: TokenFamilyRecord) async throws {
+        try await insert(
+            """
+            INSERT INTO token_families (origin_jti, pool_id, client_id, user_sub, refresh_token_hash, auth_time, created_at, \
+            expires_at, revoked_at) VALUES (\(bind: family.originJti), \(bind: family.poolId), \(bind: family.clientId), \
+            \(bind: family.userSub), \(bind: family.refreshTokenHash), \(bind: Columns.time(family.authTime)), \
+            \(bind: Columns.time(family.createdAt)), \(bind: Columns.time(family.expiresAt)), \
+            \(bind: family.revokedAt.map(Columns.time)))
+            """, conflict: .tokenFamily)
+    }
+
+    func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord? {
+        try await first("SELECT * FROM token_families WHERE refresh_token_hash = \(bind: refreshTokenHash)")
+            .map(Self.family(from:))
+    }
+
+    func tokenFamily(originJti: String) async throws -> TokenFamilyRecord? {
+        try await first("SELECT * FROM token_families WHERE origin_jti = \(bind: originJti)").map(Self.family(from:))
+    }
+
+    func revokeTokenFamily(originJti: String, at date: Date) async throws {
+        try await run(
+            """
+            UPDATE token_families SET revoked_at = \(bind: Columns.time(date)) \
+            WHERE origin_jti = \(bind: originJti) AND revoked_at IS NULL
+            """)
+    }
+
+    func revokeTokenFamilies(poolId: String, userSub: String, at date: Date) async throws {
+        try await run(
+            """
+            UPDATE token_families SET revoked_at = \(bind: Columns.time(date)) \
+            WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub) AND revoked_at IS NULL
+            """)
+    }
+
+    static func family(from row: any SQLRow) throws -> TokenFamilyRecord {
+        TokenFamilyRecord(
+            originJti: try row.string("origin_jti"), poolId: try row.string("pool_id"), clientId: try row.string("client_id"),
+            userSub: try row.string("user_sub"), refreshTokenHash: try row.optionalString("refresh_token_hash"),
+            authTime: try row.date("auth_time"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            revokedAt: try row.optionalDate("revoked_at"))
+    }
+}

@@ -1,0 +1,155 @@
+import CognateCore
+import CognateProtocol
+import SQLKit
+
+extension SQLTransaction: UserRepository {
+    func insertUser(_ user: UserRecord) async throws {
+        try await insert(
+            """
+            INSERT INTO users (pool_id, sub, username, username_key, status, enabled, created_at, updated_at, \
+            password_salt, password_verifier, password_updated_at) VALUES (\(bind: user.poolId), \(bind: user.sub), \
+            \(bind: user.username), \(bind: user.usernameKey), \(bind: user.status.rawValue), \(bind: user.enabled ? 1 : 0), \
+            \(bind: Columns.time(user.createdAt)), \(bind: Columns.time(user.updatedAt)), \
+            \(bind: user.password.map { Columns.hex($0.salt) }), \(bind: user.password.map { Columns.hex($0.verifier) }), \
+            \(bind: user.passwordUpdatedAt.map(Columns.time)))
+            """, conflict: .username)
+        try await insertAttributes(of: user)
+    }
+
+    func user(poolId: String, usernameKey: String) async throws -> UserRecord? {
+        guard let row = try await first(
+            "SELECT * FROM users WHERE pool_id = \(bind: poolId) AND username_key = \(bind: usernameKey)")
+        else { return nil }
+        return try await withAttributes([row]).first
+    }
+
+    func user(poolId: String, sub: String) async throws -> UserRecord? {
+        guard let row = try await first("SELECT * FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)")
+        else { return nil }
+        return try await withAttributes([row]).first
+    }
+
+    func updateUser(_ user: UserRecord) async throws {
+        try await run(
+            """
+            UPDATE users SET status = \(bind: user.status.rawValue), enabled = \(bind: user.enabled ? 1 : 0), \
+            updated_at = \(bind: Columns.time(user.updatedAt)), \
+            password_salt = \(bind: user.password.map { Columns.hex($0.salt) }), \
+            password_verifier = \(bind: user.password.map { Columns.hex($0.verifier) }), \
+            password_updated_at = \(bind: user.passwordUpdatedAt.map(Columns.time)) \
+            WHERE pool_id = \(bind: user.poolId) AND sub = \(bind: user.sub)
+            """)
+        try await run("DELETE FROM user_attributes WHERE pool_id = \(bind: user.poolId) AND user_sub = \(bind: user.sub)")
+        try await insertAttributes(of: user)
+    }
+
+    func deleteUser(poolId: String, sub: String) async throws {
+        try await run("DELETE FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)")
+    }
+
+    func lockUser(poolId: String, sub: String) async throws {
+        guard !flavor.forUpdate.isEmpty else { return }
+        _ = try await first(
+            "SELECT sub FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)\(unsafeRaw: flavor.forUpdate)")
+    }
+
+    func user(poolId: String, signInName: String) async throws -> UserRecord? {
+        guard let row = try await first(
+            """
+            SELECT u.* FROM sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub \
+            WHERE n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)
+            """)
+        else { return nil }
+        return try await withAttributes([row]).first
+    }
+
+    func setSignInNames(poolId: String, sub: String, names: [String]) async throws {
+        let current = Set(try await all(
+            "SELECT name_key FROM sign_in_names WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: sub)"
+        ).map { try $0.string("name_key") })
+        let wanted = Set(names)
+        for name in current.subtracting(wanted) {
+            try await run("DELETE FROM sign_in_names WHERE pool_id = \(bind: poolId) AND name_key = \(bind: name)")
+        }
+        for name in wanted.subtracting(current).sorted() {
+            try await insert(
+                "INSERT INTO sign_in_names (pool_id, name_key, user_sub) VALUES (\(bind: poolId), \(bind: name), \(bind: sub))",
+                conflict: .signInName)
+        }
+    }
+
+    func listUsers(poolId: String, filter: UserFilter?, after: String?, limit: Int) async throws -> Page<UserRecord> {
+        var query: SQLQueryString = "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId)"
+        if let after { query += " AND u.username_key > \(bind: after)" }
+        if let filter { query += " AND " + Self.condition(for: filter) }
+        query += " ORDER BY u.username_key LIMIT \(bind: limit + 1)"
+        let rows = try await all(query)
+        let users = try await withAttributes(rows)
+        return Self.page(users, limit: limit, key: \.usernameKey)
+    }
+
+    func countUsers(poolId: String) async throws -> Int {
+        try await first("SELECT COUNT(*) AS n FROM users WHERE pool_id = \(bind: poolId)")?.int("n") ?? 0
+    }
+
+    // MARK: - Helpers
+
+    /// The SQL condition of a ListUsers filter (on `users u`), using the attribute indexes.
+    static func condition(for filter: UserFilter) -> SQLQueryString {
+        let value = filter.caseInsensitive ? filter.value.lowercased() : filter.value
+        func compare(_ column: String) -> SQLQueryString {
+            switch filter.match {
+            case .equals: return "\(unsafeRaw: column) = \(bind: value)"
+            case .prefix:
+                // A range on a binary-collated column: index-friendly, no LIKE escaping.
+                return "\(unsafeRaw: column) >= \(bind: value) AND \(unsafeRaw: column) < \(bind: value + "\u{10FFFF}")"
+            }
+        }
+        switch filter.field {
+        case .username: return compare("u.username")
+        case .sub: return compare("u.sub")
+        case .status: return compare("u.status")
+        case .enabled: return "u.enabled = \(bind: filter.value == "Enabled" ? 1 : 0)"
+        case .attribute(let name):
+            let column = filter.caseInsensitive ? "a.value_folded" : "a.value"
+            return """
+                EXISTS (SELECT 1 FROM user_attributes a WHERE a.pool_id = u.pool_id AND a.user_sub = u.sub \
+                AND a.name = \(bind: name) AND \(compare(column)))
+                """
+        }
+    }
+
+    private func insertAttributes(of user: UserRecord) async throws {
+        guard !user.attributes.isEmpty else { return }
+        let rows: [SQLQueryString] = user.attributes.sorted { $0.key < $1.key }.map { name, value in
+            "(\(bind: user.poolId), \(bind: user.sub), \(bind: name), \(bind: value), \(bind: value.lowercased()))"
+        }
+        try await run(
+            "INSERT INTO user_attributes (pool_id, user_sub, name, value, value_folded) VALUES " + rows.joined(separator: ", "))
+    }
+
+    /// Builds records from user rows, loading all their attributes in one query.
+    private func withAttributes(_ rows: [any SQLRow]) async throws -> [UserRecord] {
+        guard let first = rows.first else { return [] }
+        let poolId = try first.string("pool_id")
+        let subs = try rows.map { try $0.string("sub") }
+        var attributes: [String: [String: String]] = [:]
+        let attributeRows = try await all(
+            "SELECT user_sub, name, value FROM user_attributes WHERE pool_id = \(bind: poolId) AND user_sub IN (\(binds: subs))")
+        for row in attributeRows {
+            attributes[try row.string("user_sub"), default: [:]][try row.string("name")] = try row.string("value")
+        }
+        return try rows.map { row in
+            let sub = try row.string("sub")
+            let password: StoredPassword? =
+                if let salt = try row.optionalString("password_salt"), let verifier = try row.optionalString("password_verifier") {
+                    StoredPassword(salt: try Columns.bytes(salt), verifier: try Columns.bytes(verifier))
+                } else { nil }
+            return UserRecord(
+                poolId: poolId, sub: sub, username: try row.string("username"), usernameKey: try row.string("username_key"),
+                status: UserStatusType(rawValue: try row.string("status")), enabled: try row.int("enabled") != 0,
+                createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"), password: password,
+                passwordUpdatedAt: try row.optionalDate("password_updated_at"), attributes: attributes[sub] ?? [:])
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import CognateCore
+import Foundation
+import Logging
+import SQLKit
+
+/// The ``Store`` over SQL, for every ``SQLBackend``.
+public final class SQLStore: Store {
+    public let backend: any SQLBackend
+
+    public init(backend: any SQLBackend) {
+        self.backend = backend
+    }
+
+    /// Opens the database a location names and brings its schema up to date:
+    /// `postgres://…` / `postgresql://…` for PostgreSQL, anything else is a SQLite file path
+    /// (an optional `sqlite://` prefix is stripped).
+    public static func open(_ location: String, logger: Logger, migrate: Bool = true) async throws -> SQLStore {
+        let backend = try await openBackend(location, logger: logger)
+        if migrate {
+            do {
+                try await Migrator.migrate(backend)
+            } catch {
+                await backend.shutdown()
+                throw error
+            }
+        }
+        return SQLStore(backend: backend)
+    }
+
+    public static func openBackend(_ location: String, logger: Logger) async throws -> any SQLBackend {
+        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
+            throw StorageError.unsupported("PostgreSQL support is not built in yet: \(location)")
+        }
+        let path = location.hasPrefix("sqlite://") ? String(location.dropFirst("sqlite://".count)) : location
+        return try await SQLiteBackend.open(path: path, logger: logger)
+    }
+
+    public func write<Result: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
+    ) async throws -> Result {
+        let backend = self.backend
+        return try await backend.withSession { database in
+            try await database.raw(SQLQueryString(backend.flavor.beginWrite)).run()
+            do {
+                let result = try await body(SQLTransaction(database: database, backend: backend))
+                try await database.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await database.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    public func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
+    ) async throws -> Result {
+        let backend = self.backend
+        return try await backend.withSession { database in
+            try await body(SQLTransaction(database: database, backend: backend))
+        }
+    }
+
+    public func ping() async throws {
+        _ = try await backend.withSession { try await $0.raw("SELECT 1 AS one").first() }
+    }
+
+    public func close() async { await backend.shutdown() }
+}
+
+public enum StorageError: Error, CustomStringConvertible {
+    case unsupported(String)
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let message), .corrupt(let message): message
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CognateCore
+import Foundation
+import SQLKit
+
+/// One session of the database inside `SQLStore.write` / `read`; the repository conformances
+/// live in `Repositories/`, one file per area.
+struct SQLTransaction: Sendable {
+    let database: any SQLDatabase
+    let backend: any SQLBackend
+
+    var flavor: SQLFlavor { backend.flavor }
+
+    func run(_ query: SQLQueryString) async throws {
+        try await database.raw(query).run()
+    }
+
+    /// Runs an insert; a unique-key violation becomes `StoreError.conflict(key)`.
+    func insert(_ query: SQLQueryString, conflict key: UniqueKey) async throws {
+        do {
+            try await database.raw(query).run()
+        } catch where backend.isUniqueViolation(error) {
+            throw StoreError.conflict(key)
+        }
+    }
+
+    func all(_ query: SQLQueryString) async throws -> [any SQLRow] {
+        try await database.raw(query).all()
+    }
+
+    func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
+        try await database.raw(query).first()
+    }
+}
+
+
+
+/// Column codecs shared by the repositories.
+enum Columns {
+    static func time(_ date: Date) -> Double { date.timeIntervalSince1970 }
+    static func time(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String($0, radix: 16).leftPadded2 }.joined() }
+
+    static func bytes(_ hex: String) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var iterator = hex.utf8.makeIterator()
+        while let high = iterator.next() {
+            guard let low = iterator.next(), let h = nibble(high), let l = nibble(low) else {
+                throw StorageError.corrupt("Invalid hex in database")
+            }
+            out.append(h << 4 | l)
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: c - 48
+        case 97...102: c - 87
+        case 65...70: c - 55
+        default: nil
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}
+
+extension String {
+    fileprivate var leftPadded2: String { count == 1 ? "0" + self : self }
+}
+
+extension SQLRow {
+    func string(_ column: String) throws -> String { try decode(column: column, as: String.self) }
+    func optionalString(_ column: String) throws -> String? { try decode(column: column, as: String?.self) }
+    func int(_ column: String) throws -> Int { try decode(column: column, as: Int.self) }
+    func date(_ column: String) throws -> Date { Columns.time(try decode(column: column, as: Double.self)) }
+    func optionalDate(_ column: String) throws -> Date? { try decode(column: column, as: Double?.self).map(Columns.time) }
+}

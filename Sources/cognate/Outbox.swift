@@ -1,0 +1,40 @@
+import ArgumentParser
+import CognateStorage
+import Foundation
+import Logging
+
+struct Outbox: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the messages the server sent (dev mode outbox), oldest first.")
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(name: .long, help: "Only messages of this user pool.")
+    var pool: String?
+
+    @Option(name: .long, help: "Show at most this many of the newest messages.")
+    var last: Int = 20
+
+    @Flag(name: .long, help: "Print JSON lines instead of text.")
+    var json = false
+
+    func run() async throws {
+        let store = try await SQLStore.open(database.resolved, logger: Logger(label: "cognate"), migrate: false)
+        defer { Task { await store.close() } }
+        let pool = self.pool
+        let all = try await store.read { try await $0.outboxMessages(poolId: pool, afterId: nil, limit: Int.max / 2) }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        for message in all.suffix(max(last, 0)) {
+            if json {
+                print(String(decoding: try encoder.encode(message), as: UTF8.self))
+            } else {
+                let subject = message.subject.map { " \"\($0)\"" } ?? ""
+                print("#\(message.id ?? 0) \(message.createdAt) \(message.medium) to \(message.destination) "
+                    + "[\(message.poolId) \(message.purpose)]\(subject): \(message.body)")
+            }
+        }
+        await store.close()
+    }
+}
