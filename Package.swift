@@ -68,8 +68,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "CognateProtocolTests", dependencies: ["CognateProtocol"]),
-        .testTarget(name: "CognateCoreTests", dependencies: ["CognateCore"]),
+        .testTarget(
+            name: "CognateProtocolTests",
+            dependencies: ["CognateProtocol", .product(name: "BigInt", package: "BigInt")]
+        ),
+        .testTarget(name: "CognateCoreTests", dependencies: ["CognateCore", "CognateStorage"]),
         .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage"]),
         .testTarget(
             name: "CognateServerTests",

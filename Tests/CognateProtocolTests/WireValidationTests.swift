@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import CognateProtocol
+
+/// Generated shapes decode strictly for the server (collecting every failure, worded as AWS
+/// words them) and leniently for the SDK.
+struct WireValidationTests {
+    func decodeStrictly<T: WireShape>(_ type: T.Type, _ json: String) throws -> (T, String?) {
+        let report = WireValidationReport()
+        let value = try WireCoding.makeDecoder(validating: report).decode(type, from: Data(json.utf8))
+        return (value, report.message)
+    }
+
+    @Test func reportsEveryMissingRequiredMember() throws {
+        let (_, message) = try decodeStrictly(SignUpRequest.self, "{}")
+        #expect(message == "2 validation errors detected: "
+            + "Value null at 'clientId' failed to satisfy constraint: Member must not be null; "
+            + "Value null at 'username' failed to satisfy constraint: Member must not be null")
+    }
+
+    @Test func checksLengthsPatternsAndEnums() throws {
+        let long = String(repeating: "a", count: 129)
+        let (_, message) = try decodeStrictly(
+            InitiateAuthRequest.self, #"{"AuthFlow":"NOPE","ClientId":"c l","AuthParameters":{}}"#)
+        #expect(message?.contains("Value 'NOPE' at 'authFlow' failed to satisfy constraint: Member must satisfy enum value set: [USER_SRP_AUTH") == true)
+        #expect(message?.contains("Value at 'clientId' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+]+") == true)
+        let (_, second) = try decodeStrictly(SignUpRequest.self, #"{"ClientId":"abc","Username":"\#(long)"}"#)
+        #expect(second == "1 validation error detected: Value at 'username' failed to satisfy constraint: Member must have length less than or equal to 128")
+    }
+
+    @Test func namesNestedMembersByPath() throws {
+        let json = #"{"ClientId":"abc","Username":"u","UserAttributes":[{"Name":"email","Value":"x"},{"Value":"y"}]}"#
+        let (_, message) = try decodeStrictly(SignUpRequest.self, json)
+        #expect(message == "1 validation error detected: Value null at 'userAttributes.2.member.name' failed to satisfy constraint: Member must not be null")
+    }
+
+    @Test func javaWordClassIsASCII() throws {
+        let (_, message) = try decodeStrictly(SignUpRequest.self, #"{"ClientId":"clïent","Username":"u"}"#)
+        #expect(message?.contains("'clientId'") == true)
+    }
+
+    @Test func leniencyForResponses() throws {
+        // Unknown enum values and constraint violations pass; a missing required member throws.
+        let response = try WireCoding.makeDecoder().decode(
+            InitiateAuthResponse.self, from: Data(#"{"ChallengeName":"SOMETHING_NEW"}"#.utf8))
+        #expect(response.challengeName?.rawValue == "SOMETHING_NEW")
+        #expect(throws: DecodingError.self) {
+            try WireCoding.makeDecoder().decode(SignUpResponse.self, from: Data(#"{"UserConfirmed":true}"#.utf8))
+        }
+    }
+
+    @Test func encodesTimestampsAsEpochSecondsAndOmitsNil() throws {
+        let user = UserType(username: "u", userCreateDate: Date(timeIntervalSince1970: 1_548_108_509.5), enabled: true)
+        let json = String(decoding: try WireCoding.makeEncoder().encode(user), as: UTF8.self)
+        #expect(json.contains("\"UserCreateDate\":1548108509.5"))
+        #expect(!json.contains("Attributes"))
+    }
+
+    @Test func errorBodyNamesAreSanitized() throws {
+        let body = try JSONDecoder().decode(
+            WireErrorBody.self, from: Data(#"{"__type":"aws.cognito#NotAuthorizedException:http://x","Message":"m"}"#.utf8))
+        #expect(body.shapeName == "NotAuthorizedException")
+        #expect(body.message == "m")
+    }
+
+    @Test func secretHashMatchesDocumentedExample() {
+        #expect(SecretHash.compute(username: "testuser", clientId: "1example23456789", clientSecret: "secret123")
+            == "wPmNjnLks+YFTH+fuj4S595f9oOAVP9HeK/5VER2QvM=")
+    }
+}

@@ -1,0 +1,127 @@
+"""Fixtures that run the real Cognate server and hand tests real clients.
+
+Each test module gets its own server process on a free port with a fresh SQLite database, so
+modules cannot see each other's data. The binary is `COGNATE_BIN` or `.build/debug/cognate`
+(`Scripts/test` builds it first).
+"""
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+import uuid
+
+import boto3
+import pytest
+from botocore.config import Config
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BINARY = pathlib.Path(os.environ.get("COGNATE_BIN", ROOT / ".build" / "debug" / "cognate"))
+REGION = "us-east-1"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class CognateServer:
+    """A running `cognate serve` process."""
+
+    def __init__(self, workdir, extra_args=(), env=None):
+        if not BINARY.exists():
+            raise RuntimeError(f"{BINARY} not found: run `swift build` first (Scripts/test does)")
+        self.workdir = pathlib.Path(workdir)
+        self.port = free_port()
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.database = str(self.workdir / "cognate.sqlite")
+        self.log_path = self.workdir / "server.log"
+        self.args = [str(BINARY), "serve", "--port", str(self.port), "--database", self.database, *extra_args]
+        self.env = {**os.environ, **(env or {})}
+        self.process = None
+
+    def start(self):
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(self.args, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"cognate exited with {self.process.returncode}:\n{self.log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(self.endpoint + "/health", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"cognate did not start:\n{self.log_path.read_text()}")
+
+    def stop(self, sig=None):
+        if self.process and self.process.poll() is None:
+            if sig:
+                self.process.send_signal(sig)
+            else:
+                self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        return self.process.returncode
+
+    def restart(self):
+        self.stop()
+        return self.start()
+
+    def outbox(self, pool_id=None):
+        query = f"?pool={pool_id}" if pool_id else ""
+        with urllib.request.urlopen(f"{self.endpoint}/_dev/outbox{query}&limit=1000" if query else
+                                    f"{self.endpoint}/_dev/outbox?limit=1000") as r:
+            return json.load(r)["messages"]
+
+    def last_code(self, pool_id, destination=None):
+        """The code of the newest message of the pool (to `destination` if given)."""
+        messages = [m for m in self.outbox(pool_id) if destination is None or m["destination"] == destination]
+        assert messages, f"no message in the outbox of {pool_id}"
+        return messages[-1]["code"]
+
+    def client(self, service="cognito-idp", **kwargs):
+        return boto3.client(
+            service, endpoint_url=self.endpoint, region_name=REGION,
+            aws_access_key_id=kwargs.pop("access_key", "dev"),
+            aws_secret_access_key=kwargs.pop("secret_key", "dev"),
+            config=Config(retries={"max_attempts": 1, "mode": "standard"}), **kwargs)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with tempfile.TemporaryDirectory(prefix="cognate-compat-") as workdir:
+        s = CognateServer(workdir).start()
+        yield s
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def idp(server):
+    """boto3 cognito-idp client against the module's server."""
+    return server.client()
+
+
+@pytest.fixture
+def pool(idp):
+    """A fresh pool with email auto-verification and a default password policy."""
+    name = "compat-" + uuid.uuid4().hex[:8]
+    return idp.create_user_pool(PoolName=name, AutoVerifiedAttributes=["email"])["UserPool"]
+
+
+@pytest.fixture
+def app_client(idp, pool):
+    """A client without secret that allows password and refresh sign-in."""
+    return idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="app",
+        ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH", "ALLOW_USER_SRP_AUTH"],
+    )["UserPoolClient"]

@@ -1,0 +1,173 @@
+"""Small helpers shared by the compat suites: names, SECRET_HASH, sign-up/sign-in shortcuts,
+error assertions, token verification against the served JWKS and raw protocol calls."""
+import base64
+import contextlib
+import hashlib
+import hmac
+import json
+import uuid
+
+import jwt
+import pytest
+import requests
+from botocore.exceptions import ClientError
+
+PASSWORD = "Passw0rd!"
+TARGET_PREFIX = "AWSCognitoIdentityProviderService."
+AMZ_JSON = "application/x-amz-json-1.1"
+USER_FLOWS = ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH", "ALLOW_USER_SRP_AUTH"]
+
+
+def unique(prefix="user"):
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+def email_for(username):
+    return f"{username}@example.com"
+
+
+def secret_hash(username, client_id, secret):
+    """base64(HMAC-SHA256(key=secret, msg=username + clientId)), as Cognito defines it."""
+    digest = hmac.new(secret.encode(), (username + client_id).encode(), hashlib.sha256).digest()
+    return base64.b64encode(digest).decode()
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def cognito_error(code, message=None, contains=None):
+    """Expects a botocore ClientError with `code` (or one of a tuple of codes), HTTP 400 and
+    (optionally) the exact message or a message containing `contains`. Yields pytest's ExceptionInfo."""
+    with pytest.raises(ClientError) as info:
+        yield info
+    response = info.value.response
+    codes = code if isinstance(code, tuple) else (code,)
+    assert response["Error"]["Code"] in codes, response["Error"]
+    assert response["ResponseMetadata"]["HTTPStatusCode"] == 400, response["ResponseMetadata"]
+    if message is not None:
+        assert response["Error"]["Message"] == message
+    if contains is not None:
+        assert contains in response["Error"]["Message"], response["Error"]["Message"]
+
+
+def error_code(call, *args, **kwargs):
+    """Runs a boto3 call expected to fail; returns (code, message, status)."""
+    with pytest.raises(ClientError) as info:
+        call(*args, **kwargs)
+    response = info.value.response
+    return response["Error"]["Code"], response["Error"].get("Message"), response["ResponseMetadata"]["HTTPStatusCode"]
+
+
+# --- users ----------------------------------------------------------------------------------
+
+def sign_up(idp, client, username, password=PASSWORD, email=None, attributes=(), secret=None):
+    """SignUp through `client` (a UserPoolClient dict); `email` defaults to <username>@example.com."""
+    attrs = [{"Name": "email", "Value": email or email_for(username)}] if email is not False else []
+    attrs += [{"Name": k, "Value": v} for k, v in attributes]
+    kwargs = {"SecretHash": secret_hash(username, client["ClientId"], secret)} if secret else {}
+    return idp.sign_up(ClientId=client["ClientId"], Username=username, Password=password, UserAttributes=attrs,
+                       **kwargs)
+
+
+def confirm_from_outbox(server, idp, pool_id, client, username, destination, secret=None):
+    code = server.last_code(pool_id, destination)
+    kwargs = {"SecretHash": secret_hash(username, client["ClientId"], secret)} if secret else {}
+    idp.confirm_sign_up(ClientId=client["ClientId"], Username=username, ConfirmationCode=code, **kwargs)
+    return code
+
+
+def confirmed_user(server, idp, pool, client, username=None, password=PASSWORD, attributes=()):
+    """Signs up and confirms a user with an email; returns (username, email, sub)."""
+    username = username or unique()
+    email = email_for(username)
+    sub = sign_up(idp, client, username, password, email, attributes)["UserSub"]
+    confirm_from_outbox(server, idp, pool["Id"], client, username, email)
+    return username, email, sub
+
+
+def password_auth(idp, client, username, password=PASSWORD, secret=None):
+    params = {"USERNAME": username, "PASSWORD": password}
+    if secret:
+        params["SECRET_HASH"] = secret_hash(username, client["ClientId"], secret)
+    return idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="USER_PASSWORD_AUTH", AuthParameters=params)
+
+
+def sign_in(idp, client, username, password=PASSWORD, secret=None):
+    """USER_PASSWORD_AUTH; returns the AuthenticationResult."""
+    return password_auth(idp, client, username, password, secret)["AuthenticationResult"]
+
+
+def refresh(idp, client, refresh_token, username=None, secret=None):
+    params = {"REFRESH_TOKEN": refresh_token}
+    if secret:
+        params["SECRET_HASH"] = secret_hash(username, client["ClientId"], secret)
+    return idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="REFRESH_TOKEN_AUTH",
+                             AuthParameters=params)["AuthenticationResult"]
+
+
+def attributes_of(response):
+    """{name: value} of a GetUser/AdminGetUser response."""
+    return {a["Name"]: a["Value"] for a in response["UserAttributes"]}
+
+
+# --- tokens ---------------------------------------------------------------------------------
+
+def issuer(server, pool_id):
+    return f"{server.endpoint}/{pool_id}"
+
+
+def jwks(server, pool_id):
+    r = requests.get(f"{issuer(server, pool_id)}/.well-known/jwks.json", timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def verify_token(server, pool_id, token, token_use, client_id):
+    """Verifies the signature against the served JWKS (by kid) and the claims a Cognito
+    verifier checks (iss, exp, token_use, aud or client_id); returns the claims."""
+    header = jwt.get_unverified_header(token)
+    assert header["alg"] == "RS256"
+    keys = {k["kid"]: k for k in jwks(server, pool_id)["keys"]}
+    assert header["kid"] in keys, f"kid {header['kid']} not in JWKS"
+    key = jwt.PyJWK(keys[header["kid"]])
+    options = {"require": ["exp", "iat", "iss", "sub"]}
+    if token_use == "id":
+        claims = jwt.decode(token, key, algorithms=["RS256"], issuer=issuer(server, pool_id), audience=client_id,
+                            options=options)
+    else:
+        claims = jwt.decode(token, key, algorithms=["RS256"], issuer=issuer(server, pool_id),
+                            options={**options, "verify_aud": False})
+        assert "aud" not in claims
+        assert claims["client_id"] == client_id
+    assert claims["token_use"] == token_use
+    return claims
+
+
+# --- raw protocol ---------------------------------------------------------------------------
+
+def raw_call(server, operation, body=None, data=None, target=None, content_type=AMZ_JSON, timeout=30):
+    """POSTs to the API endpoint without any client-side validation. `body` is JSON-encoded,
+    `data` is sent as is; `target` overrides X-Amz-Target (None → the operation's)."""
+    headers = {"Content-Type": content_type}
+    target = target if target is not None else (TARGET_PREFIX + operation if operation else None)
+    if target is not None:
+        headers["X-Amz-Target"] = target
+    if data is None and body is not None:
+        data = json.dumps(body)
+    return requests.post(server.endpoint + "/", data=data, headers=headers, timeout=timeout)
+
+
+def assert_raw_error(response, code, contains=None):
+    """A Cognito-shaped 400 error: __type, message and status."""
+    assert response.status_code == 400, (response.status_code, response.text)
+    body = response.json()
+    assert body["__type"] == code, body
+    assert isinstance(body.get("message"), str) and body["message"], body
+    if contains is not None:
+        assert contains in body["message"], body["message"]
+    return body["message"]
+
+
+def assert_healthy(server):
+    assert server.process.poll() is None, "server process exited"
+    assert requests.get(server.endpoint + "/health", timeout=10).status_code == 200

@@ -1,0 +1,174 @@
+"""Confirmation code rules: mismatches, attempt limits, resends, storage and restarts."""
+import re
+import sqlite3
+
+import pytest
+
+from helpers import USER_FLOWS, cognito_error, email_for, sign_up, unique
+
+MISMATCH = "Invalid verification code provided, please try again."
+LIMIT = "Attempt limit exceeded, please try after some time."
+SUPERSEDED = ("ExpiredCodeException", "CodeMismatchException")
+
+
+def new_user(idp, client):
+    username = unique()
+    sign_up(idp, client, username)
+    return username, email_for(username)
+
+
+def wrong(code):
+    """A six-digit code different from `code`."""
+    return f"{(int(code) + 1) % 1_000_000:06d}"
+
+
+def confirm(idp, client, username, code):
+    return idp.confirm_sign_up(ClientId=client["ClientId"], Username=username, ConfirmationCode=code)
+
+
+def status(idp, pool, username):
+    return idp.admin_get_user(UserPoolId=pool["Id"], Username=username)["UserStatus"]
+
+
+def test_code_shape(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    [message] = [m for m in server.outbox(pool["Id"]) if m["destination"] == email]
+    assert re.fullmatch(r"\d{6}", message["code"])
+    assert message["code"] in message["body"]
+    assert message["username"] == username
+    assert message["poolId"] == pool["Id"]
+
+
+def test_wrong_code_is_a_mismatch(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    code = server.last_code(pool["Id"], email)
+    with cognito_error("CodeMismatchException", MISMATCH):
+        confirm(idp, app_client, username, wrong(code))
+    assert status(idp, pool, username) == "UNCONFIRMED"
+    confirm(idp, app_client, username, code)    # a few wrong guesses do not kill the code
+    assert status(idp, pool, username) == "CONFIRMED"
+
+
+def test_five_wrong_codes_kill_the_code(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    code = server.last_code(pool["Id"], email)
+    for _ in range(5):
+        with cognito_error("CodeMismatchException", MISMATCH):
+            confirm(idp, app_client, username, wrong(code))
+    with cognito_error("LimitExceededException", LIMIT):
+        confirm(idp, app_client, username, code)
+    assert status(idp, pool, username) == "UNCONFIRMED"
+
+    # A new code starts afresh.
+    idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=username)
+    confirm(idp, app_client, username, server.last_code(pool["Id"], email))
+    assert status(idp, pool, username) == "CONFIRMED"
+
+
+def test_resend_replaces_the_code(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    old = server.last_code(pool["Id"], email)
+    details = idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=username)["CodeDeliveryDetails"]
+    assert details == {"Destination": f"{username[0]}***@e***.com", "DeliveryMedium": "EMAIL", "AttributeName": "email"}
+    messages = [m for m in server.outbox(pool["Id"]) if m["destination"] == email]
+    assert len(messages) == 2
+    new = messages[-1]["code"]
+    if new != old:   # one chance in a million that the random codes coincide
+        with cognito_error(SUPERSEDED):
+            confirm(idp, app_client, username, old)
+    confirm(idp, app_client, username, new)
+    assert status(idp, pool, username) == "CONFIRMED"
+
+
+def test_used_code_cannot_confirm_again(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    code = server.last_code(pool["Id"], email)
+    confirm(idp, app_client, username, code)
+    with cognito_error("NotAuthorizedException", "User cannot be confirmed. Current status is CONFIRMED"):
+        confirm(idp, app_client, username, code)
+    with cognito_error("InvalidParameterException"):
+        idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=username)
+
+
+def test_unknown_user_legacy(idp, app_client):
+    with cognito_error("UserNotFoundException", "User does not exist."):
+        confirm(idp, app_client, unique("nobody"), "123456")
+    with cognito_error("UserNotFoundException", "User does not exist."):
+        idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=unique("nobody"))
+
+
+def test_unknown_user_with_prevent_user_existence_errors(idp, pool):
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="hiding", ExplicitAuthFlows=USER_FLOWS,
+                                         PreventUserExistenceErrors="ENABLED")["UserPoolClient"]
+    with cognito_error("CodeMismatchException", MISMATCH):
+        confirm(idp, client, unique("nobody"), "123456")
+    details = idp.resend_confirmation_code(ClientId=client["ClientId"], Username=email_for(unique("nobody")))
+    assert details["CodeDeliveryDetails"]["DeliveryMedium"] == "EMAIL"
+
+
+def test_resend_limit(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    for _ in range(5):
+        idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=username)
+    with cognito_error("LimitExceededException", LIMIT):
+        idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=username)
+    assert len([m for m in server.outbox(pool["Id"]) if m["destination"] == email]) == 6
+    # The last code delivered is still good.
+    confirm(idp, app_client, username, server.last_code(pool["Id"], email))
+    assert status(idp, pool, username) == "CONFIRMED"
+
+
+def test_resend_limit_is_per_user(server, idp, pool, app_client):
+    first, _ = new_user(idp, app_client)
+    second, _ = new_user(idp, app_client)
+    for _ in range(5):
+        idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=first)
+    idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=second)
+
+
+def test_codes_are_stored_hashed(server, idp, pool, app_client):
+    usernames = [new_user(idp, app_client)[0] for _ in range(3)]
+    codes = {m["code"] for m in server.outbox(pool["Id"]) if m["username"] in usernames}
+    assert len(codes) >= 1
+    db = sqlite3.connect(f"file:{server.database}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT * FROM codes WHERE pool_id = ?", (pool["Id"],)).fetchall()
+        assert len(rows) == 3
+        hashes = [h for (h,) in db.execute("SELECT code_hash FROM codes WHERE pool_id = ?", (pool["Id"],))]
+        for code in codes:
+            assert all(code not in str(value) for row in rows for value in row), "a code is stored in clear"
+            assert code not in hashes
+        assert all(len(h) >= 32 for h in hashes)
+        # No other table (the dev outbox excepted) holds a code in clear either.
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for table in tables:
+            if table == "outbox":
+                continue
+            for row in db.execute(f'SELECT * FROM "{table}"'):
+                for code in codes:
+                    assert all(code not in str(value) for value in row), f"code in clear in table {table}"
+    finally:
+        db.close()
+
+
+@pytest.mark.usefixtures("pool")
+def test_code_survives_restart(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    code = server.last_code(pool["Id"], email)
+    with cognito_error("CodeMismatchException"):
+        confirm(idp, app_client, username, wrong(code))
+    server.restart()
+    assert server.last_code(pool["Id"], email) == code
+    confirm(idp, app_client, username, code)
+    assert status(idp, pool, username) == "CONFIRMED"
+
+
+def test_failed_attempts_survive_restart(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    code = server.last_code(pool["Id"], email)
+    for _ in range(5):
+        with cognito_error("CodeMismatchException"):
+            confirm(idp, app_client, username, wrong(code))
+    server.restart()
+    with cognito_error("LimitExceededException", LIMIT):
+        confirm(idp, app_client, username, code)
