@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import CognateServer
+
+/// AWS's published SigV4 test suite vector "get-vanilla".
+struct SigV4VerifierTests {
+    let verifier = SigV4Verifier(credentials: ["AKIDEXAMPLE": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"])
+    let now = SigV4Verifier.parseAmzDate("20150830T123600Z")!
+
+    func headers(signature: String, key: String = "AKIDEXAMPLE") -> HTTPFields {
+        [
+            HTTPField.Name("host")!: "example.amazonaws.com",
+            HTTPField.Name("x-amz-date")!: "20150830T123600Z",
+            .authorization: "AWS4-HMAC-SHA256 Credential=\(key)/20150830/us-east-1/service/aws4_request, "
+                + "SignedHeaders=host;x-amz-date, Signature=\(signature)",
+        ]
+    }
+
+    @Test func acceptsTheReferenceSignature() throws {
+        try verifier.verify(
+            method: "GET", path: "/", query: "",
+            headers: headers(signature: "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"),
+            body: Data(), now: now)
+    }
+
+    @Test func refusesWrongSignatureUnknownKeySkewAndMissingHeader() {
+        let good = "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"
+        #expect(throws: WireFault.self) {
+            try verifier.verify(method: "GET", path: "/", query: "", headers: headers(signature: String(good.reversed())), body: Data(), now: now)
+        }
+        #expect(throws: WireFault.self) {
+            try verifier.verify(method: "GET", path: "/", query: "", headers: headers(signature: good, key: "OTHER"), body: Data(), now: now)
+        }
+        #expect(throws: WireFault.self) {
+            try verifier.verify(method: "GET", path: "/", query: "", headers: headers(signature: good), body: Data(),
+                                now: now.addingTimeInterval(16 * 60))
+        }
+        #expect(throws: WireFault.self) {
+            try verifier.verify(method: "POST", path: "/", query: "", headers: headers(signature: good), body: Data("x".utf8), now: now)
+        }
+        #expect(throws: WireFault.self) {
+            try verifier.verify(method: "GET", path: "/", query: "", headers: [:], body: Data(), now: now)
+        }
+    }
+}

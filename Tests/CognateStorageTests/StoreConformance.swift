@@ -1,0 +1,271 @@
+import CognateCore
+import CognateProtocol
+import CognateStorage
+import Foundation
+import Testing
+
+/// One conformance suite for every storage backend (dex's pattern): each backend's test file
+/// runs `StoreConformance.cases` against a fresh store of its kind.
+enum StoreConformance {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let run: @Sendable (SQLStore) async throws -> Void
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "pools and clients round-trip and paginate", run: poolsAndClients),
+        Case(name: "users with attributes, unique usernames", run: users),
+        Case(name: "sign-in names are unique per pool", run: signInNames),
+        Case(name: "list users with filters and pages", run: listUsers),
+        Case(name: "codes replace, count failures, delete", run: codes),
+        Case(name: "token families revoke and cascade", run: tokenFamilies),
+        Case(name: "deleting a pool deletes what it owns", run: cascadingPoolDelete),
+        Case(name: "signing keys, secrets and counters", run: keysSecretsCounters),
+        Case(name: "a failing transaction leaves nothing", run: rollback),
+        Case(name: "parallel sign-ups of one username: one wins", run: parallelUsernames),
+        Case(name: "parallel redemptions of one code: one wins", run: parallelCodeRedemption),
+        Case(name: "parallel counter increments are all counted", run: parallelCounters),
+    ]
+
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func pool(_ id: String) -> PoolRecord {
+        PoolRecord(id: id, name: "pool \(id)", createdAt: t0, updatedAt: t0, settings: UserPoolType(autoVerifiedAttributes: [.email]))
+    }
+
+    static func client(_ id: String, pool: String) -> ClientRecord {
+        ClientRecord(poolId: pool, clientId: id, name: "c", createdAt: t0, updatedAt: t0, settings: UserPoolClientType(clientSecret: "s"))
+    }
+
+    static func user(_ name: String, pool: String = "p1", attributes: [String: String] = [:]) -> UserRecord {
+        UserRecord(
+            poolId: pool, sub: "sub-\(name)", username: name, usernameKey: name.lowercased(), status: .unconfirmed, enabled: true,
+            createdAt: t0, updatedAt: t0, password: StoredPassword(salt: [0, 1, 0xff], verifier: [9, 8, 7]),
+            passwordUpdatedAt: t0, attributes: attributes)
+    }
+
+    static func seed(_ store: SQLStore, users: [UserRecord] = []) async throws {
+        try await store.write { tx in
+            try await tx.insertPool(pool("p1"))
+            try await tx.insertClient(client("c1", pool: "p1"))
+            for user in users { try await tx.insertUser(user) }
+        }
+    }
+
+    static func expectConflict(_ key: UniqueKey, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("expected a conflict on \(key)")
+        } catch let error as StoreError {
+            #expect(error == .conflict(key))
+        } catch {
+            Issue.record("expected a conflict on \(key), got \(error)")
+        }
+    }
+
+    // MARK: - Cases
+
+    static func poolsAndClients(_ store: SQLStore) async throws {
+        try await seed(store)
+        await expectConflict(.pool) { try await store.write { try await $0.insertPool(pool("p1")) } }
+        for id in ["p2", "p3", "p4"] { try await store.write { try await $0.insertPool(pool(id)) } }
+        let loaded = try #require(try await store.read { try await $0.pool(id: "p1") })
+        #expect(loaded == pool("p1"))
+        let first = try await store.read { try await $0.listPools(after: nil, limit: 3) }
+        #expect(first.items.map(\.id) == ["p1", "p2", "p3"])
+        let second = try await store.read { try await $0.listPools(after: first.next, limit: 3) }
+        #expect(second.items.map(\.id) == ["p4"] && second.next == nil)
+        var updated = loaded
+        updated.name = "renamed"
+        updated.settings.mfaConfiguration = .optional
+        try await store.write { [updated] in try await $0.updatePool(updated) }
+        #expect(try await store.read { try await $0.pool(id: "p1") } == updated)
+        let client = try #require(try await store.read { try await $0.client(id: "c1") })
+        #expect(client.secret == "s")
+        try await store.write { try await $0.deleteClient(poolId: "p1", clientId: "c1") }
+        #expect(try await store.read { try await $0.client(id: "c1") } == nil)
+    }
+
+    static func users(_ store: SQLStore) async throws {
+        let alice = user("Alice", attributes: ["email": "a@x.io", "custom:tier": "2", "name": "ユーザー 🙂"])
+        try await seed(store, users: [alice])
+        #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "alice") } == alice)
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-Alice") } == alice)
+        await expectConflict(.username) {
+            var twin = user("ALICE")
+            twin.sub = "other"
+            try await store.write { [twin] in try await $0.insertUser(twin) }
+        }
+        var changed = alice
+        changed.status = .confirmed
+        changed.enabled = false
+        changed.password = nil
+        changed.attributes = ["email": "new@x.io", "email_verified": "true"]
+        try await store.write { [changed] in try await $0.updateUser(changed) }
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-Alice") } == changed)
+        #expect(try await store.read { try await $0.countUsers(poolId: "p1") } == 1)
+        try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-Alice") }
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-Alice") } == nil)
+    }
+
+    static func signInNames(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a"), user("b")])
+        try await store.write { try await $0.setSignInNames(poolId: "p1", sub: "sub-a", names: ["email:x@y.z", "phone_number:+1555"]) }
+        #expect(try await store.read { try await $0.user(poolId: "p1", signInName: "email:x@y.z") }?.username == "a")
+        await expectConflict(.signInName) {
+            try await store.write { try await $0.setSignInNames(poolId: "p1", sub: "sub-b", names: ["email:x@y.z"]) }
+        }
+        try await store.write { try await $0.setSignInNames(poolId: "p1", sub: "sub-a", names: ["phone_number:+1555"]) }
+        try await store.write { try await $0.setSignInNames(poolId: "p1", sub: "sub-b", names: ["email:x@y.z"]) }
+        #expect(try await store.read { try await $0.user(poolId: "p1", signInName: "email:x@y.z") }?.username == "b")
+        try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-b") }
+        #expect(try await store.read { try await $0.user(poolId: "p1", signInName: "email:x@y.z") } == nil)
+    }
+
+    static func listUsers(_ store: SQLStore) async throws {
+        let people = (0..<7).map { user("user\($0)", attributes: ["email": "User\($0)@Example.com", "given_name": $0 % 2 == 0 ? "Even" : "Odd"]) }
+        try await seed(store, users: people)
+        let page1 = try await store.read { try await $0.listUsers(poolId: "p1", filter: nil, after: nil, limit: 3) }
+        #expect(page1.items.map(\.username) == ["user0", "user1", "user2"])
+        #expect(page1.items[0].attributes["email"] == "User0@Example.com")
+        let rest = try await store.read { try await $0.listUsers(poolId: "p1", filter: nil, after: page1.next, limit: 10) }
+        #expect(rest.items.count == 4 && rest.next == nil)
+        let prefix = UserFilter(field: .attribute("email"), match: .prefix, value: "user1@", caseInsensitive: true)
+        #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: prefix, after: nil, limit: 10) }.items.map(\.username) == ["user1"])
+        let exact = UserFilter(field: .attribute("given_name"), match: .equals, value: "Even", caseInsensitive: false)
+        #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: exact, after: nil, limit: 10) }.items.count == 4)
+        let byName = UserFilter(field: .username, match: .prefix, value: "user", caseInsensitive: false)
+        #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: byName, after: nil, limit: 10) }.items.count == 7)
+        let status = UserFilter(field: .status, match: .equals, value: "UNCONFIRMED", caseInsensitive: false)
+        #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: status, after: nil, limit: 10) }.items.count == 7)
+    }
+
+    static func codes(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        let code = CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h1", deliveredTo: "email", createdAt: t0, expiresAt: t0 + 60)
+        try await store.write { try await $0.saveCode(code) }
+        #expect(try await store.write { try await $0.recordFailedAttempt(userSub: "sub-a", purpose: .signUp) } == 1)
+        #expect(try await store.write { try await $0.recordFailedAttempt(userSub: "sub-a", purpose: .signUp) } == 2)
+        var replacement = code
+        replacement.codeHash = "h2"
+        try await store.write { [replacement] in try await $0.saveCode(replacement) }
+        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == replacement)
+        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .verifyAttribute("email")) } == nil)
+        try await store.write { try await $0.deleteCode(userSub: "sub-a", purpose: .signUp) }
+        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == nil)
+    }
+
+    static func tokenFamilies(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        @Sendable func family(_ jti: String) -> TokenFamilyRecord {
+            TokenFamilyRecord(originJti: jti, poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "hash-\(jti)",
+                              authTime: t0, createdAt: t0, expiresAt: t0 + 3600)
+        }
+        try await store.write { tx in
+            try await tx.insertTokenFamily(family("j1"))
+            try await tx.insertTokenFamily(family("j2"))
+        }
+        #expect(try await store.read { try await $0.tokenFamily(refreshTokenHash: "hash-j1") } == family("j1"))
+        try await store.write { try await $0.revokeTokenFamily(originJti: "j1", at: t0 + 5) }
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j1") }?.revokedAt == t0 + 5)
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j2") }?.revokedAt == nil)
+        try await store.write { try await $0.revokeTokenFamilies(poolId: "p1", userSub: "sub-a", at: t0 + 9) }
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j1") }?.revokedAt == t0 + 5)
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j2") }?.revokedAt == t0 + 9)
+        try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j2") } == nil)
+    }
+
+    static func cascadingPoolDelete(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a", attributes: ["email": "a@x.io"])])
+        try await store.write { tx in
+            try await tx.setSignInNames(poolId: "p1", sub: "sub-a", names: ["email:a@x.io"])
+            try await tx.saveCode(CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h", deliveredTo: nil, createdAt: t0, expiresAt: t0))
+        }
+        try await store.write { try await $0.deletePool(id: "p1") }
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") } == nil)
+        #expect(try await store.read { try await $0.client(id: "c1") } == nil)
+        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == nil)
+        try await seed(store, users: [user("a", attributes: ["email": "a@x.io"])])  // nothing left behind to collide with
+        try await store.write { try await $0.setSignInNames(poolId: "p1", sub: "sub-a", names: ["email:a@x.io"]) }
+    }
+
+    static func keysSecretsCounters(_ store: SQLStore) async throws {
+        let key = SigningKeyRecord(kid: "k1", privateKeyPEM: "pem", createdAt: t0)
+        try await store.write { try await $0.insertSigningKey(key) }
+        await expectConflict(.signingKey) { try await store.write { try await $0.insertSigningKey(key) } }
+        try await store.write { try await $0.retireSigningKey(kid: "k1", at: t0 + 1) }
+        #expect(try await store.read { try await $0.signingKeys() }.first?.retiredAt == t0 + 1)
+        let first = try await store.write { try await $0.insertServerSecretIfAbsent(named: "s", value: [1, 2, 3]) }
+        let second = try await store.write { try await $0.insertServerSecretIfAbsent(named: "s", value: [4, 5, 6]) }
+        #expect(first == [1, 2, 3] && second == [1, 2, 3])
+        #expect(try await store.write { try await $0.incrementCounter(key: "k", windowStart: t0) } == 1)
+        #expect(try await store.write { try await $0.incrementCounter(key: "k", windowStart: t0) } == 2)
+        #expect(try await store.write { try await $0.incrementCounter(key: "k", windowStart: t0 + 3600) } == 1)
+    }
+
+    static func rollback(_ store: SQLStore) async throws {
+        try await seed(store)
+        struct Boom: Error {}
+        do {
+            try await store.write { tx in
+                try await tx.insertUser(user("ghost"))
+                throw Boom()
+            }
+        } catch is Boom {}
+        #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "ghost") } == nil)
+        try await store.write { try await $0.insertUser(user("ghost")) }
+    }
+
+    static func parallelUsernames(_ store: SQLStore) async throws {
+        try await seed(store)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    var candidate = user("same")
+                    candidate.sub = "sub-\(index)"
+                    do {
+                        try await store.write { [candidate] in try await $0.insertUser(candidate) }
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+        #expect(try await store.read { try await $0.countUsers(poolId: "p1") } == 1)
+    }
+
+    static func parallelCodeRedemption(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        try await store.write {
+            try await $0.saveCode(CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h", deliveredTo: nil, createdAt: t0, expiresAt: t0 + 60))
+        }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    (try? await store.write { tx -> Bool in
+                        try await tx.lockUser(poolId: "p1", sub: "sub-a")
+                        guard try await tx.code(userSub: "sub-a", purpose: .signUp) != nil else { return false }
+                        try await tx.deleteCode(userSub: "sub-a", purpose: .signUp)
+                        return true
+                    }) ?? false
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+    }
+
+    static func parallelCounters(_ store: SQLStore) async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask { _ = try? await store.write { try await $0.incrementCounter(key: "hot", windowStart: t0) } }
+            }
+        }
+        #expect(try await store.write { try await $0.incrementCounter(key: "hot", windowStart: t0) } == 21)
+    }
+}

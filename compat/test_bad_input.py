@@ -1,0 +1,326 @@
+"""Hostile and unusual input over raw HTTP (no client-side validation): every answer is a
+Cognito-shaped 400, never a 5xx, and the server stays up."""
+import concurrent.futures
+import json
+import threading
+
+import boto3
+import pytest
+import requests
+
+from helpers import (
+    PASSWORD, USER_FLOWS, attributes_of, assert_healthy, assert_raw_error, email_for, raw_call, sign_in, unique,
+    verify_token,
+)
+
+
+@pytest.fixture(autouse=True)
+def still_healthy(server):
+    yield
+    assert_healthy(server)
+
+
+@pytest.fixture
+def client_id(app_client):
+    return app_client["ClientId"]
+
+
+def sign_up_body(client_id, username=None, **extra):
+    username = username or unique()
+    return {"ClientId": client_id, "Username": username, "Password": PASSWORD,
+            "UserAttributes": [{"Name": "email", "Value": email_for("u")}], **extra}
+
+
+# --- protocol -----------------------------------------------------------------------------------
+
+def test_success_response_shape(server, client_id):
+    response = raw_call(server, "SignUp", sign_up_body(client_id))
+    assert response.status_code == 200, response.text
+    assert response.headers["Content-Type"] == "application/x-amz-json-1.1"
+    assert response.headers["x-amzn-RequestId"]
+    assert response.json()["UserConfirmed"] is False
+
+
+def test_error_response_shape(server):
+    response = raw_call(server, "DescribeUserPool", {"UserPoolId": "us-east-1_NoSuchPool"})
+    assert_raw_error(response, "ResourceNotFoundException")
+    assert response.headers["Content-Type"] == "application/x-amz-json-1.1"
+    assert response.headers["x-amzn-RequestId"]
+    assert response.headers["x-amzn-ErrorType"] == "ResourceNotFoundException"
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/x-amz-json-1.1; charset=utf-8",
+                                          "application/json; charset=UTF-8"])
+def test_other_content_types_are_accepted(server, client_id, content_type):
+    response = raw_call(server, "SignUp", sign_up_body(client_id), content_type=content_type)
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("target", [
+    "AWSCognitoIdentityProviderService.NoSuchOperation",
+    "AWSCognitoIdentityProviderService.",
+    "SomeOtherService.SignUp",
+    "awscognitoidentityproviderservice.SignUp",
+    "SignUp",
+    "",
+])
+def test_unknown_target(server, client_id, target):
+    assert_raw_error(raw_call(server, None, sign_up_body(client_id), target=target), "UnknownOperationException")
+
+
+def test_missing_target(server, client_id):
+    assert_raw_error(raw_call(server, None, sign_up_body(client_id)), "UnknownOperationException")
+
+
+@pytest.mark.parametrize("data", [
+    b'{"ClientId": ',
+    b"{'ClientId': 'x'}",
+    b"not json at all",
+    b"\xff\xfe\x00garbage",
+    b'{"Username": "\xff\xfe"}',
+])
+def test_malformed_json(server, data):
+    assert_raw_error(raw_call(server, "SignUp", data=data), "SerializationException")
+
+
+@pytest.mark.parametrize("data", [b"[]", b'"a string"', b"42", b"true", b'[{"ClientId": "x"}]'])
+def test_json_that_is_not_an_object(server, data):
+    assert_raw_error(raw_call(server, "SignUp", data=data), "SerializationException")
+
+
+def test_empty_body_reports_missing_members(server):
+    message = assert_raw_error(raw_call(server, "SignUp", data=b""), "InvalidParameterException")
+    assert message.startswith("2 validation errors detected: ")
+
+
+# --- member types and validation ----------------------------------------------------------------
+
+@pytest.mark.parametrize("member, value", [
+    ("ClientId", 12345),
+    ("ClientId", True),
+    ("Username", {"nested": "object"}),
+    ("Username", ["list"]),
+    ("UserAttributes", "a string"),
+    ("UserAttributes", {"Name": "email"}),
+    ("UserAttributes", [{"Name": "email", "Value": 5}]),
+    ("UserAttributes", ["not-an-attribute"]),
+    ("ClientMetadata", ["not", "a", "map"]),
+    ("ClientMetadata", {"key": 1}),
+])
+def test_wrong_member_types(server, client_id, member, value):
+    body = {**sign_up_body(client_id), member: value}
+    assert_raw_error(raw_call(server, "SignUp", body), "SerializationException")
+
+
+@pytest.mark.parametrize("value", ["2", 2.5, 1e400, 10 ** 30, True])
+def test_wrong_number_types(server, value):
+    data = '{"MaxResults": %s}' % (json.dumps(value) if value != 1e400 else "1e400")
+    response = raw_call(server, "ListUserPools", data=data)
+    assert response.status_code == 400, response.text
+    assert response.json()["__type"] in ("SerializationException", "InvalidParameterException")
+
+
+def test_missing_required_members_are_all_reported(server):
+    message = assert_raw_error(raw_call(server, "SignUp", {"Password": PASSWORD}), "InvalidParameterException")
+    assert message == (
+        "2 validation errors detected: "
+        "Value null at 'clientId' failed to satisfy constraint: Member must not be null; "
+        "Value null at 'username' failed to satisfy constraint: Member must not be null")
+
+
+def test_null_values_count_as_missing(server):
+    message = assert_raw_error(raw_call(server, "SignUp", {"ClientId": None, "Username": None, "Password": None}),
+                               "InvalidParameterException")
+    assert message.startswith("2 validation errors detected: Value null at 'clientId'")
+
+
+def test_null_optional_members_are_ignored(server, client_id):
+    body = {**sign_up_body(client_id), "SecretHash": None, "ClientMetadata": None, "ValidationData": None}
+    assert raw_call(server, "SignUp", body).status_code == 200
+
+
+def test_null_inside_a_list(server, client_id):
+    response = raw_call(server, "SignUp", {**sign_up_body(client_id), "UserAttributes": [None]})
+    assert response.status_code == 400, response.text
+    assert response.json()["__type"] in ("SerializationException", "InvalidParameterException")
+
+
+def test_unknown_members_are_ignored(server, client_id):
+    body = {**sign_up_body(client_id), "NoSuchMember": {"deep": [1, 2, 3]}, "AnotherOne": None}
+    assert raw_call(server, "SignUp", body).status_code == 200
+
+
+def test_username_too_long(server, client_id):
+    message = assert_raw_error(raw_call(server, "SignUp", sign_up_body(client_id, "u" * 129)),
+                               "InvalidParameterException")
+    assert message == ("1 validation error detected: Value at 'username' failed to satisfy constraint: "
+                       "Member must have length less than or equal to 128")
+    assert raw_call(server, "SignUp", sign_up_body(client_id, "u" * 128)).status_code == 200
+
+
+def test_pool_name_too_long(server):
+    name = "p" * 129
+    message = assert_raw_error(raw_call(server, "CreateUserPool", {"PoolName": name}), "InvalidParameterException")
+    assert message == (f"1 validation error detected: Value '{name}' at 'poolName' failed to satisfy constraint: "
+                       "Member must have length less than or equal to 128")
+
+
+def test_several_constraint_failures(server, client_id):
+    body = {"ClientId": client_id, "Username": "", "Password": "has space"}
+    message = assert_raw_error(raw_call(server, "SignUp", body), "InvalidParameterException")
+    assert message.startswith("3 validation errors detected: ")   # username min length + pattern, password pattern
+    assert "'username'" in message and "'password'" in message
+
+
+def test_attribute_value_too_long(server, client_id):
+    body = sign_up_body(client_id, UserAttributes=[{"Name": "email", "Value": "x" * 2049}])
+    assert_raw_error(raw_call(server, "SignUp", body), "InvalidParameterException", contains="2048")
+
+
+def test_invalid_enum(server, client_id):
+    body = {"ClientId": client_id, "AuthFlow": "NOPE", "AuthParameters": {"USERNAME": "a", "PASSWORD": "b"}}
+    message = assert_raw_error(raw_call(server, "InitiateAuth", body), "InvalidParameterException")
+    assert message.startswith("1 validation error detected: Value 'NOPE' at 'authFlow' failed to satisfy "
+                              "constraint: Member must satisfy enum value set: [")
+    assert "USER_PASSWORD_AUTH" in message
+
+
+def test_body_over_one_mebibyte(server, client_id):
+    body = sign_up_body(client_id, ClientMetadata={"padding": "x" * (1024 * 1024)})
+    try:
+        response = raw_call(server, "SignUp", body)
+    except requests.ConnectionError:
+        pytest.fail("the server dropped the connection instead of answering 400")
+    assert_raw_error(response, "InvalidParameterException")
+
+
+def test_body_just_under_the_limit_is_read(server, client_id):
+    body = sign_up_body(client_id, Padding="x" * (1024 * 1024 - 2048))   # an unknown member: ignored
+    assert raw_call(server, "SignUp", body).status_code == 200
+
+
+@pytest.mark.parametrize("depth", [1000, 100_000])
+def test_deeply_nested_json(server, client_id, depth):
+    nested = "[" * depth + "]" * depth
+    data = '{"ClientId": "%s", "Username": "deep", "Password": "%s", "ClientMetadata": %s}' % (
+        client_id, PASSWORD, nested)
+    response = raw_call(server, "SignUp", data=data)
+    assert response.status_code == 400, response.text
+    assert response.json()["__type"] in ("SerializationException", "InvalidParameterException")
+
+
+@pytest.mark.parametrize("depth", [100_000])
+def test_deeply_nested_unknown_member(server, client_id, depth):
+    data = '{"ClientId": "%s", "Username": "%s", "Password": "%s", "Unknown": %s}' % (
+        client_id, unique(), PASSWORD, "[" * depth + "]" * depth)
+    response = raw_call(server, "SignUp", data=data)
+    assert response.status_code in (200, 400), response.text
+    if response.status_code == 400:
+        assert response.json()["__type"] == "SerializationException"
+
+
+def test_lone_surrogate_escape(server, client_id):
+    data = '{"ClientId": "%s", "Username": "bad\\ud800name", "Password": "%s"}' % (client_id, PASSWORD)
+    response = raw_call(server, "SignUp", data=data)
+    assert response.status_code == 400, response.text
+    assert response.json()["__type"] in ("SerializationException", "InvalidParameterException")
+
+
+def test_get_on_the_api_endpoint(server):
+    response = requests.get(server.endpoint + "/", timeout=10)
+    assert response.status_code < 500
+
+
+# --- unicode ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("username", ["ユーザー", "用户名😀", "ñandú-é", "e\u0301clair", "Ωμέγα"])
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_unicode_usernames_and_attributes_round_trip(server, idp, pool, app_client, username, ensure_ascii):
+    username = f"{username}-{unique('')[1:5]}"
+    name = "名前 😀 — Zoë"
+    body = {"ClientId": app_client["ClientId"], "Username": username, "Password": PASSWORD,
+            "UserAttributes": [{"Name": "email", "Value": email_for("unicode")}, {"Name": "name", "Value": name}]}
+    data = json.dumps(body, ensure_ascii=ensure_ascii).encode("utf-8")
+    response = raw_call(server, "SignUp", data=data)
+    assert response.status_code == 200, response.text
+
+    user = idp.admin_get_user(UserPoolId=pool["Id"], Username=username)
+    assert user["Username"] == username
+    assert attributes_of(user)["name"] == name
+    idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
+    tokens = sign_in(idp, app_client, username)
+    claims = verify_token(server, pool["Id"], tokens["IdToken"], "id", app_client["ClientId"])
+    assert claims["cognito:username"] == username
+    assert claims["name"] == name
+    assert idp.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
+
+
+def test_unicode_in_error_messages(server):
+    name = "プール" * 50
+    message = assert_raw_error(raw_call(server, "CreateUserPool", {"PoolName": name}), "InvalidParameterException")
+    assert name in message
+
+
+# --- concurrency --------------------------------------------------------------------------------
+
+def fresh_idp(server):
+    """boto3 clients are not thread-safe to create concurrently; build them up front."""
+    return server.client()
+
+
+def run_concurrently(server, count, call):
+    """Runs call(idp) in `count` threads released together; returns [(status, __type)]."""
+    clients = [fresh_idp(server) for _ in range(count)]
+    barrier = threading.Barrier(count)
+
+    def one(idp):
+        barrier.wait()
+        try:
+            call(idp)
+            return 200, None
+        except idp.exceptions.ClientError as e:
+            return e.response["ResponseMetadata"]["HTTPStatusCode"], e.response["Error"]["Code"]
+
+    with concurrent.futures.ThreadPoolExecutor(count) as pool:
+        return list(pool.map(one, clients))
+
+
+def test_concurrent_sign_up_of_one_username(server, pool, app_client):
+    username = unique("race")
+    outcomes = run_concurrently(server, 20, lambda idp: idp.sign_up(
+        ClientId=app_client["ClientId"], Username=username, Password=PASSWORD,
+        UserAttributes=[{"Name": "email", "Value": email_for(username)}]))
+    assert all(status < 500 for status, _ in outcomes), outcomes
+    assert outcomes.count((200, None)) == 1, outcomes
+    assert outcomes.count((400, "UsernameExistsException")) == 19, outcomes
+
+
+def test_concurrent_confirmation(server, idp, pool, app_client):
+    username = unique("race")
+    idp.sign_up(ClientId=app_client["ClientId"], Username=username, Password=PASSWORD,
+                UserAttributes=[{"Name": "email", "Value": email_for(username)}])
+    code = server.last_code(pool["Id"], email_for(username))
+    outcomes = run_concurrently(server, 20, lambda c: c.confirm_sign_up(
+        ClientId=app_client["ClientId"], Username=username, ConfirmationCode=code))
+    assert all(status < 500 for status, _ in outcomes), outcomes
+    assert outcomes.count((200, None)) == 1, outcomes
+    assert {error for _, error in outcomes if error} <= {
+        "NotAuthorizedException", "ExpiredCodeException", "CodeMismatchException"}, outcomes
+    assert idp.admin_get_user(UserPoolId=pool["Id"], Username=username)["UserStatus"] == "CONFIRMED"
+
+
+def test_concurrent_sign_ups_of_different_users(server, idp, pool, app_client):
+    names = [unique("many") for _ in range(20)]
+    it = iter(names)
+    lock = threading.Lock()
+
+    def sign_up(c):
+        with lock:
+            name = next(it)
+        c.sign_up(ClientId=app_client["ClientId"], Username=name, Password=PASSWORD,
+                  UserAttributes=[{"Name": "email", "Value": email_for(name)}])
+
+    outcomes = run_concurrently(server, 20, sign_up)
+    assert outcomes == [(200, None)] * 20, outcomes
+    for name in names:
+        assert idp.admin_get_user(UserPoolId=pool["Id"], Username=name)["UserStatus"] == "UNCONFIRMED"
