@@ -12,19 +12,23 @@ public struct CoreConfiguration: Sendable {
     public var configurationCacheTTL: TimeInterval
     /// Lifetime of sign-up confirmation and attribute verification codes (Cognito: 24 h).
     public var confirmationCodeLifetime: TimeInterval
+    /// Lifetime of password reset codes (Cognito: 1 h).
+    public var passwordResetCodeLifetime: TimeInterval
     /// Code requests (ResendConfirmationCode …) allowed per user per hour (Cognito: 5).
     public var codeRequestsPerHour: Int
 
     public init(
         region: String = "us-east-1", accountId: String = "000000000000",
         publicBaseURL: String = "http://127.0.0.1:9229", configurationCacheTTL: TimeInterval = 5,
-        confirmationCodeLifetime: TimeInterval = 86_400, codeRequestsPerHour: Int = 5
+        confirmationCodeLifetime: TimeInterval = 86_400, passwordResetCodeLifetime: TimeInterval = 3600,
+        codeRequestsPerHour: Int = 5
     ) {
         self.region = region
         self.accountId = accountId
         self.publicBaseURL = publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
         self.configurationCacheTTL = configurationCacheTTL
         self.confirmationCodeLifetime = confirmationCodeLifetime
+        self.passwordResetCodeLifetime = passwordResetCodeLifetime
         self.codeRequestsPerHour = codeRequestsPerHour
     }
 }

@@ -5,6 +5,9 @@ extension IdentityService {
     public func signUp(_ request: SignUpRequest) async throws -> SignUpResponse {
         let (pool, client) = try await requireClient(request.clientId)
         try client.checkSecretHash(request.secretHash, usernames: [request.username])
+        if pool.settings.adminCreateUserConfig?.allowAdminCreateUserOnly == true {
+            throw CognitoError.notAuthorized("SignUp is not permitted for this user pool.")
+        }
         let names = SignInNames(pool: pool.settings)
         let rules = AttributeRules(pool: pool.settings)
         var attributes = try rules.validated(request.userAttributes ?? [], writer: .user, isCreation: true)
@@ -76,8 +79,7 @@ extension IdentityService {
             if let attribute = record.deliveredTo { user.attributes["\(attribute)_verified"] = "true" }
             user.updatedAt = now
             try await transaction.updateUser(user)
-            try await transaction.setSignInNames(
-                poolId: pool.id, sub: user.sub, names: SignInNames(pool: pool.settings).names(for: user.attributes))
+            try await self.updateSignInNames(of: user, pool: pool, in: transaction)
         }
         return ConfirmSignUpResponse()
     }

@@ -24,7 +24,7 @@ public protocol Store: Sendable {
 /// Everything a use case may do inside a transaction.
 public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepository & CodeRepository
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
-    & CounterRepository
+    & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 public enum StoreError: Error, Equatable, Sendable {
@@ -40,6 +40,8 @@ public enum UniqueKey: String, Sendable {
     case signingKey
     case serverSecret
     case tokenFamily
+    case authSession
+    case group
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

@@ -24,7 +24,8 @@ struct TokenContext {
     /// `origin_jti`: the id of the token family (one per authentication).
     var originJti: String
     var authTime: Date
-    var groups: [String] = []
+    /// The user's groups, by precedence (lowest first).
+    var groups: [GroupRecord] = []
 }
 
 /// Mints Cognito-shaped ID and access tokens (cognito-protocol §6).
@@ -48,7 +49,7 @@ struct TokenIssuer: Sendable {
             "auth_time": .number(context.authTime.timeIntervalSince1970.rounded(.down)),
             "iat": .number(iat),
         ]
-        if !context.groups.isEmpty { common["cognito:groups"] = .array(context.groups.map(JSONValue.string)) }
+        if !context.groups.isEmpty { common["cognito:groups"] = .array(context.groups.map { .string($0.name) }) }
 
         var access = common
         access["token_use"] = "access"
@@ -62,6 +63,7 @@ struct TokenIssuer: Sendable {
         for (name, value) in Self.attributeClaims(context.user, readable: context.client.settings.readAttributes) {
             id[name] = value
         }
+        for (name, value) in Self.roleClaims(context.groups) { id[name] = value }
         id["token_use"] = "id"
         id["aud"] = .string(context.client.clientId)
         id["cognito:username"] = .string(context.user.username)
@@ -69,6 +71,16 @@ struct TokenIssuer: Sendable {
         id["exp"] = .number(iat + validity.idToken.rounded(.down))
 
         return (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key), Int(validity.accessToken))
+    }
+
+    /// `cognito:roles` (every group role) and `cognito:preferred_role` (the role of the group
+    /// with the lowest precedence that has one), ID token only.
+    static func roleClaims(_ groups: [GroupRecord]) -> [String: JSONValue] {
+        let roles = groups.compactMap(\.roleArn)
+        guard let preferred = roles.first else { return [:] }
+        var seen = Set<String>()
+        let unique = roles.filter { seen.insert($0).inserted }
+        return ["cognito:roles": .array(unique.map(JSONValue.string)), "cognito:preferred_role": .string(preferred)]
     }
 
     /// Attribute claims of the ID token: every attribute the client may read, verified flags as

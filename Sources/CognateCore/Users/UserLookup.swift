@@ -28,3 +28,17 @@ extension IdentityService {
         if count > limit { throw CognitoError.attemptLimitExceeded }
     }
 }
+
+extension IdentityService {
+    /// Re-indexes the user's sign-in names after its attributes changed; a name another user
+    /// holds is refused (UsernameExistsException in email/phone-as-username pools,
+    /// AliasExistsException with aliases).
+    func updateSignInNames(of user: UserRecord, pool: PoolRecord, in transaction: any StoreTransaction) async throws {
+        do {
+            try await transaction.setSignInNames(
+                poolId: pool.id, sub: user.sub, names: SignInNames(pool: pool.settings).names(for: user.attributes))
+        } catch StoreError.conflict(.signInName) {
+            throw Self.usernameExists(pool: pool, conflict: .signInName, attributes: user.attributes)
+        }
+    }
+}

@@ -26,11 +26,33 @@ extension OperationTable {
         // Sign-in
         table.register(CognitoAPI.InitiateAuth.self, IdentityService.initiateAuth)
         table.register(CognitoAPI.AdminInitiateAuth.self, IdentityService.adminInitiateAuth)
+        table.register(CognitoAPI.RespondToAuthChallenge.self, IdentityService.respondToAuthChallenge)
+        table.register(CognitoAPI.AdminRespondToAuthChallenge.self, IdentityService.adminRespondToAuthChallenge)
         // Users
         table.register(CognitoAPI.GetUser.self, IdentityService.getUser)
         table.register(CognitoAPI.DeleteUser.self, IdentityService.deleteUser)
         table.register(CognitoAPI.AdminGetUser.self, IdentityService.adminGetUser)
         table.register(CognitoAPI.AdminDeleteUser.self, IdentityService.adminDeleteUser)
+        table.register(CognitoAPI.ListUsers.self, IdentityService.listUsers)
+        // User administration
+        table.register(CognitoAPI.AdminCreateUser.self, IdentityService.adminCreateUser)
+        table.register(CognitoAPI.AdminSetUserPassword.self, IdentityService.adminSetUserPassword)
+        table.register(CognitoAPI.AdminResetUserPassword.self, IdentityService.adminResetUserPassword)
+        table.register(CognitoAPI.AdminUpdateUserAttributes.self, IdentityService.adminUpdateUserAttributes)
+        table.register(CognitoAPI.AdminDeleteUserAttributes.self, IdentityService.adminDeleteUserAttributes)
+        table.register(CognitoAPI.AdminDisableUser.self, IdentityService.adminDisableUser)
+        table.register(CognitoAPI.AdminEnableUser.self, IdentityService.adminEnableUser)
+        table.register(CognitoAPI.AdminUserGlobalSignOut.self, IdentityService.adminUserGlobalSignOut)
+        // Groups
+        table.register(CognitoAPI.CreateGroup.self, IdentityService.createGroup)
+        table.register(CognitoAPI.GetGroup.self, IdentityService.getGroup)
+        table.register(CognitoAPI.UpdateGroup.self, IdentityService.updateGroup)
+        table.register(CognitoAPI.DeleteGroup.self, IdentityService.deleteGroup)
+        table.register(CognitoAPI.ListGroups.self, IdentityService.listGroups)
+        table.register(CognitoAPI.AdminAddUserToGroup.self, IdentityService.adminAddUserToGroup)
+        table.register(CognitoAPI.AdminRemoveUserFromGroup.self, IdentityService.adminRemoveUserFromGroup)
+        table.register(CognitoAPI.AdminListGroupsForUser.self, IdentityService.adminListGroupsForUser)
+        table.register(CognitoAPI.ListUsersInGroup.self, IdentityService.listUsersInGroup)
         return table
     }()
 }

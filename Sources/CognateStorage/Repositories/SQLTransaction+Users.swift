@@ -129,7 +129,7 @@ extension SQLTransaction: UserRepository {
     }
 
     /// Builds records from user rows, loading all their attributes in one query.
-    private func withAttributes(_ rows: [any SQLRow]) async throws -> [UserRecord] {
+    func withAttributes(_ rows: [any SQLRow]) async throws -> [UserRecord] {
         guard let first = rows.first else { return [] }
         let poolId = try first.string("pool_id")
         let subs = try rows.map { try $0.string("sub") }

@@ -1,0 +1,38 @@
+import CognateProtocol
+import Foundation
+
+/// Throttling of wrong passwords, as Cognito does it: after five failed sign-ins the user is
+/// locked out for one second, the lockout doubling with each further failure up to 15 minutes;
+/// while locked out every attempt fails with "Password attempts exceeded", right password or
+/// not. A successful sign-in clears the count. The state is in the store, so it holds across
+/// nodes and restarts.
+enum SignInThrottle {
+    static let freeFailures = 5
+    static let maximumLockout: TimeInterval = 15 * 60
+    static let attemptsExceeded = CognitoError.notAuthorized("Password attempts exceeded")
+
+    static func lockout(afterFailures failures: Int) -> TimeInterval? {
+        guard failures >= freeFailures else { return nil }
+        let exponent = min(failures - freeFailures, 20)
+        return min(pow(2, Double(exponent)), maximumLockout)
+    }
+}
+
+extension IdentityService {
+    /// Refuses the attempt while the user is locked out.
+    func checkNotLockedOut(_ user: UserRecord, in transaction: any StoreTransaction) async throws {
+        if let lockedUntil = try await transaction.signInLockout(poolId: user.poolId, userSub: user.sub)?.lockedUntil,
+            time.now < lockedUntil
+        {
+            throw SignInThrottle.attemptsExceeded
+        }
+    }
+
+    /// Counts a wrong password (and starts or extends the lockout).
+    func recordFailedSignIn(_ user: UserRecord, in transaction: any StoreTransaction) async throws {
+        let failures = (try await transaction.signInLockout(poolId: user.poolId, userSub: user.sub)?.failures ?? 0) + 1
+        let lockedUntil = SignInThrottle.lockout(afterFailures: failures).map { time.now + $0 }
+        try await transaction.saveSignInLockout(
+            poolId: user.poolId, userSub: user.sub, SignInLockout(failures: failures, lockedUntil: lockedUntil))
+    }
+}

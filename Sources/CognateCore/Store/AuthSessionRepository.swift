@@ -1,0 +1,56 @@
+import Foundation
+
+/// A sign-in in progress between two steps (a challenge was sent, its answer is awaited),
+/// kept in the store so any node can continue it.
+public struct AuthSessionRecord: Sendable, Equatable {
+    /// SHA-256 (hex) of the opaque token the client holds (`Session` or `SECRET_BLOCK`).
+    public var tokenHash: String
+    public var poolId: String
+    public var clientId: String
+    /// The user signing in; nil for the decoy sessions of unknown users
+    /// (PreventUserExistenceErrors), which always fail.
+    public var userSub: String?
+    /// The challenge whose answer this session awaits.
+    public var challenge: String
+    /// Step-specific state (JSON), e.g. the server's SRP secret.
+    public var state: String
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(tokenHash: String, poolId: String, clientId: String, userSub: String?, challenge: String, state: String,
+                createdAt: Date, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.poolId = poolId
+        self.clientId = clientId
+        self.userSub = userSub
+        self.challenge = challenge
+        self.state = state
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+public protocol AuthSessionRepository: Sendable {
+    func insertAuthSession(_ session: AuthSessionRecord) async throws
+    /// The session, locked until the transaction ends so only one answer can use it.
+    func authSession(tokenHash: String) async throws -> AuthSessionRecord?
+    func deleteAuthSession(tokenHash: String) async throws
+    func deleteAuthSessions(expiredBefore date: Date) async throws
+}
+
+/// Failed password attempts of a user and the lockout they caused.
+public struct SignInLockout: Sendable, Equatable {
+    public var failures: Int
+    public var lockedUntil: Date?
+
+    public init(failures: Int, lockedUntil: Date?) {
+        self.failures = failures
+        self.lockedUntil = lockedUntil
+    }
+}
+
+public protocol SignInLockoutRepository: Sendable {
+    func signInLockout(poolId: String, userSub: String) async throws -> SignInLockout?
+    func saveSignInLockout(poolId: String, userSub: String, _ lockout: SignInLockout) async throws
+    func clearSignInLockout(poolId: String, userSub: String) async throws
+}

@@ -1,0 +1,98 @@
+import CognateProtocol
+import Foundation
+
+extension IdentityService {
+    /// AdminUpdateUserAttributes: an administrator may write any attribute the schema has,
+    /// developer-only ones and the verified flags included. A changed email or phone number is
+    /// unverified unless the request verifies it too.
+    public func adminUpdateUserAttributes(_ request: AdminUpdateUserAttributesRequest) async throws
+        -> AdminUpdateUserAttributesResponse
+    {
+        let pool = try await requirePool(request.userPoolId)
+        let changes = try AttributeRules(pool: pool.settings).validated(request.userAttributes, writer: .admin, isCreation: false)
+        try await changeUser(request.username, in: pool) { user, _ in
+            for kind in ["email", "phone_number"] {
+                if let value = changes[kind], value != user.attributes[kind], changes["\(kind)_verified"] == nil {
+                    user.attributes["\(kind)_verified"] = "false"
+                }
+            }
+            user.attributes.merge(changes) { $1 }
+            user.attributes = user.attributes.filter { !$0.value.isEmpty }
+        }
+        return AdminUpdateUserAttributesResponse()
+    }
+
+    /// AdminDeleteUserAttributes: names must exist in the schema; required attributes and
+    /// `sub` cannot be deleted.
+    public func adminDeleteUserAttributes(_ request: AdminDeleteUserAttributesRequest) async throws
+        -> AdminDeleteUserAttributesResponse
+    {
+        let pool = try await requirePool(request.userPoolId)
+        try AttributeRules(pool: pool.settings).checkDeletable(request.userAttributeNames)
+        try await changeUser(request.username, in: pool) { user, _ in
+            for name in request.userAttributeNames {
+                user.attributes[name] = nil
+                if name == "email" || name == "phone_number" { user.attributes["\(name)_verified"] = nil }
+            }
+        }
+        return AdminDeleteUserAttributesResponse()
+    }
+
+    /// AdminResetUserPassword: the user must reset the password (PasswordResetRequiredException
+    /// at sign-in) and, when a verified email or phone number exists, is sent a reset code for
+    /// ConfirmForgotPassword.
+    public func adminResetUserPassword(_ request: AdminResetUserPasswordRequest) async throws -> AdminResetUserPasswordResponse {
+        let pool = try await requirePool(request.userPoolId)
+        let now = time.now
+        let sent: (UserRecord, CodeDestination, String)? = try await store.write { transaction in
+            let found = try await self.requireUser(request.username, in: pool, transaction)
+            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            user.status = .resetRequired
+            user.updatedAt = now
+            try await transaction.updateUser(user)
+            guard let destination = self.recoveryDestination(for: user, pool: pool) else { return nil }
+            let issued = self.codes.issue(
+                for: user, purpose: .forgotPassword, deliveredTo: destination.attribute, now: now,
+                lifetime: self.configuration.passwordResetCodeLifetime)
+            try await transaction.saveCode(issued.record)
+            return (user, destination, issued.code)
+        }
+        if let (user, destination, code) = sent {
+            _ = try await deliverVerificationCode(code, to: destination, user: user, pool: pool, purpose: .forgotPassword)
+        }
+        return AdminResetUserPasswordResponse()
+    }
+
+    /// Where password reset codes go (AccountRecoverySetting in priority order; without it,
+    /// a verified phone number, then a verified email). Nil when there is no verified channel.
+    func recoveryDestination(for user: UserRecord, pool: PoolRecord) -> CodeDestination? {
+        let mechanisms = pool.settings.accountRecoverySetting?.recoveryMechanisms?
+            .sorted { $0.priority < $1.priority }.map(\.name)
+            ?? [.verifiedPhoneNumber, .verifiedEmail]
+        for mechanism in mechanisms {
+            let attribute: String
+            switch mechanism {
+            case .verifiedEmail: attribute = "email"
+            case .verifiedPhoneNumber: attribute = "phone_number"
+            default: continue
+            }
+            if user.attributes["\(attribute)_verified"] == "true", let destination = user.destination(for: attribute) {
+                return destination
+            }
+        }
+        return nil
+    }
+}
+
+extension AttributeRules {
+    func checkDeletable(_ names: [String]) throws {
+        for name in names {
+            guard let definition = schema[name] else {
+                throw Self.nonConforming(name, "Attribute does not exist in the schema.")
+            }
+            if name == "sub" || definition.required == true {
+                throw Self.nonConforming(name, "Required attributes can not be deleted.")
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import CognateProtocol
+import Foundation
+
+extension IdentityService {
+    /// AdminCreateUser: a FORCE_CHANGE_PASSWORD user with a given or generated temporary
+    /// password, invited by message unless SUPPRESSed; RESEND re-issues the invitation (and a
+    /// new temporary password) to a user who has not signed in yet.
+    public func adminCreateUser(_ request: AdminCreateUserRequest) async throws -> AdminCreateUserResponse {
+        let pool = try await requirePool(request.userPoolId)
+        let policy = pool.settings.policies?.passwordPolicy
+        if let given = request.temporaryPassword { try PasswordRules.check(given, policy: policy) }
+        let temporary = request.temporaryPassword ?? TemporaryPasswords.generate(policy: policy, random: random)
+        let now = time.now
+        let user: UserRecord
+        if request.messageAction == .resend {
+            user = try await store.write { transaction in
+                var user = try await self.requireUser(request.username, in: pool, transaction)
+                guard user.status == .forceChangePassword else {
+                    throw CognitoError(.unsupportedUserState, "Resend not possible. \(user.username) status is not FORCE_CHANGE_PASSWORD.")
+                }
+                user.password = self.makePassword(temporary, username: user.username, poolId: pool.id)
+                user.passwordUpdatedAt = now
+                user.updatedAt = now
+                try await transaction.updateUser(user)
+                return user
+            }
+        } else {
+            user = try await insertAdminCreatedUser(request, temporaryPassword: temporary, pool: pool)
+        }
+        if request.messageAction != .suppress {
+            try await sendInvitation(to: user, temporaryPassword: temporary, mediums: request.desiredDeliveryMediums, pool: pool)
+        }
+        return AdminCreateUserResponse(user: user.wireUser())
+    }
+
+    private func insertAdminCreatedUser(_ request: AdminCreateUserRequest, temporaryPassword: String, pool: PoolRecord)
+        async throws -> UserRecord
+    {
+        let names = SignInNames(pool: pool.settings)
+        let rules = AttributeRules(pool: pool.settings)
+        var attributes = try rules.validated(request.userAttributes ?? [], writer: .admin, isCreation: true)
+        let sub = random.uuid()
+        var username = request.username
+        if names.usesAttributeAsUsername {
+            let (attribute, value) = try Self.attributeUsername(request.username, allowed: names.usernameAttributes, rules: rules)
+            attributes[attribute] = value
+            username = sub
+        }
+        let now = time.now
+        let user = UserRecord(
+            poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
+            status: .forceChangePassword, enabled: true, createdAt: now, updatedAt: now,
+            password: makePassword(temporaryPassword, username: username, poolId: pool.id), passwordUpdatedAt: now,
+            attributes: attributes)
+        try await store.write { transaction in
+            do {
+                try await transaction.insertUser(user)
+            } catch StoreError.conflict(.username) {
+                throw CognitoError(.usernameExists, "User account already exists")
+            }
+            try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+        }
+        return user
+    }
+
+    /// The invitation (AdminCreateUserConfig.InviteMessageTemplate, `{username}` and `{####}`).
+    private func sendInvitation(to user: UserRecord, temporaryPassword: String, mediums: [DeliveryMediumType]?,
+                                pool: PoolRecord) async throws {
+        let template = pool.settings.adminCreateUserConfig?.inviteMessageTemplate
+        let wanted = mediums ?? [.email]
+        var destinations: [CodeDestination] = []
+        if wanted.contains(.email), let email = user.destination(for: "email") { destinations.append(email) }
+        if wanted.contains(.sms), let phone = user.destination(for: "phone_number") { destinations.append(phone) }
+        if destinations.isEmpty, mediums == nil, let phone = user.destination(for: "phone_number") { destinations.append(phone) }
+        if destinations.isEmpty, mediums != nil {
+            throw CognitoError.invalidParameter("User has no attribute matching desired delivery mediums")
+        }
+        // {username} is what the user types to sign in: the email or phone where those are usernames.
+        let shownName = SignInNames(pool: pool.settings).usesAttributeAsUsername
+            ? (user.attributes["email"] ?? user.attributes["phone_number"] ?? user.username) : user.username
+        for destination in destinations {
+            let isEmail = destination.medium == .email
+            let body = (isEmail ? template?.emailMessage : template?.smsMessage)
+                ?? "Your username is {username} and temporary password is {####}. "
+            let subject = isEmail ? (template?.emailSubject ?? "Your temporary password") : nil
+            try await deliver(OutboundMessage(
+                poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
+                subject: subject, body: MessageTemplates.fill(body, code: temporaryPassword, username: shownName),
+                code: temporaryPassword, purpose: "invitation"))
+        }
+    }
+
+    /// AdminSetUserPassword: Permanent makes the user CONFIRMED, otherwise the password is
+    /// temporary (FORCE_CHANGE_PASSWORD).
+    public func adminSetUserPassword(_ request: AdminSetUserPasswordRequest) async throws -> AdminSetUserPasswordResponse {
+        let pool = try await requirePool(request.userPoolId)
+        try PasswordRules.check(request.password, policy: pool.settings.policies?.passwordPolicy)
+        let now = time.now
+        try await changeUser(request.username, in: pool) { user, _ in
+            user.password = self.makePassword(request.password, username: user.username, poolId: pool.id)
+            user.passwordUpdatedAt = now
+            user.status = request.permanent == true ? .confirmed : .forceChangePassword
+        }
+        return AdminSetUserPasswordResponse()
+    }
+
+    public func adminDisableUser(_ request: AdminDisableUserRequest) async throws -> AdminDisableUserResponse {
+        let pool = try await requirePool(request.userPoolId)
+        try await changeUser(request.username, in: pool) { user, _ in user.enabled = false }
+        return AdminDisableUserResponse()
+    }
+
+    public func adminEnableUser(_ request: AdminEnableUserRequest) async throws -> AdminEnableUserResponse {
+        let pool = try await requirePool(request.userPoolId)
+        try await changeUser(request.username, in: pool) { user, _ in user.enabled = true }
+        return AdminEnableUserResponse()
+    }
+
+    /// Revokes every refresh token of the user and the access tokens issued from them.
+    public func adminUserGlobalSignOut(_ request: AdminUserGlobalSignOutRequest) async throws -> AdminUserGlobalSignOutResponse {
+        let pool = try await requirePool(request.userPoolId)
+        let now = time.now
+        try await store.write { transaction in
+            let user = try await self.requireUser(request.username, in: pool, transaction)
+            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+        }
+        return AdminUserGlobalSignOutResponse()
+    }
+
+    /// Loads a user by name, lets `change` edit it, and saves it (with sign-in names) in one
+    /// transaction.
+    func changeUser(_ username: String, in pool: PoolRecord,
+                    _ change: @escaping @Sendable (inout UserRecord, any StoreTransaction) async throws -> Void) async throws {
+        let now = time.now
+        try await store.write { transaction in
+            let found = try await self.requireUser(username, in: pool, transaction)
+            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
+            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            try await change(&user, transaction)
+            user.updatedAt = now
+            try await transaction.updateUser(user)
+            try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+        }
+    }
+}

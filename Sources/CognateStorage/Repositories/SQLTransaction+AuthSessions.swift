@@ -1,0 +1,54 @@
+import CognateCore
+import Foundation
+import SQLKit
+
+extension SQLTransaction: AuthSessionRepository {
+    func insertAuthSession(_ session: AuthSessionRecord) async throws {
+        try await insert(
+            """
+            INSERT INTO auth_sessions (token_hash, pool_id, client_id, user_sub, challenge, state, created_at, expires_at) \
+            VALUES (\(bind: session.tokenHash), \(bind: session.poolId), \(bind: session.clientId), \(bind: session.userSub), \
+            \(bind: session.challenge), \(bind: session.state), \(bind: Columns.time(session.createdAt)), \
+            \(bind: Columns.time(session.expiresAt)))
+            """, conflict: .authSession)
+    }
+
+    func authSession(tokenHash: String) async throws -> AuthSessionRecord? {
+        guard let row = try await first(
+            "SELECT * FROM auth_sessions WHERE token_hash = \(bind: tokenHash)\(unsafeRaw: flavor.forUpdate)")
+        else { return nil }
+        return AuthSessionRecord(
+            tokenHash: tokenHash, poolId: try row.string("pool_id"), clientId: try row.string("client_id"),
+            userSub: try row.optionalString("user_sub"), challenge: try row.string("challenge"),
+            state: try row.string("state"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
+    }
+
+    func deleteAuthSession(tokenHash: String) async throws {
+        try await run("DELETE FROM auth_sessions WHERE token_hash = \(bind: tokenHash)")
+    }
+
+    func deleteAuthSessions(expiredBefore date: Date) async throws {
+        try await run("DELETE FROM auth_sessions WHERE expires_at < \(bind: Columns.time(date))")
+    }
+}
+
+extension SQLTransaction: SignInLockoutRepository {
+    func signInLockout(poolId: String, userSub: String) async throws -> SignInLockout? {
+        try await first(
+            "SELECT * FROM sign_in_lockouts WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub)\(unsafeRaw: flavor.forUpdate)"
+        ).map { SignInLockout(failures: try $0.int("failures"), lockedUntil: try $0.optionalDate("locked_until")) }
+    }
+
+    func saveSignInLockout(poolId: String, userSub: String, _ lockout: SignInLockout) async throws {
+        try await run(
+            """
+            INSERT INTO sign_in_lockouts (pool_id, user_sub, failures, locked_until) VALUES (\(bind: poolId), \
+            \(bind: userSub), \(bind: lockout.failures), \(bind: lockout.lockedUntil.map(Columns.time))) \
+            ON CONFLICT (pool_id, user_sub) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until
+            """)
+    }
+
+    func clearSignInLockout(poolId: String, userSub: String) async throws {
+        try await run("DELETE FROM sign_in_lockouts WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub)")
+    }
+}

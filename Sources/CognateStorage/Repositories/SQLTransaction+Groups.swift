@@ -1,0 +1,82 @@
+import CognateCore
+import Foundation
+import SQLKit
+
+extension SQLTransaction: GroupRepository {
+    func insertGroup(_ group: GroupRecord) async throws {
+        try await insert(
+            """
+            INSERT INTO user_groups (pool_id, name, description, role_arn, precedence, created_at, updated_at) VALUES \
+            (\(bind: group.poolId), \(bind: group.name), \(bind: group.description), \(bind: group.roleArn), \
+            \(bind: group.precedence), \(bind: Columns.time(group.createdAt)), \(bind: Columns.time(group.updatedAt)))
+            """, conflict: .group)
+    }
+
+    func group(poolId: String, name: String) async throws -> GroupRecord? {
+        try await first("SELECT * FROM user_groups WHERE pool_id = \(bind: poolId) AND name = \(bind: name)").map(Self.group(from:))
+    }
+
+    func updateGroup(_ group: GroupRecord) async throws {
+        try await run(
+            """
+            UPDATE user_groups SET description = \(bind: group.description), role_arn = \(bind: group.roleArn), \
+            precedence = \(bind: group.precedence), updated_at = \(bind: Columns.time(group.updatedAt)) \
+            WHERE pool_id = \(bind: group.poolId) AND name = \(bind: group.name)
+            """)
+    }
+
+    func deleteGroup(poolId: String, name: String) async throws {
+        try await run("DELETE FROM user_groups WHERE pool_id = \(bind: poolId) AND name = \(bind: name)")
+    }
+
+    func listGroups(poolId: String, after: String?, limit: Int) async throws -> Page<GroupRecord> {
+        let rows = try await all(
+            """
+            SELECT * FROM user_groups WHERE pool_id = \(bind: poolId) AND name > \(bind: after ?? "") \
+            ORDER BY name LIMIT \(bind: limit + 1)
+            """)
+        return try Self.page(rows.map(Self.group(from:)), limit: limit, key: \.name)
+    }
+
+    func addUser(sub: String, toGroup name: String, poolId: String) async throws {
+        try await run(
+            """
+            INSERT INTO group_members (pool_id, group_name, user_sub) VALUES (\(bind: poolId), \(bind: name), \(bind: sub)) \
+            ON CONFLICT (pool_id, group_name, user_sub) DO NOTHING
+            """)
+    }
+
+    func removeUser(sub: String, fromGroup name: String, poolId: String) async throws {
+        try await run(
+            """
+            DELETE FROM group_members WHERE pool_id = \(bind: poolId) AND group_name = \(bind: name) \
+            AND user_sub = \(bind: sub)
+            """)
+    }
+
+    func groups(ofUser sub: String, poolId: String) async throws -> [GroupRecord] {
+        try await all(
+            """
+            SELECT g.* FROM group_members m JOIN user_groups g ON g.pool_id = m.pool_id AND g.name = m.group_name \
+            WHERE m.pool_id = \(bind: poolId) AND m.user_sub = \(bind: sub) \
+            ORDER BY CASE WHEN g.precedence IS NULL THEN 1 ELSE 0 END, g.precedence, g.name
+            """).map(Self.group(from:))
+    }
+
+    func listUsers(inGroup name: String, poolId: String, after: String?, limit: Int) async throws -> Page<UserRecord> {
+        let rows = try await all(
+            """
+            SELECT u.* FROM group_members m JOIN users u ON u.pool_id = m.pool_id AND u.sub = m.user_sub \
+            WHERE m.pool_id = \(bind: poolId) AND m.group_name = \(bind: name) AND u.username_key > \(bind: after ?? "") \
+            ORDER BY u.username_key LIMIT \(bind: limit + 1)
+            """)
+        return Self.page(try await withAttributes(rows), limit: limit, key: \.usernameKey)
+    }
+
+    static func group(from row: any SQLRow) throws -> GroupRecord {
+        GroupRecord(
+            poolId: try row.string("pool_id"), name: try row.string("name"), description: try row.optionalString("description"),
+            roleArn: try row.optionalString("role_arn"), precedence: try row.decode(column: "precedence", as: Int?.self),
+            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
+    }
+}
