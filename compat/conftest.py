@@ -7,6 +7,7 @@ modules cannot see each other's data. The binary is `COGNATE_BIN` or `.build/deb
 import json
 import os
 import pathlib
+import re
 import socket
 import subprocess
 import tempfile
@@ -89,6 +90,13 @@ class CognateServer:
         assert messages, f"no message in the outbox of {pool_id}"
         return messages[-1]["code"]
 
+    def faults(self):
+        """Lines the server logged at error level (it logs every 500 it answers)."""
+        if not self.log_path.exists():
+            return []
+        return [line for line in self.log_path.read_text(errors="replace").splitlines()
+                if re.match(r"\S+ (error|critical) ", line)]
+
     def client(self, service="cognito-idp", **kwargs):
         return boto3.client(
             service, endpoint_url=self.endpoint, region_name=REGION,
@@ -102,7 +110,10 @@ def server():
     with tempfile.TemporaryDirectory(prefix="cognate-compat-") as workdir:
         s = CognateServer(workdir).start()
         yield s
+        alive = s.process.poll() is None
         s.stop()
+        assert alive, f"cognate died during the module:\n{s.log_path.read_text()[-4000:]}"
+        assert not s.faults(), "cognate logged server faults:\n" + "\n".join(s.faults()[:20])
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,12 @@
 """Small helpers shared by the compat suites: names, SECRET_HASH, sign-up/sign-in shortcuts,
 error assertions, token verification against the served JWKS and raw protocol calls."""
 import base64
+import concurrent.futures
 import contextlib
 import hashlib
 import hmac
 import json
+import threading
 import uuid
 
 import jwt
@@ -50,14 +52,6 @@ def cognito_error(code, message=None, contains=None):
         assert contains in response["Error"]["Message"], response["Error"]["Message"]
 
 
-def error_code(call, *args, **kwargs):
-    """Runs a boto3 call expected to fail; returns (code, message, status)."""
-    with pytest.raises(ClientError) as info:
-        call(*args, **kwargs)
-    response = info.value.response
-    return response["Error"]["Code"], response["Error"].get("Message"), response["ResponseMetadata"]["HTTPStatusCode"]
-
-
 # --- users ----------------------------------------------------------------------------------
 
 def sign_up(idp, client, username, password=PASSWORD, email=None, attributes=(), secret=None):
@@ -76,12 +70,12 @@ def confirm_from_outbox(server, idp, pool_id, client, username, destination, sec
     return code
 
 
-def confirmed_user(server, idp, pool, client, username=None, password=PASSWORD, attributes=()):
+def confirmed_user(server, idp, pool, client, username=None, password=PASSWORD, attributes=(), secret=None):
     """Signs up and confirms a user with an email; returns (username, email, sub)."""
     username = username or unique()
     email = email_for(username)
-    sub = sign_up(idp, client, username, password, email, attributes)["UserSub"]
-    confirm_from_outbox(server, idp, pool["Id"], client, username, email)
+    sub = sign_up(idp, client, username, password, email, attributes, secret)["UserSub"]
+    confirm_from_outbox(server, idp, pool["Id"], client, username, email, secret)
     return username, email, sub
 
 
@@ -171,3 +165,25 @@ def assert_raw_error(response, code, contains=None):
 def assert_healthy(server):
     assert server.process.poll() is None, "server process exited"
     assert requests.get(server.endpoint + "/health", timeout=10).status_code == 200
+
+
+# --- concurrency ----------------------------------------------------------------------------
+
+def run_concurrently(server, count, call):
+    """Runs call(idp, index) in `count` threads released together, each with its own boto3
+    client (built up front: creating clients is not thread-safe). Returns [(status, code)],
+    (200, None) for successes."""
+    clients = [server.client() for _ in range(count)]
+    barrier = threading.Barrier(count)
+
+    def one(index):
+        idp = clients[index]
+        barrier.wait()
+        try:
+            call(idp, index)
+            return 200, None
+        except ClientError as e:
+            return e.response["ResponseMetadata"]["HTTPStatusCode"], e.response["Error"]["Code"]
+
+    with concurrent.futures.ThreadPoolExecutor(count) as executor:
+        return list(executor.map(one, range(count)))

@@ -1,16 +1,13 @@
 """Hostile and unusual input over raw HTTP (no client-side validation): every answer is a
 Cognito-shaped 400, never a 5xx, and the server stays up."""
-import concurrent.futures
 import json
-import threading
 
-import boto3
 import pytest
 import requests
 
 from helpers import (
-    PASSWORD, USER_FLOWS, attributes_of, assert_healthy, assert_raw_error, email_for, raw_call, sign_in, unique,
-    verify_token,
+    PASSWORD, attributes_of, assert_healthy, assert_raw_error, email_for, raw_call, sign_in, unique,
+    run_concurrently, verify_token,
 )
 
 
@@ -172,6 +169,32 @@ def test_several_constraint_failures(server, client_id):
     assert "'username'" in message and "'password'" in message
 
 
+def test_username_pattern(server, client_id):
+    message = assert_raw_error(raw_call(server, "SignUp", sign_up_body(client_id, "has space")),
+                               "InvalidParameterException")
+    assert message == ("1 validation error detected: Value at 'username' failed to satisfy constraint: "
+                       "Member must satisfy regular expression pattern: [\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}]+")
+
+
+def test_password_too_long(server, client_id):
+    body = sign_up_body(client_id, Password="Aa1!" + "x" * 253)
+    message = assert_raw_error(raw_call(server, "SignUp", body), "InvalidParameterException")
+    assert message == ("1 validation error detected: Value at 'password' failed to satisfy constraint: "
+                       "Member must have length less than or equal to 256")
+
+
+def test_nested_member_paths(server):
+    body = {"PoolName": "nested", "Policies": {"PasswordPolicy": {"MinimumLength": 1000}}}
+    message = assert_raw_error(raw_call(server, "CreateUserPool", body), "InvalidParameterException")
+    assert message == ("1 validation error detected: Value '1000' at 'policies.passwordPolicy.minimumLength' "
+                       "failed to satisfy constraint: Member must have value less than or equal to 99")
+    body = {"PoolName": "nested", "Schema": [{"Name": "ok", "AttributeDataType": "String"},
+                                             {"Name": "n" * 21, "AttributeDataType": "Strange"}]}
+    message = assert_raw_error(raw_call(server, "CreateUserPool", body), "InvalidParameterException")
+    assert message.startswith("2 validation errors detected: ")
+    assert "'schema.2.member.name'" in message and "'schema.2.member.attributeDataType'" in message
+
+
 def test_attribute_value_too_long(server, client_id):
     body = sign_up_body(client_id, UserAttributes=[{"Name": "email", "Value": "x" * 2049}])
     assert_raw_error(raw_call(server, "SignUp", body), "InvalidParameterException", contains="2048")
@@ -185,13 +208,25 @@ def test_invalid_enum(server, client_id):
     assert "USER_PASSWORD_AUTH" in message
 
 
-def test_body_over_one_mebibyte(server, client_id):
-    body = sign_up_body(client_id, ClientMetadata={"padding": "x" * (1024 * 1024)})
+@pytest.mark.parametrize("size", [1024 * 1024, 16 * 1024 * 1024])
+def test_body_over_one_mebibyte(server, client_id, size):
+    body = sign_up_body(client_id, Padding="x" * size)
     try:
         response = raw_call(server, "SignUp", body)
     except requests.ConnectionError:
         pytest.fail("the server dropped the connection instead of answering 400")
     assert_raw_error(response, "InvalidParameterException")
+
+
+def test_chunked_bodies(server, client_id):
+    def chunks(*parts):
+        yield from parts
+
+    small = json.dumps(sign_up_body(client_id)).encode()
+    response = raw_call(server, "SignUp", data=chunks(small[:10], small[10:]))
+    assert response.status_code == 200, response.text
+    oversize = chunks(b'{"ClientId": "abc", "Username": "x", "Padding": "', *[b"x" * 65536] * 32, b'"}')
+    assert_raw_error(raw_call(server, "SignUp", data=oversize), "InvalidParameterException")
 
 
 def test_body_just_under_the_limit_is_read(server, client_id):
@@ -224,6 +259,14 @@ def test_lone_surrogate_escape(server, client_id):
     response = raw_call(server, "SignUp", data=data)
     assert response.status_code == 400, response.text
     assert response.json()["__type"] in ("SerializationException", "InvalidParameterException")
+
+
+def test_public_operation_ignores_bearer_authorization(server, client_id):
+    """pycognito sends `Authorization: Bearer <token>` on some public calls."""
+    response = requests.post(server.endpoint + "/", data=json.dumps(sign_up_body(client_id)), timeout=30, headers={
+        "X-Amz-Target": "AWSCognitoIdentityProviderService.SignUp", "Content-Type": "application/x-amz-json-1.1",
+        "Authorization": "Bearer abc.def.ghi"})
+    assert response.status_code == 200, response.text
 
 
 def test_get_on_the_api_endpoint(server):
@@ -263,31 +306,9 @@ def test_unicode_in_error_messages(server):
 
 # --- concurrency --------------------------------------------------------------------------------
 
-def fresh_idp(server):
-    """boto3 clients are not thread-safe to create concurrently; build them up front."""
-    return server.client()
-
-
-def run_concurrently(server, count, call):
-    """Runs call(idp) in `count` threads released together; returns [(status, __type)]."""
-    clients = [fresh_idp(server) for _ in range(count)]
-    barrier = threading.Barrier(count)
-
-    def one(idp):
-        barrier.wait()
-        try:
-            call(idp)
-            return 200, None
-        except idp.exceptions.ClientError as e:
-            return e.response["ResponseMetadata"]["HTTPStatusCode"], e.response["Error"]["Code"]
-
-    with concurrent.futures.ThreadPoolExecutor(count) as pool:
-        return list(pool.map(one, clients))
-
-
 def test_concurrent_sign_up_of_one_username(server, pool, app_client):
     username = unique("race")
-    outcomes = run_concurrently(server, 20, lambda idp: idp.sign_up(
+    outcomes = run_concurrently(server, 20, lambda idp, _: idp.sign_up(
         ClientId=app_client["ClientId"], Username=username, Password=PASSWORD,
         UserAttributes=[{"Name": "email", "Value": email_for(username)}]))
     assert all(status < 500 for status, _ in outcomes), outcomes
@@ -300,7 +321,7 @@ def test_concurrent_confirmation(server, idp, pool, app_client):
     idp.sign_up(ClientId=app_client["ClientId"], Username=username, Password=PASSWORD,
                 UserAttributes=[{"Name": "email", "Value": email_for(username)}])
     code = server.last_code(pool["Id"], email_for(username))
-    outcomes = run_concurrently(server, 20, lambda c: c.confirm_sign_up(
+    outcomes = run_concurrently(server, 20, lambda c, _: c.confirm_sign_up(
         ClientId=app_client["ClientId"], Username=username, ConfirmationCode=code))
     assert all(status < 500 for status, _ in outcomes), outcomes
     assert outcomes.count((200, None)) == 1, outcomes
@@ -311,16 +332,26 @@ def test_concurrent_confirmation(server, idp, pool, app_client):
 
 def test_concurrent_sign_ups_of_different_users(server, idp, pool, app_client):
     names = [unique("many") for _ in range(20)]
-    it = iter(names)
-    lock = threading.Lock()
-
-    def sign_up(c):
-        with lock:
-            name = next(it)
-        c.sign_up(ClientId=app_client["ClientId"], Username=name, Password=PASSWORD,
-                  UserAttributes=[{"Name": "email", "Value": email_for(name)}])
-
-    outcomes = run_concurrently(server, 20, sign_up)
+    outcomes = run_concurrently(server, 20, lambda c, i: c.sign_up(
+        ClientId=app_client["ClientId"], Username=names[i], Password=PASSWORD,
+        UserAttributes=[{"Name": "email", "Value": email_for(names[i])}]))
     assert outcomes == [(200, None)] * 20, outcomes
     for name in names:
         assert idp.admin_get_user(UserPoolId=pool["Id"], Username=name)["UserStatus"] == "UNCONFIRMED"
+
+
+def test_concurrent_sign_ins_and_refreshes(server, idp, pool, app_client):
+    username = unique("busy")
+    idp.sign_up(ClientId=app_client["ClientId"], Username=username, Password=PASSWORD,
+                UserAttributes=[{"Name": "email", "Value": email_for(username)}])
+    idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
+    refresh_token = sign_in(idp, app_client, username)["RefreshToken"]
+
+    def work(c, i):
+        if i % 2:
+            sign_in(c, app_client, username)
+        else:
+            c.initiate_auth(ClientId=app_client["ClientId"], AuthFlow="REFRESH_TOKEN_AUTH",
+                            AuthParameters={"REFRESH_TOKEN": refresh_token})
+
+    assert run_concurrently(server, 20, work) == [(200, None)] * 20

@@ -2,9 +2,7 @@
 import re
 import sqlite3
 
-import pytest
-
-from helpers import USER_FLOWS, cognito_error, email_for, sign_up, unique
+from helpers import USER_FLOWS, cognito_error, email_for, run_concurrently, sign_up, unique
 
 MISMATCH = "Invalid verification code provided, please try again."
 LIMIT = "Attempt limit exceeded, please try after some time."
@@ -164,3 +162,24 @@ def test_failed_attempts_survive_restart(server, idp, pool, app_client):
     server.restart()
     with cognito_error("LimitExceededException", LIMIT):
         confirm(idp, app_client, username, code)
+
+
+def test_concurrent_wrong_codes_are_all_counted(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    code = server.last_code(pool["Id"], email)
+    outcomes = run_concurrently(server, 20, lambda c, _: confirm(c, app_client, username, wrong(code)))
+    assert all(status == 400 for status, _ in outcomes), outcomes
+    assert outcomes.count((400, "CodeMismatchException")) == 5, outcomes
+    assert outcomes.count((400, "LimitExceededException")) == 15, outcomes
+    with cognito_error("LimitExceededException", LIMIT):
+        confirm(idp, app_client, username, code)
+
+
+def test_concurrent_resends_respect_the_limit(server, idp, pool, app_client):
+    username, email = new_user(idp, app_client)
+    outcomes = run_concurrently(server, 20, lambda c, _: c.resend_confirmation_code(
+        ClientId=app_client["ClientId"], Username=username))
+    assert outcomes.count((200, None)) == 5, outcomes
+    assert outcomes.count((400, "LimitExceededException")) == 15, outcomes
+    assert len([m for m in server.outbox(pool["Id"]) if m["destination"] == email]) == 6
+    confirm(idp, app_client, username, server.last_code(pool["Id"], email))

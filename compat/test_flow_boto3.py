@@ -96,6 +96,9 @@ def test_sign_in_errors(server, idp, pool, app_client):
                                          PreventUserExistenceErrors="ENABLED")["UserPoolClient"]
     with cognito_error("NotAuthorizedException", "Incorrect username or password."):
         password_auth(idp, hiding, unique("nobody"))
+    # Sign-up is not covered by PreventUserExistenceErrors.
+    with cognito_error("UsernameExistsException", "User already exists"):
+        sign_up(idp, hiding, username)
 
     srp_only = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="srp",
                                            ExplicitAuthFlows=["ALLOW_USER_SRP_AUTH"])["UserPoolClient"]
@@ -109,6 +112,29 @@ def test_sign_in_errors(server, idp, pool, app_client):
     with cognito_error("ResourceNotFoundException"):
         idp.initiate_auth(ClientId="nosuchclient0000000000000", AuthFlow="USER_PASSWORD_AUTH",
                           AuthParameters={"USERNAME": username, "PASSWORD": PASSWORD})
+
+
+def test_password_is_checked_before_confirmation_status(idp, app_client):
+    username = unique()
+    sign_up(idp, app_client, username)
+    with cognito_error("NotAuthorizedException", "Incorrect username or password."):
+        password_auth(idp, app_client, username, "Wr0ng-password!")
+    with cognito_error("UserNotConfirmedException"):
+        password_auth(idp, app_client, username)
+
+
+def test_old_tokens_do_not_reach_a_new_user_of_the_same_name(server, idp, pool, app_client):
+    username, _, old_sub = confirmed_user(server, idp, pool, app_client)
+    old = sign_in(idp, app_client, username)
+    idp.admin_delete_user(UserPoolId=pool["Id"], Username=username)
+    _, _, new_sub = confirmed_user(server, idp, pool, app_client, username=username)
+    assert new_sub != old_sub
+    gone = ("NotAuthorizedException", "UserNotFoundException")
+    with cognito_error(gone):
+        idp.get_user(AccessToken=old["AccessToken"])
+    with cognito_error(gone):
+        refresh(idp, app_client, old["RefreshToken"])
+    assert attributes_of(idp.get_user(AccessToken=sign_in(idp, app_client, username)["AccessToken"]))["sub"] == new_sub
 
 
 def test_refresh_token_is_bound_to_its_client(server, idp, pool, app_client):
@@ -167,6 +193,30 @@ def test_secret_hash_is_required_and_checked(server, idp, pool, secret_client):
         refresh(idp, secret_client, tokens["RefreshToken"], username, secret="not-the-secret")
     refreshed = refresh(idp, secret_client, tokens["RefreshToken"], username, secret=secret)
     assert verify_token(server, pool["Id"], refreshed["AccessToken"], "access", client_id)["sub"] == sub
+
+
+def test_admin_auth_with_secret(server, idp, pool, secret_client):
+    client_id, secret = secret_client["ClientId"], secret_client["ClientSecret"]
+    username, _, _ = confirmed_user(server, idp, pool, secret_client, secret=secret)
+    idp.update_user_pool_client(UserPoolId=pool["Id"], ClientId=client_id, ClientName="confidential",
+                                ExplicitAuthFlows=USER_FLOWS + ["ALLOW_ADMIN_USER_PASSWORD_AUTH"])
+    params = {"USERNAME": username, "PASSWORD": PASSWORD}
+    with cognito_error("NotAuthorizedException",
+                       f"Client {client_id} is configured with secret but SECRET_HASH was not received"):
+        idp.admin_initiate_auth(UserPoolId=pool["Id"], ClientId=client_id, AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+                                AuthParameters=params)
+    result = idp.admin_initiate_auth(
+        UserPoolId=pool["Id"], ClientId=client_id, AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+        AuthParameters={**params, "SECRET_HASH": secret_hash(username, client_id, secret)})
+    assert result["AuthenticationResult"]["RefreshToken"]
+
+
+def test_update_client_keeps_its_secret(idp, pool, secret_client):
+    updated = idp.update_user_pool_client(UserPoolId=pool["Id"], ClientId=secret_client["ClientId"],
+                                          ClientName="renamed")["UserPoolClient"]
+    assert updated["ClientSecret"] == secret_client["ClientSecret"]
+    with cognito_error("NotAuthorizedException", contains="SECRET_HASH was not received"):
+        sign_up(idp, secret_client, unique())
 
 
 def test_client_secret_is_described_not_listed(idp, pool, secret_client):
@@ -361,6 +411,107 @@ def test_username_already_exists(idp, pool, app_client):
         sign_up(idp, app_client, username, email=email_for(unique()))
 
 
+def test_case_insensitive_usernames(server, idp):
+    pool = idp.create_user_pool(PoolName=unique("ci"), AutoVerifiedAttributes=["email"],
+                                UsernameConfiguration={"CaseSensitive": False})["UserPool"]
+    assert pool["UsernameConfiguration"] == {"CaseSensitive": False}
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="app",
+                                         ExplicitAuthFlows=USER_FLOWS)["UserPoolClient"]
+    username = "Mixed" + unique("Case")
+    sign_up(idp, client, username)
+    with cognito_error("UsernameExistsException", "User already exists"):
+        sign_up(idp, client, username.upper())
+    idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username.lower())
+    tokens = sign_in(idp, client, username.swapcase())
+    claims = verify_token(server, pool["Id"], tokens["IdToken"], "id", client["ClientId"])
+    assert claims["cognito:username"] == username       # the name keeps the case it was created with
+    assert idp.admin_get_user(UserPoolId=pool["Id"], Username=username.upper())["Username"] == username
+
+
+def test_usernames_are_case_sensitive_by_default(idp, pool, app_client):
+    username = "Mixed" + unique("Case")
+    sign_up(idp, app_client, username)
+    sign_up(idp, app_client, username.lower())
+    with cognito_error("UserNotFoundException"):
+        idp.admin_get_user(UserPoolId=pool["Id"], Username=username.upper())
+
+
+def test_phone_number_as_username(server, idp):
+    pool = idp.create_user_pool(PoolName=unique("phone"), UsernameAttributes=["phone_number"],
+                                AutoVerifiedAttributes=["phone_number"])["UserPool"]
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="app",
+                                         ExplicitAuthFlows=USER_FLOWS)["UserPoolClient"]
+    phone = "+1555" + str(uuid.uuid4().int)[:7]
+    signed_up = idp.sign_up(ClientId=client["ClientId"], Username=phone, Password=PASSWORD)
+    assert signed_up["CodeDeliveryDetails"] == {
+        "Destination": "+" + "*" * (len(phone) - 5) + phone[-4:], "DeliveryMedium": "SMS",
+        "AttributeName": "phone_number"}
+    [message] = server.outbox(pool["Id"])
+    assert (message["medium"], message["destination"]) == ("SMS", phone)
+    idp.confirm_sign_up(ClientId=client["ClientId"], Username=phone, ConfirmationCode=message["code"])
+    claims = verify_token(server, pool["Id"], sign_in(idp, client, phone)["IdToken"], "id", client["ClientId"])
+    assert claims["phone_number"] == phone
+    assert claims["phone_number_verified"] is True
+    assert claims["cognito:username"] == signed_up["UserSub"]
+
+
+def test_verification_message_templates(server, idp):
+    pool = idp.create_user_pool(
+        PoolName=unique("templates"), AutoVerifiedAttributes=["email"],
+        VerificationMessageTemplate={"EmailMessage": "Welcome! Code {####}.", "EmailSubject": "Your code",
+                                     "DefaultEmailOption": "CONFIRM_WITH_CODE"})["UserPool"]
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="app")["UserPoolClient"]
+    username = unique()
+    sign_up(idp, client, username)
+    [message] = server.outbox(pool["Id"])
+    assert message["subject"] == "Your code"
+    assert message["body"] == f"Welcome! Code {message['code']}."
+    with cognito_error("InvalidParameterException", contains="emailVerificationMessage"):
+        idp.create_user_pool(PoolName=unique("templates"), EmailVerificationMessage="no placeholder here")
+
+
+def test_without_auto_verification_no_code_is_sent(server, idp):
+    pool = idp.create_user_pool(PoolName=unique("noverify"))["UserPool"]
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="app")["UserPoolClient"]
+    username = unique()
+    signed_up = sign_up(idp, client, username)
+    assert "CodeDeliveryDetails" not in signed_up
+    assert server.outbox(pool["Id"]) == []
+    with cognito_error("InvalidParameterException", "Cannot resend codes. Auto verification not turned on."):
+        idp.resend_confirmation_code(ClientId=client["ClientId"], Username=username)
+    idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
+
+
+def test_update_pool_keeps_immutable_settings(server, idp):
+    pool = idp.create_user_pool(
+        PoolName=unique("immutable"), UsernameAttributes=["email"], AutoVerifiedAttributes=["email"],
+        Schema=[{"Name": "tier", "AttributeDataType": "String", "Mutable": True}])["UserPool"]
+    idp.update_user_pool(UserPoolId=pool["Id"], AutoVerifiedAttributes=["email"])
+    described = idp.describe_user_pool(UserPoolId=pool["Id"])["UserPool"]
+    assert described["UsernameAttributes"] == ["email"]
+    assert "custom:tier" in {a["Name"] for a in described["SchemaAttributes"]}
+
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="app",
+                                         ExplicitAuthFlows=USER_FLOWS)["UserPoolClient"]
+    email = email_for(unique())
+    idp.sign_up(ClientId=client["ClientId"], Username=email, Password=PASSWORD,
+                UserAttributes=[{"Name": "custom:tier", "Value": "gold"}])
+    idp.confirm_sign_up(ClientId=client["ClientId"], Username=email,
+                        ConfirmationCode=server.last_code(pool["Id"], email))
+    claims = verify_token(server, pool["Id"], sign_in(idp, client, email)["IdToken"], "id", client["ClientId"])
+    assert claims["custom:tier"] == "gold"
+
+
+def test_update_pool_name_and_user_count(idp, pool, app_client):
+    assert idp.describe_user_pool(UserPoolId=pool["Id"])["UserPool"]["EstimatedNumberOfUsers"] == 0
+    for _ in range(2):
+        sign_up(idp, app_client, unique())
+    idp.update_user_pool(UserPoolId=pool["Id"], PoolName="renamed-pool", AutoVerifiedAttributes=["email"])
+    described = idp.describe_user_pool(UserPoolId=pool["Id"])["UserPool"]
+    assert described["Name"] == "renamed-pool"
+    assert described["EstimatedNumberOfUsers"] == 2
+
+
 # --- admin user operations ----------------------------------------------------------------------
 
 def test_admin_user_operations(server, idp, pool, app_client):
@@ -374,7 +525,10 @@ def test_admin_user_operations(server, idp, pool, app_client):
     assert user["UserCreateDate"] <= user["UserLastModifiedDate"]
 
     idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
-    assert idp.admin_get_user(UserPoolId=pool["Id"], Username=username)["UserStatus"] == "CONFIRMED"
+    confirmed = idp.admin_get_user(UserPoolId=pool["Id"], Username=username)
+    assert confirmed["UserStatus"] == "CONFIRMED"
+    # AdminConfirmSignUp confirms the account, it does not verify the email address.
+    assert attributes_of(confirmed).get("email_verified", "false") == "false"
     with cognito_error("NotAuthorizedException", "User cannot be confirmed. Current status is CONFIRMED"):
         idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
     # The sign-up code died with the admin confirmation.
@@ -510,7 +664,7 @@ def test_list_user_pool_clients_pagination(idp, pool):
                for i in range(5)}
     clients, pages = collect_pages(idp.list_user_pool_clients, "UserPoolClients", UserPoolId=pool["Id"],
                                    MaxResults=2)
-    assert [c["ClientId"] for c in clients].__len__() == 5
+    assert len(clients) == 5
     assert {c["ClientId"] for c in clients} == created
     assert pages == 3
     assert all(c["UserPoolId"] == pool["Id"] for c in clients)

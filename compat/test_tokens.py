@@ -2,6 +2,7 @@
 key persistence across restarts."""
 import base64
 import json
+import signal
 
 import jwt
 import pytest
@@ -165,3 +166,14 @@ def test_signing_keys_survive_restart(server, idp, pool, app_client, signed_in):
     assert verify_token(server, pool["Id"], refreshed["AccessToken"], "access", app_client["ClientId"])["sub"] == sub
     fresh = sign_in(idp, app_client, username)
     assert verify_token(server, pool["Id"], fresh["IdToken"], "id", app_client["ClientId"])["sub"] == sub
+
+
+def test_state_survives_a_crash(server, idp, pool, app_client, signed_in):
+    """Everything acknowledged before a SIGKILL is still there: user, keys, refresh token."""
+    username, sub, tokens = signed_in
+    server.stop(signal.SIGKILL)
+    server.start()
+    assert idp.admin_get_user(UserPoolId=pool["Id"], Username=username)["UserStatus"] == "CONFIRMED"
+    assert idp.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
+    refreshed = refresh(idp, app_client, tokens["RefreshToken"])
+    assert verify_token(server, pool["Id"], refreshed["IdToken"], "id", app_client["ClientId"])["sub"] == sub
