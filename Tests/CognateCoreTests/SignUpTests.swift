@@ -47,7 +47,7 @@ struct SignUpTests {
 
             _ = try await env.service.resendConfirmationCode(ResendConfirmationCodeRequest(clientId: client.clientId!, username: "bob"))
             let second = env.delivery.lastCode!
-            if second != first { await expectCognitoError(.codeMismatch) { try await confirm(first) } }
+            if second != first { await expectCognitoError(.expiredCode) { try await confirm(first) } }
             env.time.advance(by: 86_401)
             await expectCognitoError(.expiredCode) { try await confirm(second) }
 

@@ -150,6 +150,7 @@ enum StoreConformance {
         var replacement = code
         replacement.codeHash = "h2"
         try await store.write { [replacement] in try await $0.saveCode(replacement) }
+        replacement.previousCodeHash = "h1"
         #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == replacement)
         #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .verifyAttribute("email")) } == nil)
         try await store.write { try await $0.deleteCode(userSub: "sub-a", purpose: .signUp) }

@@ -9,7 +9,9 @@ import Foundation
 /// database dump alone does not reveal codes), valid until `lifetime` passes, replaced by the
 /// next code of the same purpose, and consumed by its first successful use. After
 /// `maximumFailedAttempts` wrong guesses the code is dead: every further attempt, right or
-/// wrong, is refused with LimitExceededException until a new code is requested.
+/// wrong, is refused with LimitExceededException until a new code is requested. The code a new
+/// one replaced answers ExpiredCodeException (as Cognito answers for superseded codes) without
+/// counting as a wrong guess.
 struct CodeBook: Sendable {
     static let maximumFailedAttempts = 5
     let key: SymmetricKey
@@ -41,7 +43,11 @@ struct CodeBook: Sendable {
         }
         guard record.failedAttempts < Self.maximumFailedAttempts else { throw CognitoError.attemptLimitExceeded }
         guard now < record.expiresAt else { throw CognitoError.expiredCode }
-        guard ConstantTime.equals(hash(code, userSub: user.sub, purpose: purpose), record.codeHash) else {
+        let presented = hash(code, userSub: user.sub, purpose: purpose)
+        guard ConstantTime.equals(presented, record.codeHash) else {
+            if let previous = record.previousCodeHash, ConstantTime.equals(presented, previous) {
+                throw CognitoError.expiredCode
+            }
             _ = try await transaction.recordFailedAttempt(userSub: user.sub, purpose: purpose)
             throw CommitAndFail(.codeMismatch)
         }

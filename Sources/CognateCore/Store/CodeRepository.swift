@@ -32,18 +32,21 @@ public struct CodeRecord: Sendable, Equatable {
     public var userSub: String
     public var purpose: CodePurpose
     public var codeHash: String
+    /// Hash of the code this one replaced, so a superseded code is told apart from a wrong one.
+    public var previousCodeHash: String?
     /// The attribute the code was delivered to (`email`, `phone_number`), if any.
     public var deliveredTo: String?
     public var createdAt: Date
     public var expiresAt: Date
     public var failedAttempts: Int
 
-    public init(poolId: String, userSub: String, purpose: CodePurpose, codeHash: String, deliveredTo: String?,
-                createdAt: Date, expiresAt: Date, failedAttempts: Int = 0) {
+    public init(poolId: String, userSub: String, purpose: CodePurpose, codeHash: String, previousCodeHash: String? = nil,
+                deliveredTo: String?, createdAt: Date, expiresAt: Date, failedAttempts: Int = 0) {
         self.poolId = poolId
         self.userSub = userSub
         self.purpose = purpose
         self.codeHash = codeHash
+        self.previousCodeHash = previousCodeHash
         self.deliveredTo = deliveredTo
         self.createdAt = createdAt
         self.expiresAt = expiresAt
@@ -52,7 +55,8 @@ public struct CodeRecord: Sendable, Equatable {
 }
 
 public protocol CodeRepository: Sendable {
-    /// Stores the code, replacing any earlier code of the same user and purpose.
+    /// Stores the code, replacing any earlier code of the same user and purpose (whose hash
+    /// becomes `previousCodeHash`).
     func saveCode(_ code: CodeRecord) async throws
     func code(userSub: String, purpose: CodePurpose) async throws -> CodeRecord?
     /// Adds one failed attempt and returns the new count.

@@ -1,6 +1,8 @@
-/// Sign-in state shared by every node: challenge sessions, password lockouts, and groups.
+/// Sign-in state shared by every node: challenge sessions, password lockouts, groups; and the
+/// hash of each code's predecessor (a superseded code is "expired", not "wrong").
 enum Migration002SignIn {
     static let migration = Migration(version: 2, name: "sign-in sessions, lockouts, groups", statements: [
+        "ALTER TABLE codes ADD COLUMN previous_hash TEXT",
         """
         CREATE TABLE auth_sessions (
             token_hash {binary_text} PRIMARY KEY,
