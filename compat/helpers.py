@@ -12,7 +12,10 @@ import uuid
 import jwt
 import pytest
 import requests
+from botocore.config import Config
 from botocore.exceptions import ClientError
+from pycognito import Cognito
+from pycognito.aws_srp import AWSSRP
 
 PASSWORD = "Passw0rd!"
 TARGET_PREFIX = "AWSCognitoIdentityProviderService."
@@ -104,6 +107,71 @@ def attributes_of(response):
     return {a["Name"]: a["Value"] for a in response["UserAttributes"]}
 
 
+def admin_user(idp, pool_id, username=None, password=PASSWORD, attributes=()):
+    """A CONFIRMED user made by an administrator (AdminCreateUser without a message, then a
+    permanent AdminSetUserPassword); `attributes` are (name, value) pairs. Returns the username."""
+    username = username or unique()
+    idp.admin_create_user(UserPoolId=pool_id, Username=username, MessageAction="SUPPRESS",
+                          TemporaryPassword="Temp-0rary!", UserAttributes=[{"Name": k, "Value": v} for k, v in attributes])
+    idp.admin_set_user_password(UserPoolId=pool_id, Username=username, Password=password, Permanent=True)
+    return username
+
+
+def user_status(idp, pool_id, username):
+    return idp.admin_get_user(UserPoolId=pool_id, Username=username)["UserStatus"]
+
+
+# --- SRP (pycognito) ------------------------------------------------------------------------
+
+def pycognito_user(server, pool_id, client, username):
+    """pycognito's high-level Cognito object for `username`, pointed at the server (it then uses
+    <endpoint>/<poolId> as issuer and fetches the JWKS from there). Uses the client's secret if any."""
+    return Cognito(pool_id, client["ClientId"], username=username, client_secret=client.get("ClientSecret"),
+                   botocore_config=Config(retries={"max_attempts": 1, "mode": "standard"}),
+                   boto3_client_kwargs={"endpoint_url": server.endpoint, "aws_access_key_id": "dev",
+                                        "aws_secret_access_key": "dev"})
+
+
+def srp_for(idp, pool_id, client, username, password=PASSWORD, secret=None):
+    """pycognito's low-level AWSSRP for one exchange (one random `a`). `secret` defaults to the
+    client's ClientSecret; pass False to leave SECRET_HASH out."""
+    secret = client.get("ClientSecret") if secret is None else (secret or None)
+    return AWSSRP(username, password, pool_id, client["ClientId"], client=idp, client_secret=secret)
+
+
+def srp_start(idp, srp, admin=False):
+    """USER_SRP_AUTH step 1 (InitiateAuth, or AdminInitiateAuth when `admin`); returns
+    (AuthParameters sent, response)."""
+    params = srp.get_auth_params()
+    if admin:
+        response = idp.admin_initiate_auth(UserPoolId=srp.pool_id, ClientId=srp.client_id, AuthFlow="USER_SRP_AUTH",
+                                           AuthParameters=params)
+    else:
+        response = idp.initiate_auth(ClientId=srp.client_id, AuthFlow="USER_SRP_AUTH", AuthParameters=params)
+    return params, response
+
+
+def srp_respond(idp, srp, responses, admin=False, session=None):
+    """Answers PASSWORD_VERIFIER with `responses` (ChallengeResponses, e.g. from
+    srp.process_challenge) through RespondToAuthChallenge or its admin twin."""
+    extra = {"Session": session} if session else {}
+    if admin:
+        return idp.admin_respond_to_auth_challenge(UserPoolId=srp.pool_id, ClientId=srp.client_id,
+                                                   ChallengeName="PASSWORD_VERIFIER", ChallengeResponses=responses,
+                                                   **extra)
+    return idp.respond_to_auth_challenge(ClientId=srp.client_id, ChallengeName="PASSWORD_VERIFIER",
+                                         ChallengeResponses=responses, **extra)
+
+
+def srp_auth(idp, srp, admin=False):
+    """Both SRP steps with pycognito's computations; returns the final response (tokens or the
+    next challenge)."""
+    params, started = srp_start(idp, srp, admin)
+    assert started["ChallengeName"] == "PASSWORD_VERIFIER", started
+    return srp_respond(idp, srp, srp.process_challenge(started["ChallengeParameters"], params), admin,
+                       started.get("Session"))
+
+
 # --- tokens ---------------------------------------------------------------------------------
 
 def issuer(server, pool_id):
@@ -114,6 +182,10 @@ def jwks(server, pool_id):
     r = requests.get(f"{issuer(server, pool_id)}/.well-known/jwks.json", timeout=10)
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def unverified_claims(token):
+    return jwt.decode(token, options={"verify_signature": False})
 
 
 def verify_token(server, pool_id, token, token_use, client_id):

@@ -1,14 +1,25 @@
 import CognateProtocol
 
+/// Who an access token speaks for.
+struct AuthenticatedUser: Sendable {
+    var pool: PoolRecord
+    var client: ClientRecord
+    var user: UserRecord
+    var originJti: String
+}
+
 extension IdentityService {
     /// The user an access token speaks for, after checking signature, expiry, scope, revocation
-    /// (GlobalSignOut, RevokeToken) and the user's state.
-    func authenticatedUser(_ accessToken: String) async throws -> (PoolRecord, UserRecord) {
+    /// (GlobalSignOut, RevokeToken, deletion) and the user's state. Every operation that takes
+    /// an access token goes through here.
+    func authenticatedUser(_ accessToken: String) async throws -> AuthenticatedUser {
         let claims = try accessTokens.verify(accessToken, now: time.now)
         guard claims.scopes.contains("aws.cognito.signin.user.admin") else {
             throw CognitoError.notAuthorized("Access Token does not have required scopes")
         }
-        guard let pool = try await cachedPool(claims.poolId) else { throw CognitoError.invalidAccessToken }
+        guard let pool = try await cachedPool(claims.poolId), let client = try await cachedClient(claims.clientId),
+            client.poolId == pool.id
+        else { throw CognitoError.invalidAccessToken }
         let (user, family) = try await store.read { transaction in
             (try await transaction.user(poolId: pool.id, sub: claims.sub),
              try await transaction.tokenFamily(originJti: claims.originJti))
@@ -16,6 +27,7 @@ extension IdentityService {
         guard let user else { throw CognitoError.userNotFound }
         guard let family, family.revokedAt == nil, family.userSub == user.sub else { throw CognitoError.revokedAccessToken }
         guard user.enabled else { throw CognitoError.userDisabled }
-        return (pool, user)
+        if user.status == .resetRequired { throw CognitoError.passwordResetRequired }
+        return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti)
     }
 }

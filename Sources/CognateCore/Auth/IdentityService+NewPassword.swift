@@ -30,7 +30,6 @@ extension IdentityService {
     {
         let newPassword = try AuthParameter.require("NEW_PASSWORD", in: responses)
         let username = try AuthParameter.require(AuthParameter.username, in: responses)
-        try PasswordRules.check(newPassword, policy: pool.settings.policies?.passwordPolicy)
         let rules = AttributeRules(pool: pool.settings)
         let supplied = try rules.validated(
             responses.compactMap { key, value in
@@ -45,12 +44,11 @@ extension IdentityService {
                 username == state.username || username == user.sub || SignInNames(pool: pool.settings).usernameKey(username) == user.usernameKey
             else { throw CommitAndFail(AuthSessions.invalid) }
             try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+            try await self.setChosenPassword(newPassword, on: &user, pool: pool, in: transaction)
             user.attributes.merge(supplied) { $1 }
             if let missing = rules.missingRequired(in: user.attributes).first {
                 throw CognitoError.invalidParameter("Invalid attributes given, \(missing) is missing")
             }
-            user.password = self.makePassword(newPassword, username: user.username, poolId: pool.id)
-            user.passwordUpdatedAt = now
             user.status = .confirmed
             user.updatedAt = now
             try await transaction.updateUser(user)

@@ -23,13 +23,13 @@ struct CodeBook: Sendable {
     }
 
     /// A new code and the record to store for it.
-    func issue(for user: UserRecord, purpose: CodePurpose, deliveredTo: String?, now: Date, lifetime: TimeInterval)
-        -> (code: String, record: CodeRecord)
+    func issue(for user: UserRecord, purpose: CodePurpose, deliveredTo: String?, pendingValue: String? = nil, now: Date,
+               lifetime: TimeInterval) -> (code: String, record: CodeRecord)
     {
         let code = random.numericCode()
         let record = CodeRecord(
             poolId: user.poolId, userSub: user.sub, purpose: purpose, codeHash: hash(code, userSub: user.sub, purpose: purpose),
-            deliveredTo: deliveredTo, createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+            deliveredTo: deliveredTo, pendingValue: pendingValue, createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
         return (code, record)
     }
 

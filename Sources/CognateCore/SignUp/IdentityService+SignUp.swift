@@ -21,6 +21,7 @@ extension IdentityService {
             attributes[attribute] = value
             username = sub
         } else {
+            try names.checkUsernameFormat(request.username)
             username = request.username
         }
         if let missing = rules.missingRequired(in: attributes).first {
@@ -41,12 +42,17 @@ extension IdentityService {
             codes.issue(for: user, purpose: .signUp, deliveredTo: $0.attribute, now: now,
                         lifetime: configuration.confirmationCodeLifetime)
         }
-        try await store.write { [attributes] transaction in
+        try await store.write { transaction in
             do {
                 try await transaction.insertUser(user)
-                try await transaction.setSignInNames(poolId: pool.id, sub: sub, names: names.names(for: attributes))
-            } catch StoreError.conflict(let key) where key == .username || key == .signInName {
-                throw Self.usernameExists(pool: pool, conflict: key, attributes: attributes)
+            } catch StoreError.conflict(.username) {
+                throw CognitoError(.usernameExists, "User already exists")
+            }
+            if let password = user.password { try await self.rememberPassword(password, of: user, pool: pool, in: transaction) }
+            do {
+                try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+            } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
+                throw CognitoError(.usernameExists, error.message)
             }
             if let issued { try await transaction.saveCode(issued.record) }
         }
@@ -79,7 +85,8 @@ extension IdentityService {
             if let attribute = record.deliveredTo { user.attributes["\(attribute)_verified"] = "true" }
             user.updatedAt = now
             try await transaction.updateUser(user)
-            try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+            try await self.updateSignInNames(
+                of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true)
         }
         return ConfirmSignUpResponse()
     }
@@ -155,14 +162,6 @@ extension IdentityService {
         case (true, false): throw CognitoError.invalidParameter("Username should be an email.")
         default: throw CognitoError.invalidParameter("Username should be a phone number.")
         }
-    }
-
-    static func usernameExists(pool: PoolRecord, conflict: UniqueKey, attributes: [String: String]) -> CognitoError {
-        let names = SignInNames(pool: pool.settings)
-        guard conflict == .signInName else { return CognitoError(.usernameExists, "User already exists") }
-        let kind = names.usesAttributeAsUsername && attributes["email"] != nil ? "email" : "phone_number"
-        let message = "An account with the given \(kind == "email" ? "email" : "phone_number") already exists."
-        return names.usesAttributeAsUsername ? CognitoError(.usernameExists, message) : CognitoError(.aliasExists, message)
     }
 
     /// Plausible delivery details for a user who does not exist (PreventUserExistenceErrors).

@@ -36,18 +36,23 @@ public struct CodeRecord: Sendable, Equatable {
     public var previousCodeHash: String?
     /// The attribute the code was delivered to (`email`, `phone_number`), if any.
     public var deliveredTo: String?
+    /// For a verification code sent to a new address that replaces the attribute only once
+    /// verified (AttributesRequireVerificationBeforeUpdate): that new address.
+    public var pendingValue: String?
     public var createdAt: Date
     public var expiresAt: Date
     public var failedAttempts: Int
 
     public init(poolId: String, userSub: String, purpose: CodePurpose, codeHash: String, previousCodeHash: String? = nil,
-                deliveredTo: String?, createdAt: Date, expiresAt: Date, failedAttempts: Int = 0) {
+                deliveredTo: String?, pendingValue: String? = nil, createdAt: Date, expiresAt: Date,
+                failedAttempts: Int = 0) {
         self.poolId = poolId
         self.userSub = userSub
         self.purpose = purpose
         self.codeHash = codeHash
         self.previousCodeHash = previousCodeHash
         self.deliveredTo = deliveredTo
+        self.pendingValue = pendingValue
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.failedAttempts = failedAttempts

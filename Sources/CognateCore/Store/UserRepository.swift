@@ -100,4 +100,9 @@ public protocol UserRepository: Sendable {
     /// Users ordered by username key, starting after `after`, matching `filter` if given.
     func listUsers(poolId: String, filter: UserFilter?, after: String?, limit: Int) async throws -> Page<UserRecord>
     func countUsers(poolId: String) async throws -> Int
+
+    /// The user's latest passwords, newest first (for PasswordHistorySize).
+    func passwordHistory(poolId: String, sub: String, limit: Int) async throws -> [StoredPassword]
+    /// Records a password the user set and forgets all but the newest `keep`.
+    func appendPasswordHistory(poolId: String, sub: String, password: StoredPassword, at date: Date, keep: Int) async throws
 }

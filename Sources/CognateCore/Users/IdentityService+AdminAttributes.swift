@@ -3,22 +3,20 @@ import Foundation
 
 extension IdentityService {
     /// AdminUpdateUserAttributes: an administrator may write any attribute the schema has,
-    /// developer-only ones and the verified flags included. A changed email or phone number is
-    /// unverified unless the request verifies it too.
+    /// developer-only ones and the verified flags included; a changed email or phone number is
+    /// unverified (and sent a code when auto-verified) unless the request verifies it too.
     public func adminUpdateUserAttributes(_ request: AdminUpdateUserAttributesRequest) async throws
         -> AdminUpdateUserAttributesResponse
     {
         let pool = try await requirePool(request.userPoolId)
         let changes = try AttributeRules(pool: pool.settings).validated(request.userAttributes, writer: .admin, isCreation: false)
-        try await changeUser(request.username, in: pool) { user, _ in
-            for kind in ["email", "phone_number"] {
-                if let value = changes[kind], value != user.attributes[kind], changes["\(kind)_verified"] == nil {
-                    user.attributes["\(kind)_verified"] = "false"
-                }
-            }
-            user.attributes.merge(changes) { $1 }
-            user.attributes = user.attributes.filter { !$0.value.isEmpty }
+        let pending: [PendingCode] = try await store.write { transaction in
+            let found = try await self.requireUser(request.username, in: pool, transaction)
+            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
+            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            return try await self.applyAttributeChanges(changes, to: &user, pool: pool, writer: .admin, in: transaction)
         }
+        _ = try await send(pending, pool: pool)
         return AdminUpdateUserAttributesResponse()
     }
 
@@ -29,11 +27,11 @@ extension IdentityService {
     {
         let pool = try await requirePool(request.userPoolId)
         try AttributeRules(pool: pool.settings).checkDeletable(request.userAttributeNames)
-        try await changeUser(request.username, in: pool) { user, _ in
-            for name in request.userAttributeNames {
-                user.attributes[name] = nil
-                if name == "email" || name == "phone_number" { user.attributes["\(name)_verified"] = nil }
-            }
+        let removal = Dictionary(request.userAttributeNames.map { ($0, "") }, uniquingKeysWith: { first, _ in first })
+        _ = try await store.write { transaction in
+            let found = try await self.requireUser(request.username, in: pool, transaction)
+            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            return try await self.applyAttributeChanges(removal, to: &user, pool: pool, writer: .admin, in: transaction)
         }
         return AdminDeleteUserAttributesResponse()
     }

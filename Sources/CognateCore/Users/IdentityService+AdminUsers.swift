@@ -45,6 +45,8 @@ extension IdentityService {
             let (attribute, value) = try Self.attributeUsername(request.username, allowed: names.usernameAttributes, rules: rules)
             attributes[attribute] = value
             username = sub
+        } else {
+            try names.checkUsernameFormat(request.username)
         }
         let now = time.now
         let user = UserRecord(
@@ -58,7 +60,12 @@ extension IdentityService {
             } catch StoreError.conflict(.username) {
                 throw CognitoError(.usernameExists, "User account already exists")
             }
-            try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+            do {
+                try await self.updateSignInNames(
+                    of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true)
+            } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
+                throw CognitoError(.usernameExists, error.message)
+            }
         }
         return user
     }
@@ -94,12 +101,10 @@ extension IdentityService {
     /// temporary (FORCE_CHANGE_PASSWORD).
     public func adminSetUserPassword(_ request: AdminSetUserPasswordRequest) async throws -> AdminSetUserPasswordResponse {
         let pool = try await requirePool(request.userPoolId)
-        try PasswordRules.check(request.password, policy: pool.settings.policies?.passwordPolicy)
-        let now = time.now
-        try await changeUser(request.username, in: pool) { user, _ in
-            user.password = self.makePassword(request.password, username: user.username, poolId: pool.id)
-            user.passwordUpdatedAt = now
+        try await changeUser(request.username, in: pool) { user, transaction in
+            try await self.setChosenPassword(request.password, on: &user, pool: pool, in: transaction)
             user.status = request.permanent == true ? .confirmed : .forceChangePassword
+            try await self.endSessionsAfterPasswordChange(of: user, pool: pool, in: transaction)
         }
         return AdminSetUserPasswordResponse()
     }

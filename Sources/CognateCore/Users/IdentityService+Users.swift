@@ -1,14 +1,16 @@
 import CognateProtocol
 
 extension IdentityService {
+    /// GetUser: the attributes the token's app client may read (all when it lists none).
     public func getUser(_ request: GetUserRequest) async throws -> GetUserResponse {
-        let (_, user) = try await authenticatedUser(request.accessToken)
-        return GetUserResponse(username: user.username, userAttributes: user.wireAttributes())
+        let caller = try await authenticatedUser(request.accessToken)
+        let readable = caller.client.settings.readAttributes.map { ["sub"] + $0 }
+        return GetUserResponse(username: caller.user.username, userAttributes: caller.user.wireAttributes(only: readable))
     }
 
     public func deleteUser(_ request: DeleteUserRequest) async throws -> EmptyResponse {
-        let (pool, user) = try await authenticatedUser(request.accessToken)
-        try await store.write { try await $0.deleteUser(poolId: pool.id, sub: user.sub) }
+        let caller = try await authenticatedUser(request.accessToken)
+        try await store.write { try await $0.deleteUser(poolId: caller.pool.id, sub: caller.user.sub) }
         return EmptyResponse()
     }
 

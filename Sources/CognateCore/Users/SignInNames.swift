@@ -44,6 +44,18 @@ struct SignInNames {
         return names
     }
 
+    /// With email or phone aliases, a username must not look like one (it could shadow
+    /// another user's alias).
+    func checkUsernameFormat(_ username: String) throws {
+        if aliasAttributes.contains(.email), AttributeRules.isEmail(username) {
+            throw CognitoError.invalidParameter("Username cannot be of email format, since user pool is configured for email alias.")
+        }
+        if aliasAttributes.contains(.phoneNumber), AttributeRules.isPhoneNumber(username) {
+            throw CognitoError.invalidParameter(
+                "Username cannot be of phone number format, since user pool is configured for phone_number alias.")
+        }
+    }
+
     /// The keys a name typed at sign-in may be stored under, most likely first.
     func candidateKeys(for typed: String) -> [String] {
         var keys: [String] = []

@@ -30,15 +30,42 @@ extension IdentityService {
 }
 
 extension IdentityService {
-    /// Re-indexes the user's sign-in names after its attributes changed; a name another user
-    /// holds is refused (UsernameExistsException in email/phone-as-username pools,
-    /// AliasExistsException with aliases).
-    func updateSignInNames(of user: UserRecord, pool: PoolRecord, in transaction: any StoreTransaction) async throws {
-        do {
-            try await transaction.setSignInNames(
-                poolId: pool.id, sub: user.sub, names: SignInNames(pool: pool.settings).names(for: user.attributes))
-        } catch StoreError.conflict(.signInName) {
-            throw Self.usernameExists(pool: pool, conflict: .signInName, attributes: user.attributes)
+    /// Re-indexes the user's sign-in names after its attributes changed.
+    ///
+    /// A name another user holds is refused — UsernameExistsException in pools where email or
+    /// phone is the username, AliasExistsException for aliases — unless `moveAliases`: then a
+    /// verified email or phone alias moves to this user (the other user's address becomes
+    /// unverified), as Cognito does when a second user verifies the same address. Ownership is
+    /// checked first and the unique key decides any race, so the transaction never continues
+    /// past a violated constraint.
+    func updateSignInNames(of user: UserRecord, pool: PoolRecord, in transaction: any StoreTransaction,
+                           moveAliases: Bool = false) async throws {
+        let names = SignInNames(pool: pool.settings)
+        let wanted = names.names(for: user.attributes)
+        for name in wanted {
+            guard var owner = try await transaction.user(poolId: pool.id, signInName: name), owner.sub != user.sub else {
+                continue
+            }
+            let kind = String(name.prefix { $0 != ":" })
+            guard moveAliases, !names.usesAttributeAsUsername, kind == "email" || kind == "phone_number" else {
+                throw Self.nameTaken(kind: kind)
+            }
+            owner.attributes["\(kind)_verified"] = "false"
+            owner.updatedAt = time.now
+            try await transaction.updateUser(owner)
+            try await transaction.setSignInNames(poolId: pool.id, sub: owner.sub, names: names.names(for: owner.attributes))
         }
+        do {
+            try await transaction.setSignInNames(poolId: pool.id, sub: user.sub, names: wanted)
+        } catch StoreError.conflict(.signInName) {
+            throw Self.nameTaken(kind: wanted.first.map { String($0.prefix { $0 != ":" }) } ?? "email")
+        }
+    }
+
+    /// AliasExistsException for a sign-in name (`email`, `phone_number`, `preferred_username`)
+    /// another user holds; creations in email/phone-as-username pools turn it into
+    /// UsernameExistsException.
+    static func nameTaken(kind: String) -> CognitoError {
+        CognitoError(.aliasExists, "An account with the given \(kind) already exists.")
     }
 }

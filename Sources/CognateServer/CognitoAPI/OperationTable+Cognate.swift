@@ -28,9 +28,20 @@ extension OperationTable {
         table.register(CognitoAPI.AdminInitiateAuth.self, IdentityService.adminInitiateAuth)
         table.register(CognitoAPI.RespondToAuthChallenge.self, IdentityService.respondToAuthChallenge)
         table.register(CognitoAPI.AdminRespondToAuthChallenge.self, IdentityService.adminRespondToAuthChallenge)
-        // Users
+        // Recovery and sign-out
+        table.register(CognitoAPI.ForgotPassword.self, IdentityService.forgotPassword)
+        table.register(CognitoAPI.ConfirmForgotPassword.self, IdentityService.confirmForgotPassword)
+        table.register(CognitoAPI.ChangePassword.self, IdentityService.changePassword)
+        table.register(CognitoAPI.GlobalSignOut.self, IdentityService.globalSignOut)
+        table.register(CognitoAPI.RevokeToken.self, IdentityService.revokeToken)
+        // The signed-in user
         table.register(CognitoAPI.GetUser.self, IdentityService.getUser)
+        table.register(CognitoAPI.UpdateUserAttributes.self, IdentityService.updateUserAttributes)
+        table.register(CognitoAPI.DeleteUserAttributes.self, IdentityService.deleteUserAttributes)
+        table.register(CognitoAPI.GetUserAttributeVerificationCode.self, IdentityService.getUserAttributeVerificationCode)
+        table.register(CognitoAPI.VerifyUserAttribute.self, IdentityService.verifyUserAttribute)
         table.register(CognitoAPI.DeleteUser.self, IdentityService.deleteUser)
+        // Users (admin)
         table.register(CognitoAPI.AdminGetUser.self, IdentityService.adminGetUser)
         table.register(CognitoAPI.AdminDeleteUser.self, IdentityService.adminDeleteUser)
         table.register(CognitoAPI.ListUsers.self, IdentityService.listUsers)

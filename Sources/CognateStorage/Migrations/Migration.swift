@@ -23,7 +23,9 @@ struct Migration: Sendable {
 /// them; a node that finds the work done does nothing); refuses to run on a database whose
 /// schema is newer than this binary knows (`MigrationError.schemaNewerThanBinary`).
 public enum Migrator {
-    static let all: [Migration] = [Migration001Initial.migration, Migration002SignIn.migration]
+    static let all: [Migration] = [
+        Migration001Initial.migration, Migration002SignIn.migration, Migration003AccountLifecycle.migration,
+    ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 

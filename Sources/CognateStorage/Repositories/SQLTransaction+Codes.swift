@@ -5,11 +5,13 @@ extension SQLTransaction: CodeRepository {
     func saveCode(_ code: CodeRecord) async throws {
         try await run(
             """
-            INSERT INTO codes (pool_id, user_sub, purpose, code_hash, delivered_to, created_at, expires_at, failed_attempts) \
-            VALUES (\(bind: code.poolId), \(bind: code.userSub), \(bind: code.purpose.rawValue), \(bind: code.codeHash), \
-            \(bind: code.deliveredTo), \(bind: Columns.time(code.createdAt)), \(bind: Columns.time(code.expiresAt)), 0) \
+            INSERT INTO codes (pool_id, user_sub, purpose, code_hash, delivered_to, pending_value, created_at, expires_at, \
+            failed_attempts) VALUES (\(bind: code.poolId), \(bind: code.userSub), \(bind: code.purpose.rawValue), \
+            \(bind: code.codeHash), \(bind: code.deliveredTo), \(bind: code.pendingValue), \(bind: Columns.time(code.createdAt)), \
+            \(bind: Columns.time(code.expiresAt)), 0) \
             ON CONFLICT (pool_id, user_sub, purpose) DO UPDATE SET code_hash = excluded.code_hash, \
-            previous_hash = codes.code_hash, delivered_to = excluded.delivered_to, created_at = excluded.created_at, expires_at = excluded.expires_at, \
+            previous_hash = codes.code_hash, delivered_to = excluded.delivered_to, \
+            pending_value = excluded.pending_value, created_at = excluded.created_at, expires_at = excluded.expires_at, \
             failed_attempts = 0
             """)
     }
@@ -21,7 +23,8 @@ extension SQLTransaction: CodeRepository {
         return CodeRecord(
             poolId: try row.string("pool_id"), userSub: userSub, purpose: purpose, codeHash: try row.string("code_hash"),
             previousCodeHash: try row.optionalString("previous_hash"),
-            deliveredTo: try row.optionalString("delivered_to"), createdAt: try row.date("created_at"),
+            deliveredTo: try row.optionalString("delivered_to"), pendingValue: try row.optionalString("pending_value"),
+            createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), failedAttempts: try row.int("failed_attempts"))
     }
 

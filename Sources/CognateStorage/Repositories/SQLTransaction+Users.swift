@@ -1,3 +1,4 @@
+import Foundation
 import CognateCore
 import CognateProtocol
 import SQLKit
@@ -151,5 +152,30 @@ extension SQLTransaction: UserRepository {
                 createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"), password: password,
                 passwordUpdatedAt: try row.optionalDate("password_updated_at"), attributes: attributes[sub] ?? [:])
         }
+    }
+}
+
+extension SQLTransaction {
+    func passwordHistory(poolId: String, sub: String, limit: Int) async throws -> [StoredPassword] {
+        try await all(
+            """
+            SELECT salt, verifier FROM password_history WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: sub) \
+            ORDER BY id DESC LIMIT \(bind: limit)
+            """
+        ).map { StoredPassword(salt: try Columns.bytes($0.string("salt")), verifier: try Columns.bytes($0.string("verifier"))) }
+    }
+
+    func appendPasswordHistory(poolId: String, sub: String, password: StoredPassword, at date: Date, keep: Int) async throws {
+        try await run(
+            """
+            INSERT INTO password_history (pool_id, user_sub, salt, verifier, created_at) VALUES (\(bind: poolId), \(bind: sub), \
+            \(bind: Columns.hex(password.salt)), \(bind: Columns.hex(password.verifier)), \(bind: Columns.time(date)))
+            """)
+        try await run(
+            """
+            DELETE FROM password_history WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: sub) AND id NOT IN \
+            (SELECT id FROM password_history WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: sub) \
+            ORDER BY id DESC LIMIT \(bind: keep))
+            """)
     }
 }

@@ -1,0 +1,96 @@
+import CognateProtocol
+import Foundation
+
+extension IdentityService {
+    /// UpdateUserAttributes: the user changes their own attributes (those the app client may
+    /// write); codes go to changed, auto-verified addresses.
+    public func updateUserAttributes(_ request: UpdateUserAttributesRequest) async throws -> UpdateUserAttributesResponse {
+        let caller = try await authenticatedUser(request.accessToken)
+        let pool = caller.pool
+        let changes = try AttributeRules(pool: pool.settings).validated(request.userAttributes, writer: .user, isCreation: false)
+        if let writable = caller.client.settings.writeAttributes.map(Set.init),
+            let refused = changes.keys.sorted().first(where: { !writable.contains($0) })
+        {
+            throw CognitoError.notAuthorized("A client attempted to write unauthorized attribute \(refused)")
+        }
+        for flag in ["email_verified", "phone_number_verified"] where changes[flag] != nil {
+            throw AttributeRules.nonConforming(flag, "Attribute cannot be set by users.")
+        }
+        let pending: [PendingCode] = try await store.write { transaction in
+            try await transaction.lockUser(poolId: pool.id, sub: caller.user.sub)
+            guard var user = try await transaction.user(poolId: pool.id, sub: caller.user.sub) else { throw CognitoError.userNotFound }
+            return try await self.applyAttributeChanges(changes, to: &user, pool: pool, writer: .user, in: transaction)
+        }
+        let details = try await send(pending, pool: pool)
+        return UpdateUserAttributesResponse(codeDeliveryDetailsList: details.isEmpty ? nil : details)
+    }
+
+    public func deleteUserAttributes(_ request: DeleteUserAttributesRequest) async throws -> DeleteUserAttributesResponse {
+        let caller = try await authenticatedUser(request.accessToken)
+        let rules = AttributeRules(pool: caller.pool.settings)
+        try rules.checkDeletable(request.userAttributeNames)
+        for name in request.userAttributeNames where rules.schema[name]?.mutable == false {
+            throw AttributeRules.nonConforming(name, "Attribute cannot be updated. (changing an immutable attribute)")
+        }
+        let removal = Dictionary(request.userAttributeNames.map { ($0, "") }, uniquingKeysWith: { first, _ in first })
+        _ = try await store.write { transaction in
+            guard var user = try await transaction.user(poolId: caller.pool.id, sub: caller.user.sub) else {
+                throw CognitoError.userNotFound
+            }
+            return try await self.applyAttributeChanges(removal, to: &user, pool: caller.pool, writer: .user, in: transaction)
+        }
+        return DeleteUserAttributesResponse()
+    }
+
+    /// GetUserAttributeVerificationCode: a (new) code for the user's email or phone number.
+    public func getUserAttributeVerificationCode(_ request: GetUserAttributeVerificationCodeRequest) async throws
+        -> GetUserAttributeVerificationCodeResponse
+    {
+        let caller = try await authenticatedUser(request.accessToken)
+        let kind = request.attributeName
+        guard kind == "email" || kind == "phone_number" else {
+            throw CognitoError.invalidParameter("Only email and phone_number can be verified.")
+        }
+        guard let destination = caller.user.destination(for: kind) else {
+            throw CognitoError.invalidParameter("The user has no \(kind) to verify.")
+        }
+        let now = time.now
+        let limit = configuration.codeRequestsPerHour
+        let code: String = try await store.write { transaction in
+            try await self.consumeHourlyAllowance("verificationCode", user: caller.user, limit: limit, transaction)
+            let issued = self.codes.issue(
+                for: caller.user, purpose: .verifyAttribute(kind), deliveredTo: kind, now: now,
+                lifetime: self.configuration.confirmationCodeLifetime)
+            try await transaction.saveCode(issued.record)
+            return issued.code
+        }
+        let details = try await deliverVerificationCode(
+            code, to: destination, user: caller.user, pool: caller.pool, purpose: .verifyAttribute(kind))
+        return GetUserAttributeVerificationCodeResponse(codeDeliveryDetails: details)
+    }
+
+    /// VerifyUserAttribute: marks the address verified (swapping in a held new address first).
+    /// A verified alias another user holds moves to this user, as in Cognito.
+    public func verifyUserAttribute(_ request: VerifyUserAttributeRequest) async throws -> VerifyUserAttributeResponse {
+        let caller = try await authenticatedUser(request.accessToken)
+        let kind = request.attributeName
+        guard kind == "email" || kind == "phone_number" else {
+            throw CognitoError.invalidParameter("Only email and phone_number can be verified.")
+        }
+        let now = time.now
+        let codes = self.codes
+        try await transaction { transaction in
+            try await transaction.lockUser(poolId: caller.pool.id, sub: caller.user.sub)
+            guard var user = try await transaction.user(poolId: caller.pool.id, sub: caller.user.sub) else {
+                throw CognitoError.userNotFound
+            }
+            let record = try await codes.redeem(request.code, for: user, purpose: .verifyAttribute(kind), in: transaction, now: now)
+            if let pending = record.pendingValue { user.attributes[kind] = pending }
+            user.attributes["\(kind)_verified"] = "true"
+            user.updatedAt = now
+            try await transaction.updateUser(user)
+            try await self.updateSignInNames(of: user, pool: caller.pool, in: transaction, moveAliases: true)
+        }
+        return VerifyUserAttributeResponse()
+    }
+}

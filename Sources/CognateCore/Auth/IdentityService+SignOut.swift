@@ -1,0 +1,38 @@
+import CognateProtocol
+import Foundation
+
+extension IdentityService {
+    /// GlobalSignOut: ends every session of the user — all refresh tokens and every access
+    /// token issued from them (including the one making this call).
+    public func globalSignOut(_ request: GlobalSignOutRequest) async throws -> GlobalSignOutResponse {
+        let caller = try await authenticatedUser(request.accessToken)
+        let now = time.now
+        try await store.write { try await $0.revokeTokenFamilies(poolId: caller.pool.id, userSub: caller.user.sub, at: now) }
+        return GlobalSignOutResponse()
+    }
+
+    /// RevokeToken: ends one session — the refresh token and the access tokens issued from it.
+    /// An unknown or already revoked token is not an error (nothing is revealed about it).
+    public func revokeToken(_ request: RevokeTokenRequest) async throws -> RevokeTokenResponse {
+        guard let client = try await cachedClient(request.clientId) else { throw Self.clientNotFound(request.clientId) }
+        if let secret = client.secret {
+            guard let given = request.clientSecret, ConstantTime.equals(given, secret) else {
+                throw CognitoError(.unauthorized, "Invalid client secret for client \(client.clientId)")
+            }
+        }
+        guard client.settings.enableTokenRevocation != false else {
+            throw CognitoError(.unsupportedOperation, "Token revocation is not enabled for this app client.")
+        }
+        if request.token.split(separator: ".").count == 3 {
+            throw CognitoError(.unsupportedTokenType, "The token is not a refresh token.")
+        }
+        let now = time.now
+        try await store.write { transaction in
+            guard let family = try await transaction.tokenFamily(refreshTokenHash: RefreshTokens.hash(request.token)),
+                family.clientId == client.clientId
+            else { return }
+            try await transaction.revokeTokenFamily(originJti: family.originJti, at: now)
+        }
+        return RevokeTokenResponse()
+    }
+}
