@@ -117,6 +117,11 @@ def admin_user(idp, pool_id, username=None, password=PASSWORD, attributes=()):
     return username
 
 
+def messages(server, pool_id, **match):
+    """The pool's outbox messages whose fields equal `match` (e.g. username=…, purpose="invitation")."""
+    return [m for m in server.outbox(pool_id) if all(m.get(k) == v for k, v in match.items())]
+
+
 def user_status(idp, pool_id, username):
     return idp.admin_get_user(UserPoolId=pool_id, Username=username)["UserStatus"]
 
