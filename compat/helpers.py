@@ -112,7 +112,8 @@ def admin_user(idp, pool_id, username=None, password=PASSWORD, attributes=()):
     permanent AdminSetUserPassword); `attributes` are (name, value) pairs. Returns the username."""
     username = username or unique()
     idp.admin_create_user(UserPoolId=pool_id, Username=username, MessageAction="SUPPRESS",
-                          TemporaryPassword="Temp-0rary!", UserAttributes=[{"Name": k, "Value": v} for k, v in attributes])
+                          TemporaryPassword="Temp-0rary!",
+                          UserAttributes=[{"Name": k, "Value": v} for k, v in attributes])
     idp.admin_set_user_password(UserPoolId=pool_id, Username=username, Password=password, Permanent=True)
     return username
 
@@ -187,10 +188,6 @@ def jwks(server, pool_id):
     r = requests.get(f"{issuer(server, pool_id)}/.well-known/jwks.json", timeout=10)
     assert r.status_code == 200, r.text
     return r.json()
-
-
-def unverified_claims(token):
-    return jwt.decode(token, options={"verify_signature": False})
 
 
 def verify_token(server, pool_id, token, token_use, client_id):

@@ -14,8 +14,9 @@ public final class SQLStore: Store {
     /// Opens the database a location names and brings its schema up to date:
     /// `postgres://…` / `postgresql://…` for PostgreSQL, anything else is a SQLite file path
     /// (an optional `sqlite://` prefix is stripped).
-    public static func open(_ location: String, logger: Logger, migrate: Bool = true) async throws -> SQLStore {
-        let backend = try await openBackend(location, logger: logger)
+    public static func open(_ location: String, options: DatabaseOptions = DatabaseOptions(), logger: Logger,
+                             migrate: Bool = true) async throws -> SQLStore {
+        let backend = try await openBackend(location, options: options, logger: logger)
         if migrate {
             do {
                 try await Migrator.migrate(backend)
@@ -27,9 +28,11 @@ public final class SQLStore: Store {
         return SQLStore(backend: backend)
     }
 
-    public static func openBackend(_ location: String, logger: Logger) async throws -> any SQLBackend {
+    public static func openBackend(_ location: String, options: DatabaseOptions = DatabaseOptions(), logger: Logger)
+        async throws -> any SQLBackend
+    {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            throw StorageError.unsupported("PostgreSQL support is not built in yet: \(location)")
+            return try await PostgresBackend.open(url: location, options: options, logger: logger)
         }
         let path = location.hasPrefix("sqlite://") ? String(location.dropFirst("sqlite://".count)) : location
         return try await SQLiteBackend.open(path: path, logger: logger)
@@ -69,12 +72,12 @@ public final class SQLStore: Store {
 }
 
 public enum StorageError: Error, CustomStringConvertible {
-    case unsupported(String)
+    case unreachable(String)
     case corrupt(String)
 
     public var description: String {
         switch self {
-        case .unsupported(let message), .corrupt(let message): message
+        case .unreachable(let message), .corrupt(let message): message
         }
     }
 }

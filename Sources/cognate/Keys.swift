@@ -15,7 +15,7 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            let store = try await SQLStore.open(database.resolved, logger: Logger(label: "cognate"))
+            let store = try await SQLStore.open(database.resolved, options: try database.options(), logger: Logger(label: "cognate"))
             do {
                 let kid = try await SigningKeyRing.rotate(in: store, now: Date())
                 print("New signing key \(kid); running servers pick it up within 30 seconds.")

@@ -8,7 +8,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func run() async throws {
-        let backend = try await SQLStore.openBackend(database.resolved, logger: Logger(label: "cognate"))
+        let backend = try await SQLStore.openBackend(database.resolved, options: try database.options(), logger: Logger(label: "cognate"))
         do {
             let applied = try await Migrator.migrate(backend)
             print(applied.isEmpty

@@ -19,7 +19,7 @@ struct Outbox: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try await SQLStore.open(database.resolved, logger: Logger(label: "cognate"), migrate: false)
+        let store = try await SQLStore.open(database.resolved, options: try database.options(), logger: Logger(label: "cognate"), migrate: false)
         defer { Task { await store.close() } }
         let pool = self.pool
         let all = try await store.read { try await $0.outboxMessages(poolId: pool, afterId: nil, limit: Int.max / 2) }

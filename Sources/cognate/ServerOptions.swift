@@ -1,5 +1,6 @@
 import ArgumentParser
 import CognateServer
+import CognateStorage
 import Foundation
 
 /// Options shared by the commands that open the database; each falls back to an environment
@@ -8,8 +9,35 @@ struct DatabaseOption: ParsableArguments {
     @Option(name: .long, help: "SQLite file path or postgres:// URL (env COGNATE_DATABASE; default ./.cognate/cognate.sqlite).")
     var database: String?
 
+    @Option(name: .long, help: "PostgreSQL connections per node (env COGNATE_DB_POOL_SIZE; default 10).")
+    var dbPoolSize: Int?
+
+    @Option(name: .long, help: "Seconds a database statement may run, 0 for no limit (env COGNATE_DB_STATEMENT_TIMEOUT; default 10).")
+    var dbStatementTimeout: Double?
+
     var resolved: String {
         database ?? ProcessInfo.processInfo.environment["COGNATE_DATABASE"] ?? ServerConfiguration().database
+    }
+
+    func options() throws -> DatabaseOptions {
+        let env = ProcessInfo.processInfo.environment
+        var options = DatabaseOptions()
+        if let size = try dbPoolSize.map(Double.init) ?? env["COGNATE_DB_POOL_SIZE"].map({ try Self.number($0, "COGNATE_DB_POOL_SIZE") }) {
+            guard size >= 1 else { throw ValidationError("The database pool size must be at least 1.") }
+            options.poolSize = Int(size)
+        }
+        if let timeout = try dbStatementTimeout
+            ?? env["COGNATE_DB_STATEMENT_TIMEOUT"].map({ try Self.number($0, "COGNATE_DB_STATEMENT_TIMEOUT") })
+        {
+            guard timeout >= 0 else { throw ValidationError("The statement timeout cannot be negative.") }
+            options.statementTimeout = timeout == 0 ? nil : timeout
+        }
+        return options
+    }
+
+    private static func number(_ text: String, _ name: String) throws -> Double {
+        guard let value = Double(text) else { throw ValidationError("\(name) must be a number: \(text)") }
+        return value
     }
 }
 
@@ -39,6 +67,7 @@ struct ServerOptions: ParsableArguments {
         let env = ProcessInfo.processInfo.environment
         var config = ServerConfiguration()
         config.database = database.resolved
+        config.databaseOptions = try database.options()
         config.host = host ?? env["COGNATE_HOST"] ?? config.host
         if let port = try port ?? env["COGNATE_PORT"].map({ text in
             guard let value = Int(text) else { throw ValidationError("COGNATE_PORT must be a number: \(text)") }

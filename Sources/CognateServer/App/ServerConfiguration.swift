@@ -1,3 +1,4 @@
+import CognateStorage
 import Foundation
 
 /// How a Cognate server runs. Every value has a zero-configuration default for development.
@@ -13,6 +14,7 @@ public struct ServerConfiguration: Sendable {
     public var port = 9229
     /// A SQLite file path, or a `postgres://` URL.
     public var database = "./.cognate/cognate.sqlite"
+    public var databaseOptions = DatabaseOptions()
     /// Base URL clients reach the server at; token issuers are `<publicBaseURL>/<poolId>`.
     /// Defaults to `http://<host>:<port>`.
     public var publicBaseURL: String?

@@ -1,0 +1,43 @@
+import CognateStorage
+import Foundation
+import Logging
+import Testing
+
+/// The conformance suite on PostgreSQL (a fresh database per case).
+@Suite(.enabled(if: !PostgresTestDatabase.skipped, "COGNATE_SKIP_POSTGRES=1"))
+struct PostgresStoreTests {
+    @Test(arguments: StoreConformance.cases)
+    func conformance(_ check: StoreConformance.Case) async throws {
+        let store = try await SQLStore.open(try await PostgresTestDatabase.create(), logger: Logger(label: "test"))
+        do { try await check.run(store) } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    @Test func concurrentMigrationsRunOnce() async throws {
+        let url = try await PostgresTestDatabase.create()
+        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let backend = try await SQLStore.openBackend(url, logger: Logger(label: "test"))
+                    let result = try await Migrator.migrate(backend)
+                    await backend.shutdown()
+                    return result
+                }
+            }
+            return try await group.reduce(into: [[Int]]()) { $0.append($1) }
+        }
+        #expect(applied.filter { !$0.isEmpty } == [Array(1...Migrator.latestVersion)])
+    }
+
+    @Test func unreachableDatabaseIsAClearError() async throws {
+        do {
+            _ = try await SQLStore.open("postgres://nobody@127.0.0.1:1/none", logger: Logger(label: "test"))
+            Issue.record("opened an unreachable database")
+        } catch let error as StorageError {
+            #expect(error.description.contains("Cannot connect to PostgreSQL"))
+        }
+    }
+}

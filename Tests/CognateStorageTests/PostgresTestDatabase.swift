@@ -1,0 +1,33 @@
+import CognateStorage
+import Foundation
+import Logging
+import SQLKit
+import Testing
+
+/// Fresh PostgreSQL databases for tests, on the server `COGNATE_TEST_POSTGRES_URL` names
+/// (Scripts/with-postgres starts one). Tests needing PostgreSQL are skipped only when
+/// `COGNATE_SKIP_POSTGRES=1` says so; without either variable they fail, never silently pass.
+enum PostgresTestDatabase {
+    static let environment = ProcessInfo.processInfo.environment
+    static var skipped: Bool { environment["COGNATE_SKIP_POSTGRES"] == "1" }
+    static var serverURL: String? { environment["COGNATE_TEST_POSTGRES_URL"] }
+
+    struct NotConfigured: Error, CustomStringConvertible {
+        var description: String {
+            "COGNATE_TEST_POSTGRES_URL is not set: run the tests through Scripts/with-postgres (Scripts/test does), "
+                + "or set COGNATE_SKIP_POSTGRES=1 to skip the PostgreSQL tests deliberately."
+        }
+    }
+
+    /// Creates an empty database and returns its URL.
+    static func create() async throws -> String {
+        guard let serverURL else { throw NotConfigured() }
+        let name = "cognate_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        let admin = try await SQLStore.openBackend(serverURL, options: DatabaseOptions(poolSize: 1), logger: Logger(label: "test"))
+        _ = try await admin.withSession { try await $0.raw("CREATE DATABASE \(ident: String(name))").run() }
+        await admin.shutdown()
+        var components = URLComponents(string: serverURL)!
+        components.path = "/" + name
+        return components.string!
+    }
+}
