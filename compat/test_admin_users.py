@@ -431,8 +431,6 @@ def test_disable_and_enable(idp, pool, client):
             call(UserPoolId=pool_id, Username=unique("nobody"))
 
 
-@pytest.mark.xfail(reason="server bug: access tokens issued before AdminDisableUser work again after "
-                          "AdminEnableUser (Cognito: AdminDisableUser revokes all access tokens)", strict=True)
 def test_disable_revokes_access_tokens_for_good(idp, pool, client):
     username = admin_user(idp, pool["Id"])
     tokens = sign_in(idp, client, username)

@@ -230,9 +230,6 @@ def test_equal_precedence_with_the_same_role(server, idp, pool, app_client):
     assert id_claims["cognito:preferred_role"] == ROLE("Shared")
 
 
-@pytest.mark.xfail(reason="server bug: with two best-ranked groups of equal precedence and different role "
-                          "ARNs the ID token still carries cognito:preferred_role (Cognito leaves it out)",
-                   strict=True)
 def test_equal_precedence_with_different_roles(server, idp, pool, app_client):
     """Cognito (CreateGroup, Precedence): if two groups with the same precedence have different
     role ARNs, the cognito:preferred_role claim isn't set."""

@@ -81,8 +81,6 @@ def test_filter(idp, directory, filter_text, expected):
     assert names(idp, directory.pool_id, filter_text) == expected
 
 
-@pytest.mark.xfail(reason="server bug: a status filter value other than exactly \"Enabled\" matches the "
-                          "disabled users; Cognito documents status (Enabled/Disabled) as case-sensitive", strict=True)
 @pytest.mark.parametrize("value", ["disabled", "ENABLED", "enabled", "Unknown"])
 def test_status_filter_only_matches_its_exact_values(idp, directory, value):
     """No user's status is any of these values: no match (or a refusal of the value)."""

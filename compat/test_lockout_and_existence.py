@@ -239,9 +239,6 @@ def test_srp_decoy_with_a_client_secret(idp, pool):
         srp_for(idp, pool["Id"], confidential, nobody, secret="not-the-secret-of-this-client").authenticate_user()
 
 
-@pytest.mark.xfail(reason="server bug: in an email-as-username pool the SRP decoy echoes the email as "
-                          "USER_ID_FOR_SRP/USERNAME while real users get their UUID username, so "
-                          "PreventUserExistenceErrors=ENABLED still reveals which emails exist", strict=True)
 def test_srp_decoy_in_an_email_as_username_pool(idp):
     pool = idp.create_user_pool(PoolName=unique("emailpool"), UsernameAttributes=["email"])["UserPool"]
     hiding = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="hiding", ExplicitAuthFlows=FLOWS,

@@ -10,7 +10,8 @@ struct Keys: AsyncParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a new signing key and retire the current one (it stays published until its tokens expire).")
+            abstract: "Add a signing key: published at once, it signs after the activation delay (60 s by default); "
+                + "the previous key stays published until its tokens have expired.")
 
         @OptionGroup var database: DatabaseOption
 
@@ -18,7 +19,8 @@ struct Keys: AsyncParsableCommand {
             let store = try await SQLStore.open(database.resolved, options: try database.options(), logger: Logger(label: "cognate"))
             do {
                 let kid = try await SigningKeyRing.rotate(in: store, now: Date())
-                print("New signing key \(kid); running servers pick it up within 30 seconds.")
+                print("New signing key \(kid): servers publish it within their key refresh interval (30 s by default) "
+                    + "and sign with it after the activation delay (60 s by default).")
             } catch {
                 await store.close()
                 throw error

@@ -63,6 +63,15 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Region used in pool ids and ARNs (env COGNATE_REGION; default us-east-1).")
     var region: String?
 
+    @Option(name: .long, help: "Seconds a pool/client change on another node may take to apply here (env COGNATE_CONFIG_CACHE_SECONDS; default 5).")
+    var configCacheSeconds: Double?
+
+    @Option(name: .long, help: "Seconds between loads of signing keys rotated elsewhere (env COGNATE_KEY_REFRESH_SECONDS; default 30).")
+    var keyRefreshSeconds: Double?
+
+    @Option(name: .long, help: "Seconds a new signing key is published before it signs (env COGNATE_KEY_ACTIVATION_SECONDS; default 60).")
+    var keyActivationSeconds: Double?
+
     func configuration() throws -> ServerConfiguration {
         let env = ProcessInfo.processInfo.environment
         var config = ServerConfiguration()
@@ -80,6 +89,17 @@ struct ServerOptions: ParsableArguments {
         }
         config.mode = mode
         config.region = region ?? env["COGNATE_REGION"] ?? config.region
+        func seconds(_ flag: Double?, _ name: String, _ current: Double) throws -> Double {
+            guard let value = try flag ?? env[name].map({ text in
+                guard let value = Double(text) else { throw ValidationError("\(name) must be a number: \(text)") }
+                return value
+            }) else { return current }
+            guard value >= 0 else { throw ValidationError("\(name) cannot be negative.") }
+            return value
+        }
+        config.configurationCacheSeconds = try seconds(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", config.configurationCacheSeconds)
+        config.keyRefreshSeconds = max(1, try seconds(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", config.keyRefreshSeconds))
+        config.keyActivationSeconds = try seconds(keyActivationSeconds, "COGNATE_KEY_ACTIVATION_SECONDS", config.keyActivationSeconds)
         let pairs = adminCredentials.isEmpty
             ? (env["COGNATE_ADMIN_CREDENTIALS"] ?? "").split(separator: ",").map(String.init) : adminCredentials
         for pair in pairs where !pair.isEmpty {

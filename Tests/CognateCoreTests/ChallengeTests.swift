@@ -195,17 +195,19 @@ struct ChallengeTests {
             }
             await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
             _ = try await env.service.adminEnableUser(AdminEnableUserRequest(userPoolId: pool.id!, username: "finn"))
-            _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!))
+            // Disabling revoked the tokens for good; a new sign-in works.
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
+            let fresh = try await env.passwordSignIn("finn", client: client)
             _ = try await env.service.adminUserGlobalSignOut(AdminUserGlobalSignOutRequest(userPoolId: pool.id!, username: "finn"))
             do {
-                _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!))
+                _ = try await env.service.getUser(GetUserRequest(accessToken: fresh.accessToken!))
                 Issue.record("revoked token accepted")
             } catch let error as CognitoError {
                 #expect(error.message == "Access Token has been revoked")
             }
             await expectCognitoError(.notAuthorized) {
                 _ = try await env.service.initiateAuth(InitiateAuthRequest(
-                    authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": tokens.refreshToken!], clientId: client.clientId!))
+                    authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": fresh.refreshToken!], clientId: client.clientId!))
             }
             _ = try await env.passwordSignIn("finn", client: client)  // a new sign-in works
         }

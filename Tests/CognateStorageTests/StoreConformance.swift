@@ -196,8 +196,9 @@ enum StoreConformance {
         let key = SigningKeyRecord(kid: "k1", privateKeyPEM: "pem", createdAt: t0)
         try await store.write { try await $0.insertSigningKey(key) }
         await expectConflict(.signingKey) { try await store.write { try await $0.insertSigningKey(key) } }
-        try await store.write { try await $0.retireSigningKey(kid: "k1", at: t0 + 1) }
-        #expect(try await store.read { try await $0.signingKeys() }.first?.retiredAt == t0 + 1)
+        #expect(try await store.read { try await $0.signingKeys() } == [key])
+        try await store.write { try await $0.deleteSigningKey(kid: "k1") }
+        #expect(try await store.read { try await $0.signingKeys() }.isEmpty)
         let first = try await store.write { try await $0.insertServerSecretIfAbsent(named: "s", value: [1, 2, 3]) }
         let second = try await store.write { try await $0.insertServerSecretIfAbsent(named: "s", value: [4, 5, 6]) }
         #expect(first == [1, 2, 3] && second == [1, 2, 3])

@@ -23,7 +23,7 @@ extension IdentityService {
                 (user, username, salt, verifier) = (found, found.username, password.salt, password.verifier)
             } else {
                 guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
-                (user, username) = (found, found?.username ?? typed)
+                (user, username) = (found, found?.username ?? self.decoyUsername(for: typed, pool: pool))
                 salt = self.decoySalt(for: typed, pool: pool)
                 verifier = SRPServer.verifier(salt: salt, realm: "decoy", identity: typed, secret: "decoy")
             }
@@ -85,6 +85,20 @@ extension IdentityService {
             return user
         }
         return try await completeFirstFactor(user, pool: pool, client: client)
+    }
+
+    /// The USER_ID_FOR_SRP of a decoy: what a real user's would look like — a UUID where users
+    /// sign in with an email, phone number or alias (their internal name differs from what they
+    /// typed), the typed name otherwise. Stable per name.
+    func decoyUsername(for typed: String, pool: PoolRecord) -> String {
+        let names = SignInNames(pool: pool.settings)
+        let couldBeUsername = (try? names.checkUsernameFormat(typed)) != nil
+        guard names.usesAttributeAsUsername || !couldBeUsername else { return typed }
+        let hex = Array(codes.hash("decoy-user|\(typed)", userSub: pool.id, purpose: .signUp))
+        var uuid = Array(hex.prefix(32))
+        uuid[12] = "4"
+        uuid[16] = ["8", "9", "a", "b"][Int(String(uuid[16]), radix: 16)! % 4]
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(uuid[$0]) }.joined(separator: "-")
     }
 
     /// A salt for a username that does not exist, the same on every request (a salt that

@@ -24,7 +24,7 @@ public final class IdentityService: Sendable {
         store: any Store, delivery: any MessageDelivery, configuration: CoreConfiguration,
         time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom()
     ) async throws -> IdentityService {
-        let keys = SigningKeyRing()
+        let keys = SigningKeyRing(activationDelay: configuration.keyActivationDelay)
         try await keys.refresh(from: store, now: time.now)
         let codeKey = try await store.write { transaction in
             try await transaction.insertServerSecretIfAbsent(named: "code-hash-key", value: random.bytes(32))

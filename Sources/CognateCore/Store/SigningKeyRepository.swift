@@ -1,19 +1,16 @@
 import Foundation
 
-/// A token signing key. The newest active key signs; every key not retired long enough ago is
-/// published in the JWKS so tokens it signed stay verifiable until they expire.
+/// A token signing key (see `SigningKeyRing` for when it signs and how long it is published).
 public struct SigningKeyRecord: Sendable, Equatable {
     public var kid: String
     /// PKCS#8 PEM of the RSA private key.
     public var privateKeyPEM: String
     public var createdAt: Date
-    public var retiredAt: Date?
 
-    public init(kid: String, privateKeyPEM: String, createdAt: Date, retiredAt: Date? = nil) {
+    public init(kid: String, privateKeyPEM: String, createdAt: Date) {
         self.kid = kid
         self.privateKeyPEM = privateKeyPEM
         self.createdAt = createdAt
-        self.retiredAt = retiredAt
     }
 }
 
@@ -21,7 +18,6 @@ public protocol SigningKeyRepository: Sendable {
     func signingKeys() async throws -> [SigningKeyRecord]
     /// Throws `StoreError.conflict(.signingKey)` when the kid exists.
     func insertSigningKey(_ key: SigningKeyRecord) async throws
-    func retireSigningKey(kid: String, at date: Date) async throws
     func deleteSigningKey(kid: String) async throws
 }
 

@@ -55,7 +55,8 @@ public struct UserFilter: Sendable, Equatable {
         case username
         case sub
         case status          // cognito:user_status
-        case enabled         // "status": Enabled / Disabled
+        /// "status": `value` is "Enabled", "Disabled", "*" (either) or "" (neither).
+        case enabled
         case attribute(String)
     }
 

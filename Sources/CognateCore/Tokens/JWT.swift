@@ -12,6 +12,15 @@ enum JWT {
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
+    /// The `kid` a token names, unverified (to notice keys this node has not loaded yet).
+    static func keyId(of token: String) -> String? {
+        guard let header = token.split(separator: ".", maxSplits: 1).first, header.utf8.count <= 1024,
+            let data = Base64URL.decode(header),
+            case .string(let kid)? = (try? JSONDecoder().decode([String: JSONValue].self, from: data))?["kid"]
+        else { return nil }
+        return kid
+    }
+
     /// The claims of a token whose RS256 signature verifies with one of the ring's keys;
     /// nil for anything else (malformed, unknown key, other algorithm, bad signature).
     static func verifiedClaims(of token: String, keys: SigningKeyRing) -> [String: JSONValue]? {

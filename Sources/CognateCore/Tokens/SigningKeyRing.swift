@@ -7,7 +7,6 @@ public struct SigningKey: Sendable {
     public let kid: String
     let privateKey: _RSA.Signing.PrivateKey
     public let createdAt: Date
-    public let retiredAt: Date?
 
     public var publicKey: _RSA.Signing.PublicKey { privateKey.publicKey }
 
@@ -15,13 +14,12 @@ public struct SigningKey: Sendable {
         self.kid = record.kid
         self.privateKey = try _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM)
         self.createdAt = record.createdAt
-        self.retiredAt = record.retiredAt
     }
 
     /// A new 2048-bit key; its kid is the base64url SHA-256 of the public key (RFC 7638 style).
     static func generate(at date: Date) throws -> SigningKeyRecord {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let kid = Base64URL.encode(Array(SHA256Digest.of(key.publicKey.derRepresentation)))
+        let kid = Base64URL.encode(Array(SHA256.hash(data: key.publicKey.derRepresentation)))
         return SigningKeyRecord(kid: kid, privateKeyPEM: key.pemRepresentation, createdAt: date)
     }
 
@@ -37,63 +35,85 @@ public struct SigningKey: Sendable {
 
 /// The server's signing keys, shared by every node through the store.
 ///
-/// Contract: the newest non-retired key signs; every key is published (JWKS) and accepted for
-/// verification until it has been retired for longer than the longest token lifetime (one
-/// day), so rotating never invalidates an unexpired token. Nodes pick up keys rotated by
-/// another node on ``refresh(from:)``.
+/// Contract (rotation never breaks a client):
+/// - a new key (`cognate keys rotate`) is published in the JWKS at once, but signs only after
+///   `activationDelay`, so every node and every JWKS cache has seen it before a token needs it;
+/// - the signing key is the newest key past its activation (the first key ever signs at once);
+/// - a key stays published, and accepted, until its successor has signed for longer than the
+///   longest token lifetime (one day), so no unexpired token loses its key; then it is deleted.
 public final class SigningKeyRing: @unchecked Sendable {
-    /// Access and ID tokens live at most one day; a retired key is kept this long after.
-    public static let retentionAfterRetirement: TimeInterval = 86_400 + 300
+    public static let retentionAfterSuperseded: TimeInterval = 86_400 + 300
 
+    let activationDelay: TimeInterval
     private let lock = NSLock()
-    private var keys: [SigningKey] = []  // newest first
+    private var keys: [SigningKey] = []  // oldest first
+    private var lastLoad = Date.distantPast
 
-    public init() {}
+    public init(activationDelay: TimeInterval = 60) {
+        self.activationDelay = activationDelay
+    }
 
-    /// Loads the keys, creating the first one when the store has none.
+    /// Loads the keys, creating the first one when the store has none, and deletes keys whose
+    /// retention has passed.
     public func refresh(from store: any Store, now: Date) async throws {
         var records = try await store.read { try await $0.signingKeys() }
-        if !records.contains(where: { $0.retiredAt == nil }) {
+        if records.isEmpty {
             let record = try SigningKey.generate(at: now)
             try await store.write { try await $0.insertSigningKey(record) }
             records = try await store.read { try await $0.signingKeys() }
         }
-        let loaded = try records
-            .filter { $0.retiredAt.map { now.timeIntervalSince($0) < Self.retentionAfterRetirement } ?? true }
-            .map(SigningKey.init(record:))
-            .sorted { $0.createdAt > $1.createdAt }
-        lock.withLock { keys = loaded }
+        records.sort { $0.createdAt < $1.createdAt }
+        let expired = Self.expired(records, now: now, activationDelay: activationDelay)
+        if !expired.isEmpty {
+            try await store.write { transaction in
+                for kid in expired { try await transaction.deleteSigningKey(kid: kid) }
+            }
+        }
+        let loaded = try records.filter { !expired.contains($0.kid) }.map(SigningKey.init(record:))
+        lock.withLock {
+            keys = loaded
+            lastLoad = now
+        }
     }
 
-    /// Adds a new key that signs from now on and retires the previous ones (they stay published).
+    /// Reloads when a token names a key this node does not know (another node may have just
+    /// rotated), at most once per `minimumInterval`, so unknown kids cannot flood the store.
+    func refreshForUnknownKey(_ kid: String, from store: any Store, now: Date, minimumInterval: TimeInterval = 5) async throws {
+        let stale = lock.withLock { !keys.contains { $0.kid == kid } && now.timeIntervalSince(lastLoad) >= minimumInterval }
+        if stale { try await refresh(from: store, now: now) }
+    }
+
+    /// Keys whose successor has been signing for longer than the retention.
+    static func expired(_ records: [SigningKeyRecord], now: Date, activationDelay: TimeInterval) -> Set<String> {
+        var expired: Set<String> = []
+        for (index, record) in records.enumerated().dropLast() {
+            let successorActive = records[index + 1].createdAt + activationDelay
+            if now.timeIntervalSince(successorActive) > retentionAfterSuperseded { expired.insert(record.kid) }
+        }
+        return expired
+    }
+
+    /// Adds a key that is published now and signs after the activation delay.
     public static func rotate(in store: any Store, now: Date) async throws -> String {
         let record = try SigningKey.generate(at: now)
-        try await store.write { transaction in
-            for old in try await transaction.signingKeys() where old.retiredAt == nil {
-                try await transaction.retireSigningKey(kid: old.kid, at: now)
-            }
-            try await transaction.insertSigningKey(record)
-        }
+        try await store.write { try await $0.insertSigningKey(record) }
         return record.kid
     }
 
-    var activeKey: SigningKey? {
-        lock.withLock { keys.first { $0.retiredAt == nil } ?? keys.first }
+    /// The key that signs at `now`.
+    func signingKey(at now: Date) -> SigningKey? {
+        lock.withLock {
+            keys.last { $0.createdAt + activationDelay <= now } ?? keys.first
+        }
     }
 
     func key(kid: String) -> SigningKey? {
         lock.withLock { keys.first { $0.kid == kid } }
     }
 
-    /// `{"keys": [...]}` with every published key.
+    /// `{"keys": [...]}` with every published key, newest first.
     public func jwks() throws -> [String: [[String: String]]] {
         let published = lock.withLock { keys }
-        return ["keys": try published.map { try $0.jwk() }]
-    }
-}
-
-enum SHA256Digest {
-    static func of(_ data: Data) -> [UInt8] {
-        Array(Crypto.SHA256.hash(data: data))
+        return ["keys": try published.reversed().map { try $0.jwk() }]
     }
 }

@@ -37,7 +37,7 @@ struct TokenIssuer: Sendable {
     func issuer(poolId: String) -> String { issuerBase + "/" + poolId }
 
     func issue(_ context: TokenContext, now: Date) throws -> (idToken: String, accessToken: String, expiresIn: Int) {
-        guard let key = keys.activeKey else { throw CognitoError.internalError("No signing key is loaded.") }
+        guard let key = keys.signingKey(at: now) else { throw CognitoError.internalError("No signing key is loaded.") }
         let validity = TokenValidity(client: context.client.settings)
         let iat = now.timeIntervalSince1970.rounded(.down)
         let eventId = random.uuid()
@@ -74,13 +74,17 @@ struct TokenIssuer: Sendable {
     }
 
     /// `cognito:roles` (every group role) and `cognito:preferred_role` (the role of the group
-    /// with the lowest precedence that has one), ID token only.
+    /// with the lowest precedence that has one; left out when groups of that precedence name
+    /// different roles), ID token only. `groups` are ordered by precedence.
     static func roleClaims(_ groups: [GroupRecord]) -> [String: JSONValue] {
-        let roles = groups.compactMap(\.roleArn)
-        guard let preferred = roles.first else { return [:] }
+        let withRoles = groups.filter { $0.roleArn != nil }
+        guard let first = withRoles.first else { return [:] }
         var seen = Set<String>()
-        let unique = roles.filter { seen.insert($0).inserted }
-        return ["cognito:roles": .array(unique.map(JSONValue.string)), "cognito:preferred_role": .string(preferred)]
+        let roles = withRoles.compactMap(\.roleArn).filter { seen.insert($0).inserted }
+        var claims: [String: JSONValue] = ["cognito:roles": .array(roles.map(JSONValue.string))]
+        let tied = Set(withRoles.filter { $0.precedence == first.precedence }.compactMap(\.roleArn))
+        if tied.count == 1, let preferred = first.roleArn { claims["cognito:preferred_role"] = .string(preferred) }
+        return claims
     }
 
     /// Attribute claims of the ID token: every attribute the client may read, verified flags as

@@ -109,9 +109,15 @@ extension IdentityService {
         return AdminSetUserPasswordResponse()
     }
 
+    /// AdminDisableUser: the user cannot sign in, and every token issued so far is revoked (they
+    /// stay revoked when the user is enabled again, as in Cognito).
     public func adminDisableUser(_ request: AdminDisableUserRequest) async throws -> AdminDisableUserResponse {
         let pool = try await requirePool(request.userPoolId)
-        try await changeUser(request.username, in: pool) { user, _ in user.enabled = false }
+        let now = time.now
+        try await changeUser(request.username, in: pool) { user, transaction in
+            user.enabled = false
+            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+        }
         return AdminDisableUserResponse()
     }
 

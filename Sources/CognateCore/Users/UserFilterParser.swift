@@ -52,7 +52,11 @@ enum UserFilterParser {
         switch name {
         case "username": return UserFilter(field: .username, match: match, value: value, caseInsensitive: false)
         case "sub": return UserFilter(field: .sub, match: match, value: value.lowercased(), caseInsensitive: false)
-        case "status": return UserFilter(field: .enabled, match: .equals, value: value, caseInsensitive: false)
+        case "status":
+            // Only "Enabled" and "Disabled" exist; the filter names those it matches.
+            let states = ["Enabled", "Disabled"].filter { match == .equals ? $0 == value : $0.hasPrefix(value) }
+            return UserFilter(field: .enabled, match: .equals, value: states.count == 1 ? states[0] : states.isEmpty ? "" : "*",
+                              caseInsensitive: false)
         case "cognito:user_status":
             return UserFilter(field: .status, match: match, value: value.uppercased(), caseInsensitive: false)
         case let attribute where caseInsensitiveAttributes.contains(attribute):

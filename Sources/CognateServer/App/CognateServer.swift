@@ -19,7 +19,10 @@ public struct CognateServer: Sendable {
         let delivery = OutboxDelivery(store: store) { [logger] line in logger.info("\(line)") }
         let service = try await IdentityService.start(
             store: store, delivery: delivery,
-            configuration: CoreConfiguration(region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL))
+            configuration: CoreConfiguration(
+                region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
+                configurationCacheTTL: configuration.configurationCacheSeconds,
+                keyActivationDelay: configuration.keyActivationSeconds))
         return CognateServer(configuration: configuration, service: service, store: store, logger: logger)
     }
 
@@ -55,7 +58,7 @@ public struct CognateServer: Sendable {
         let app = Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cognate"),
-            services: [KeyRefresher(service: service, logger: logger)],
+            services: [KeyRefresher(service: service, interval: configuration.keyRefreshSeconds, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         do {
@@ -68,15 +71,16 @@ public struct CognateServer: Sendable {
     }
 }
 
-/// Picks up signing keys rotated by another node (`cognate keys rotate`) every 30 seconds.
+/// Picks up signing keys rotated by another node (`cognate keys rotate`) every `interval`.
 struct KeyRefresher: Service {
     let service: IdentityService
+    let interval: Double
     let logger: Logger
 
     func run() async throws {
         while !Task.isShuttingDownGracefully {
             do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(30)) }
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(interval)) }
                 try await service.refreshSigningKeys()
             } catch is CancellationError {
                 return

@@ -26,6 +26,13 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 1 << 20
     /// `Access-Control-Allow-Origin` for browser clients.
     public var corsAllowedOrigin = "*"
+    /// Longest a pool or client change made on another node takes to reach this one.
+    public var configurationCacheSeconds: Double = 5
+    /// How often this node loads signing keys rotated elsewhere (it also loads at once when a
+    /// token names an unknown key).
+    public var keyRefreshSeconds: Double = 30
+    /// How long a rotated-in key is published before it signs; keep it above keyRefreshSeconds.
+    public var keyActivationSeconds: Double = 60
 
     public init() {}
 

@@ -112,8 +112,7 @@ enum Migration001Initial {
         CREATE TABLE signing_keys (
             kid {binary_text} PRIMARY KEY,
             private_key_pem TEXT NOT NULL,
-            created_at {timestamp} NOT NULL,
-            retired_at {timestamp}
+            created_at {timestamp} NOT NULL
         )
         """,
         "CREATE TABLE server_secrets (name {binary_text} PRIMARY KEY, value TEXT NOT NULL)",

@@ -6,21 +6,16 @@ extension SQLTransaction: SigningKeyRepository {
     func signingKeys() async throws -> [SigningKeyRecord] {
         try await all("SELECT * FROM signing_keys ORDER BY created_at").map { row in
             SigningKeyRecord(
-                kid: try row.string("kid"), privateKeyPEM: try row.string("private_key_pem"),
-                createdAt: try row.date("created_at"), retiredAt: try row.optionalDate("retired_at"))
+                kid: try row.string("kid"), privateKeyPEM: try row.string("private_key_pem"), createdAt: try row.date("created_at"))
         }
     }
 
     func insertSigningKey(_ key: SigningKeyRecord) async throws {
         try await insert(
             """
-            INSERT INTO signing_keys (kid, private_key_pem, created_at, retired_at) VALUES (\(bind: key.kid), \
-            \(bind: key.privateKeyPEM), \(bind: Columns.time(key.createdAt)), \(bind: key.retiredAt.map(Columns.time)))
+            INSERT INTO signing_keys (kid, private_key_pem, created_at) VALUES (\(bind: key.kid), \
+            \(bind: key.privateKeyPEM), \(bind: Columns.time(key.createdAt)))
             """, conflict: .signingKey)
-    }
-
-    func retireSigningKey(kid: String, at date: Date) async throws {
-        try await run("UPDATE signing_keys SET retired_at = \(bind: Columns.time(date)) WHERE kid = \(bind: kid)")
     }
 
     func deleteSigningKey(kid: String) async throws {

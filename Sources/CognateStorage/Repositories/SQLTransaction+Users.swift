@@ -110,7 +110,13 @@ extension SQLTransaction: UserRepository {
         case .username: return compare("u.username")
         case .sub: return compare("u.sub")
         case .status: return compare("u.status")
-        case .enabled: return "u.enabled = \(bind: filter.value == "Enabled" ? 1 : 0)"
+        case .enabled:
+            switch filter.value {
+            case "Enabled": return "u.enabled = 1"
+            case "Disabled": return "u.enabled = 0"
+            case "*": return "1 = 1"
+            default: return "1 = 0"
+            }
         case .attribute(let name):
             let column = filter.caseInsensitive ? "a.value_folded" : "a.value"
             return """
