@@ -1,0 +1,24 @@
+-- wrk script: one Cognito API operation, POSTed as AWS JSON 1.1.
+--   TARGET  the X-Amz-Target header (AWSCognitoIdentityProviderService.<Operation>)
+--   BODY    the JSON body; every "{n}" becomes a number unique to the request (for SignUp)
+-- Prints one JSON line with the counts and latency percentiles (microseconds).
+local target = os.getenv("TARGET")
+local body = os.getenv("BODY")
+local counter = 0
+
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/x-amz-json-1.1"
+wrk.headers["X-Amz-Target"] = target
+
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, "/", nil, (body:gsub("{n}", tostring(counter))))
+end
+
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '{"requests":%d,"duration_us":%d,"socket_errors":%d,"non2xx":%d,"p50_us":%d,"p99_us":%d}\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50), latency:percentile(99)))
+end

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark: Cognate (release build) and moto_server, same machine, same run.
+
+For each operation it reports throughput and p50/p99 latency of both servers and the
+Cognate/moto ratios, as a Markdown table. Usage:
+
+    python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
+
+Load: wrk (Debian's `wrk`) with one thread and --connections connections for the single-request
+operations; bench/srp_load.py (2 processes, SRP math on GMP) for full USER_SRP_AUTH sign-ins.
+The machine has 2 cores: the load generator and the server under test share them (wrk uses at
+most one core; each SRP client process about 1 ms of CPU per sign-in), and only one server is
+loaded at a time.
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+import urllib.request
+import uuid
+
+import boto3
+from botocore.config import Config
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+HERE = pathlib.Path(__file__).resolve().parent
+PASSWORD = "Bench-Passw0rd!"
+TARGET = "AWSCognitoIdentityProviderService."
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(url, process, seconds=60):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{url}: server exited with {process.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except OSError as error:
+            if getattr(error, "code", None):   # an HTTP error status still means it answers
+                return
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    def __init__(self, name, endpoints, processes):
+        self.name, self.endpoints, self.processes = name, endpoints, processes
+
+    @property
+    def endpoint(self):
+        return self.endpoints[0]
+
+    def client(self):
+        return boto3.client("cognito-idp", endpoint_url=self.endpoint, region_name="us-east-1",
+                            aws_access_key_id="bench", aws_secret_access_key="bench",
+                            config=Config(retries={"max_attempts": 1}))
+
+    def cpu(self):
+        return sum(cpu_seconds(p.pid) for p in self.processes)
+
+    def stop(self):
+        for p in self.processes:
+            p.terminate()
+        for p in self.processes:
+            p.wait(timeout=30)
+
+
+def start_cognate(binary, workdir, database, nodes):
+    if database is None:
+        database = str(pathlib.Path(workdir) / "bench.sqlite")
+    processes, endpoints = [], []
+    log = open(pathlib.Path(workdir) / "cognate.log", "ab")
+    for _ in range(nodes):
+        port = free_port()
+        p = subprocess.Popen([binary, "serve", "--port", str(port), "--database", database],
+                             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "LOG_LEVEL": "warning"})
+        wait_ready(f"http://127.0.0.1:{port}/health", p)
+        processes.append(p)
+        endpoints.append(f"http://127.0.0.1:{port}")
+    return Server("Cognate", endpoints, processes)
+
+
+def start_moto(workdir):
+    port = free_port()
+    log = open(pathlib.Path(workdir) / "moto.log", "ab")
+    p = subprocess.Popen(["moto_server", "-p", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    wait_ready(f"http://127.0.0.1:{port}/moto-api/", p)
+    return Server("moto", [f"http://127.0.0.1:{port}"], [p])
+
+
+def prepare(server):
+    """A pool, a client and a confirmed user, signed in."""
+    idp = server.client()
+    pool = idp.create_user_pool(PoolName="bench-" + uuid.uuid4().hex[:6], AutoVerifiedAttributes=["email"])["UserPool"]
+    client = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="bench",
+        ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH", "ALLOW_USER_SRP_AUTH"])["UserPoolClient"]
+    idp.sign_up(ClientId=client["ClientId"], Username="bench", Password=PASSWORD,
+                UserAttributes=[{"Name": "email", "Value": "bench@example.com"}])
+    idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username="bench")
+    tokens = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="USER_PASSWORD_AUTH",
+                               AuthParameters={"USERNAME": "bench", "PASSWORD": PASSWORD})["AuthenticationResult"]
+    return pool["Id"], client["ClientId"], tokens
+
+
+def operations(client_id, tokens, run_id):
+    return {
+        "SignUp": ("SignUp", {"ClientId": client_id, "Username": f"u{run_id}x{{n}}", "Password": PASSWORD,
+                              "UserAttributes": [{"Name": "email", "Value": f"u{run_id}x{{n}}@example.com"}]}),
+        "InitiateAuth USER_PASSWORD_AUTH": ("InitiateAuth", {
+            "ClientId": client_id, "AuthFlow": "USER_PASSWORD_AUTH",
+            "AuthParameters": {"USERNAME": "bench", "PASSWORD": PASSWORD}}),
+        "InitiateAuth REFRESH_TOKEN_AUTH": ("InitiateAuth", {
+            "ClientId": client_id, "AuthFlow": "REFRESH_TOKEN_AUTH",
+            "AuthParameters": {"REFRESH_TOKEN": tokens["RefreshToken"]}}),
+        "GetUser": ("GetUser", {"AccessToken": tokens["AccessToken"]}),
+    }
+
+
+def run_wrk(endpoints, operation, body, seconds, connections):
+    """Runs one wrk per endpoint at once (several nodes) and sums them."""
+    env = {**os.environ, "TARGET": TARGET + operation, "BODY": json.dumps(body).replace("{{n}}", "{n}")}
+    per_node = max(1, connections // len(endpoints))
+    procs = [subprocess.Popen(["wrk", "-t1", f"-c{per_node}", f"-d{seconds}s", "--latency", "-s", str(HERE / "cognito.lua"),
+                               endpoint + "/"], stdout=subprocess.PIPE, text=True, env=env) for endpoint in endpoints]
+    results = []
+    for p in procs:
+        out, _ = p.communicate()
+        results.append(json.loads([l for l in out.splitlines() if l.startswith("{")][-1]))
+    total = sum(r["requests"] for r in results)
+    return {
+        "throughput": total / (max(r["duration_us"] for r in results) / 1e6),
+        "p50_ms": max(r["p50_us"] for r in results) / 1000, "p99_ms": max(r["p99_us"] for r in results) / 1000,
+        "failures": sum(r["non2xx"] + r["socket_errors"] for r in results), "requests": total,
+    }
+
+
+def run_srp(server, pool_id, client_id, seconds):
+    before = server.cpu()
+    out = subprocess.run([sys.executable, str(HERE / "srp_load.py"), server.endpoint, pool_id, client_id, "bench",
+                          PASSWORD, str(seconds), "2"], capture_output=True, text=True, check=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    cpu = server.cpu() - before
+    return {"throughput": result["requests"] / result["seconds"], "p50_ms": result["p50_us"] / 1000,
+            "p99_ms": result["p99_us"] / 1000, "failures": result["errors"], "requests": result["requests"],
+            "server_cpu_ms_per_request": 1000 * cpu / max(result["requests"], 1)}
+
+
+def machine_srp_limit():
+    """What one SRP sign-in must cost the server at least on this machine: three 3072-bit
+    exponentiations with 256-bit exponents (GMP, as the server) and two RS256 signatures."""
+    import gmpy2
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+    n = gmpy2.mpz(int("FF" * 384, 16) - 1) | 1
+    base, exponent = gmpy2.mpz(int.from_bytes(os.urandom(384), "big")) % n, gmpy2.mpz(int.from_bytes(os.urandom(32), "big"))
+    modexp = min(timeit.repeat(lambda: gmpy2.powmod(base, exponent, n), number=200, repeat=5)) / 200
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    sign = min(timeit.repeat(lambda: key.sign(b"x" * 700, padding.PKCS1v15(), hashes.SHA256()), number=100, repeat=5)) / 100
+    return {"modexp_ms": modexp * 1000, "rsa_sign_ms": sign * 1000, "srp_sign_in_ms": (3 * modexp + 2 * sign) * 1000}
+
+
+def table(results, limit, title):
+    lines = [f"### {title}", "",
+             "| operation | Cognate req/s | moto req/s | ratio | Cognate p50 / p99 (ms) | moto p50 / p99 (ms) | p50 ratio |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, pair in results.items():
+        c, m = pair["Cognate"], pair.get("moto")
+        if m and m["throughput"] > 0:
+            lines.append(f"| {name} | {c['throughput']:.0f} | {m['throughput']:.0f} | {c['throughput'] / m['throughput']:.1f}× | "
+                         f"{c['p50_ms']:.2f} / {c['p99_ms']:.2f} | {m['p50_ms']:.2f} / {m['p99_ms']:.2f} | "
+                         f"{m['p50_ms'] / max(c['p50_ms'], 1e-3):.1f}× faster |")
+        elif m:
+            lines.append(f"| {name} | {c['throughput']:.0f} | fails | — | {c['p50_ms']:.2f} / {c['p99_ms']:.2f} | — | — |")
+        else:
+            lines.append(f"| {name} | {c['throughput']:.0f} | — | — | {c['p50_ms']:.2f} / {c['p99_ms']:.2f} | — | — |")
+    srp = results.get("USER_SRP_AUTH sign-in (2 requests)", {}).get("Cognate")
+    if srp and limit:
+        lines += ["", f"Server CPU per SRP sign-in: {srp['server_cpu_ms_per_request']:.2f} ms "
+                      f"(machine limit: {limit['srp_sign_in_ms']:.2f} ms = 3 × {limit['modexp_ms']:.2f} ms modexp "
+                      f"+ 2 × {limit['rsa_sign_ms']:.2f} ms RS256)."]
+    failures = {f"{n} ({s})": r["failures"] for n, pair in results.items() for s, r in pair.items() if r["failures"]}
+    if failures:
+        lines += ["", f"Failed requests: {failures}"]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--database", help="postgres:// URL (default: a fresh SQLite file)")
+    parser.add_argument("--nodes", type=int, default=1, help="Cognate nodes on the database (PostgreSQL only)")
+    parser.add_argument("--no-moto", action="store_true", help="measure Cognate only")
+    parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "cognate"))
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is missing: apt-get install wrk")
+    if args.nodes > 1 and not args.database:
+        sys.exit("several nodes need a shared PostgreSQL database (--database postgres://...)")
+    if not args.skip_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "cognate"], cwd=ROOT, check=True)
+
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="cognate-bench-") as workdir:
+        servers = [start_cognate(args.binary, workdir, args.database, args.nodes)]
+        if not args.no_moto:
+            servers.append(start_moto(workdir))
+        try:
+            run_id = uuid.uuid4().hex[:6]
+            for server in servers:
+                pool_id, client_id, tokens = prepare(server)
+                for name, (operation, body) in operations(client_id, tokens, run_id).items():
+                    print(f"{server.name}: {name} ...", file=sys.stderr)
+                    results.setdefault(name, {})[server.name] = run_wrk(
+                        server.endpoints, operation, body, args.seconds, args.connections)
+                print(f"{server.name}: USER_SRP_AUTH ...", file=sys.stderr)
+                results.setdefault("USER_SRP_AUTH sign-in (2 requests)", {})[server.name] = run_srp(
+                    server, pool_id, client_id, args.seconds)
+        finally:
+            for server in servers:
+                server.stop()
+    storage = "PostgreSQL" if args.database else "SQLite"
+    title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}, {args.connections} connections, "
+             f"{args.seconds} s per operation")
+    print(json.dumps(results), file=sys.stderr)
+    print(table(results, machine_srp_limit(), title))
+
+
+if __name__ == "__main__":
+    main()
