@@ -127,6 +127,45 @@ def user_status(idp, pool_id, username):
     return idp.admin_get_user(UserPoolId=pool_id, Username=username)["UserStatus"]
 
 
+# --- codes, clients and messages (account lifecycle) ----------------------------------------
+
+CODE_MISMATCH = "Invalid verification code provided, please try again."
+CODE_EXPIRED = "Invalid code provided, please request a code again."
+ATTEMPT_LIMIT = "Attempt limit exceeded, please try after some time."
+ACCESS_TOKEN_REVOKED = "Access Token has been revoked"
+REFRESH_TOKEN_REVOKED = "Refresh Token has been revoked"
+
+
+def wrong_code(code):
+    """A six-digit code different from `code`."""
+    return f"{(int(code) + 1) % 1_000_000:06d}"
+
+
+def last_message(server, pool_id, **match):
+    """The newest outbox message of the pool whose fields equal `match` (e.g. destination=…,
+    purpose="forgotPassword"); fails when there is none."""
+    found = messages(server, pool_id, **match)
+    assert found, f"no message {match} in the outbox of {pool_id}"
+    return found[-1]
+
+
+def new_client(idp, pool_id, name="app", flows=USER_FLOWS, **kwargs):
+    """CreateUserPoolClient with the user flows (and `kwargs`); returns the UserPoolClient."""
+    return idp.create_user_pool_client(UserPoolId=pool_id, ClientName=name, ExplicitAuthFlows=flows,
+                                       **kwargs)["UserPoolClient"]
+
+
+def masked_email(address):
+    """Cognito's masking of an email destination: first letter of local part and of domain."""
+    local, domain = address.split("@")
+    return f"{local[0]}***@{domain[0]}***.{domain.rsplit('.', 1)[1]}"
+
+
+def masked_phone(number):
+    """Cognito's masking of a phone destination: '+', stars, the last four digits."""
+    return "+" + "*" * (len(number) - 5) + number[-4:]
+
+
 # --- SRP (pycognito) ------------------------------------------------------------------------
 
 def pycognito_user(server, pool_id, client, username):

@@ -30,9 +30,10 @@ struct Outbox: AsyncParsableCommand {
             if json {
                 print(String(decoding: try encoder.encode(message), as: UTF8.self))
             } else {
-                let subject = message.subject.map { " \"\($0)\"" } ?? ""
-                print("#\(message.id ?? 0) \(message.createdAt) \(message.medium) to \(message.destination) "
-                    + "[\(message.poolId) \(message.purpose)]\(subject): \(message.body)")
+                let sent = message.message
+                let subject = sent.subject.map { " \"\($0)\"" } ?? ""
+                print("#\(message.id) \(message.createdAt) \(sent.medium) to \(sent.destination) "
+                    + "[\(sent.poolId) \(sent.purpose)]\(subject): \(sent.body)")
             }
         }
         await store.close()

@@ -16,28 +16,16 @@ struct DatabaseOption: ParsableArguments {
     var dbStatementTimeout: Double?
 
     var resolved: String {
-        database ?? ProcessInfo.processInfo.environment["COGNATE_DATABASE"] ?? ServerConfiguration().database
+        Setting.string(database, "COGNATE_DATABASE") ?? ServerConfiguration().database
     }
 
     func options() throws -> DatabaseOptions {
-        let env = ProcessInfo.processInfo.environment
         var options = DatabaseOptions()
-        if let size = try dbPoolSize.map(Double.init) ?? env["COGNATE_DB_POOL_SIZE"].map({ try Self.number($0, "COGNATE_DB_POOL_SIZE") }) {
-            guard size >= 1 else { throw ValidationError("The database pool size must be at least 1.") }
-            options.poolSize = Int(size)
-        }
-        if let timeout = try dbStatementTimeout
-            ?? env["COGNATE_DB_STATEMENT_TIMEOUT"].map({ try Self.number($0, "COGNATE_DB_STATEMENT_TIMEOUT") })
-        {
-            guard timeout >= 0 else { throw ValidationError("The statement timeout cannot be negative.") }
+        if let size = try Setting.number(dbPoolSize, "COGNATE_DB_POOL_SIZE", minimum: 1) { options.poolSize = size }
+        if let timeout = try Setting.number(dbStatementTimeout, "COGNATE_DB_STATEMENT_TIMEOUT", minimum: 0) {
             options.statementTimeout = timeout == 0 ? nil : timeout
         }
         return options
-    }
-
-    private static func number(_ text: String, _ name: String) throws -> Double {
-        guard let value = Double(text) else { throw ValidationError("\(name) must be a number: \(text)") }
-        return value
     }
 }
 
@@ -73,35 +61,26 @@ struct ServerOptions: ParsableArguments {
     var keyActivationSeconds: Double?
 
     func configuration() throws -> ServerConfiguration {
-        let env = ProcessInfo.processInfo.environment
         var config = ServerConfiguration()
         config.database = database.resolved
         config.databaseOptions = try database.options()
-        config.host = host ?? env["COGNATE_HOST"] ?? config.host
-        if let port = try port ?? env["COGNATE_PORT"].map({ text in
-            guard let value = Int(text) else { throw ValidationError("COGNATE_PORT must be a number: \(text)") }
-            return value
-        }) { config.port = port }
-        config.publicBaseURL = publicURL ?? env["COGNATE_PUBLIC_URL"]
-        let modeText = mode ?? env["COGNATE_MODE"] ?? "dev"
+        config.host = Setting.string(host, "COGNATE_HOST") ?? config.host
+        config.port = try Setting.number(port, "COGNATE_PORT", minimum: 0) ?? config.port
+        config.publicBaseURL = Setting.string(publicURL, "COGNATE_PUBLIC_URL")
+        let modeText = Setting.string(mode, "COGNATE_MODE") ?? "dev"
         guard let mode = ServerConfiguration.Mode(rawValue: modeText) else {
             throw ValidationError("Mode must be dev or production, not \(modeText).")
         }
         config.mode = mode
-        config.region = region ?? env["COGNATE_REGION"] ?? config.region
-        func seconds(_ flag: Double?, _ name: String, _ current: Double) throws -> Double {
-            guard let value = try flag ?? env[name].map({ text in
-                guard let value = Double(text) else { throw ValidationError("\(name) must be a number: \(text)") }
-                return value
-            }) else { return current }
-            guard value >= 0 else { throw ValidationError("\(name) cannot be negative.") }
-            return value
-        }
-        config.configurationCacheSeconds = try seconds(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", config.configurationCacheSeconds)
-        config.keyRefreshSeconds = max(1, try seconds(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", config.keyRefreshSeconds))
-        config.keyActivationSeconds = try seconds(keyActivationSeconds, "COGNATE_KEY_ACTIVATION_SECONDS", config.keyActivationSeconds)
+        config.region = Setting.string(region, "COGNATE_REGION") ?? config.region
+        config.configurationCacheSeconds =
+            try Setting.number(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", minimum: 0) ?? config.configurationCacheSeconds
+        config.keyRefreshSeconds =
+            try Setting.number(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", minimum: 1) ?? config.keyRefreshSeconds
+        config.keyActivationSeconds =
+            try Setting.number(keyActivationSeconds, "COGNATE_KEY_ACTIVATION_SECONDS", minimum: 0) ?? config.keyActivationSeconds
         let pairs = adminCredentials.isEmpty
-            ? (env["COGNATE_ADMIN_CREDENTIALS"] ?? "").split(separator: ",").map(String.init) : adminCredentials
+            ? (Setting.environment["COGNATE_ADMIN_CREDENTIALS"] ?? "").split(separator: ",").map(String.init) : adminCredentials
         for pair in pairs where !pair.isEmpty {
             let parts = pair.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {

@@ -9,9 +9,11 @@ struct SigV4VerifierTests {
     let verifier = SigV4Verifier(credentials: ["AKIDEXAMPLE": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"])
     let now = SigV4Verifier.parseAmzDate("20150830T123600Z")!
 
+    /// As an HTTP/1 server sees them: the Host header has become the request's authority.
+    let authority = "example.amazonaws.com"
+
     func headers(signature: String, key: String = "AKIDEXAMPLE") -> HTTPFields {
         [
-            HTTPField.Name("host")!: "example.amazonaws.com",
             HTTPField.Name("x-amz-date")!: "20150830T123600Z",
             .authorization: "AWS4-HMAC-SHA256 Credential=\(key)/20150830/us-east-1/service/aws4_request, "
                 + "SignedHeaders=host;x-amz-date, Signature=\(signature)",
@@ -20,7 +22,7 @@ struct SigV4VerifierTests {
 
     @Test func acceptsTheReferenceSignature() throws {
         try verifier.verify(
-            method: "GET", path: "/", query: "",
+            method: "GET", path: "/", query: "", authority: authority,
             headers: headers(signature: "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"),
             body: Data(), now: now)
     }
@@ -28,20 +30,20 @@ struct SigV4VerifierTests {
     @Test func refusesWrongSignatureUnknownKeySkewAndMissingHeader() {
         let good = "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"
         #expect(throws: WireFault.self) {
-            try verifier.verify(method: "GET", path: "/", query: "", headers: headers(signature: String(good.reversed())), body: Data(), now: now)
+            try verifier.verify(method: "GET", path: "/", query: "", authority: authority, headers: headers(signature: String(good.reversed())), body: Data(), now: now)
         }
         #expect(throws: WireFault.self) {
-            try verifier.verify(method: "GET", path: "/", query: "", headers: headers(signature: good, key: "OTHER"), body: Data(), now: now)
+            try verifier.verify(method: "GET", path: "/", query: "", authority: authority, headers: headers(signature: good, key: "OTHER"), body: Data(), now: now)
         }
         #expect(throws: WireFault.self) {
-            try verifier.verify(method: "GET", path: "/", query: "", headers: headers(signature: good), body: Data(),
+            try verifier.verify(method: "GET", path: "/", query: "", authority: authority, headers: headers(signature: good), body: Data(),
                                 now: now.addingTimeInterval(16 * 60))
         }
         #expect(throws: WireFault.self) {
-            try verifier.verify(method: "POST", path: "/", query: "", headers: headers(signature: good), body: Data("x".utf8), now: now)
+            try verifier.verify(method: "POST", path: "/", query: "", authority: authority, headers: headers(signature: good), body: Data("x".utf8), now: now)
         }
         #expect(throws: WireFault.self) {
-            try verifier.verify(method: "GET", path: "/", query: "", headers: [:], body: Data(), now: now)
+            try verifier.verify(method: "GET", path: "/", query: "", authority: authority, headers: [:], body: Data(), now: now)
         }
     }
 }

@@ -17,8 +17,7 @@ extension IdentityService {
             throw AttributeRules.nonConforming(flag, "Attribute cannot be set by users.")
         }
         let pending: [PendingCode] = try await store.write { transaction in
-            try await transaction.lockUser(poolId: pool.id, sub: caller.user.sub)
-            guard var user = try await transaction.user(poolId: pool.id, sub: caller.user.sub) else { throw CognitoError.userNotFound }
+            var user = try await self.locked(caller.user, transaction)
             return try await self.applyAttributeChanges(changes, to: &user, pool: pool, writer: .user, in: transaction)
         }
         let details = try await send(pending, pool: pool)
@@ -34,9 +33,7 @@ extension IdentityService {
         }
         let removal = Dictionary(request.userAttributeNames.map { ($0, "") }, uniquingKeysWith: { first, _ in first })
         _ = try await store.write { transaction in
-            guard var user = try await transaction.user(poolId: caller.pool.id, sub: caller.user.sub) else {
-                throw CognitoError.userNotFound
-            }
+            var user = try await self.locked(caller.user, transaction)
             return try await self.applyAttributeChanges(removal, to: &user, pool: caller.pool, writer: .user, in: transaction)
         }
         return DeleteUserAttributesResponse()
@@ -80,10 +77,7 @@ extension IdentityService {
         let now = time.now
         let codes = self.codes
         try await transaction { transaction in
-            try await transaction.lockUser(poolId: caller.pool.id, sub: caller.user.sub)
-            guard var user = try await transaction.user(poolId: caller.pool.id, sub: caller.user.sub) else {
-                throw CognitoError.userNotFound
-            }
+            var user = try await self.locked(caller.user, transaction)
             let record = try await codes.redeem(request.code, for: user, purpose: .verifyAttribute(kind), in: transaction, now: now)
             if let pending = record.pendingValue { user.attributes[kind] = pending }
             user.attributes["\(kind)_verified"] = "true"

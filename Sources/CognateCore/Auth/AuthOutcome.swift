@@ -15,10 +15,24 @@ enum AuthOutcome: Sendable {
     }
 
     var adminInitiateAuthResponse: AdminInitiateAuthResponse {
-        let response = initiateAuthResponse
+        let r = initiateAuthResponse
         return AdminInitiateAuthResponse(
-            challengeName: response.challengeName, session: response.session,
-            challengeParameters: response.challengeParameters, authenticationResult: response.authenticationResult)
+            challengeName: r.challengeName, session: r.session, challengeParameters: r.challengeParameters,
+            authenticationResult: r.authenticationResult)
+    }
+
+    var respondToAuthChallengeResponse: RespondToAuthChallengeResponse {
+        let r = initiateAuthResponse
+        return RespondToAuthChallengeResponse(
+            challengeName: r.challengeName, session: r.session, challengeParameters: r.challengeParameters,
+            authenticationResult: r.authenticationResult)
+    }
+
+    var adminRespondToAuthChallengeResponse: AdminRespondToAuthChallengeResponse {
+        let r = initiateAuthResponse
+        return AdminRespondToAuthChallengeResponse(
+            challengeName: r.challengeName, session: r.session, challengeParameters: r.challengeParameters,
+            authenticationResult: r.authenticationResult)
     }
 }
 

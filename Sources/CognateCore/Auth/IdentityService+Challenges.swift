@@ -4,26 +4,20 @@ import Foundation
 extension IdentityService {
     public func respondToAuthChallenge(_ request: RespondToAuthChallengeRequest) async throws -> RespondToAuthChallengeResponse {
         let (pool, client) = try await requireClient(request.clientId)
-        let outcome = try await respond(
+        return try await respond(
             to: request.challengeName, responses: request.challengeResponses ?? [:], session: request.session, pool: pool,
-            client: client)
-        let response = outcome.initiateAuthResponse
-        return RespondToAuthChallengeResponse(
-            challengeName: response.challengeName, session: response.session,
-            challengeParameters: response.challengeParameters, authenticationResult: response.authenticationResult)
+            client: client
+        ).respondToAuthChallengeResponse
     }
 
     public func adminRespondToAuthChallenge(_ request: AdminRespondToAuthChallengeRequest) async throws
         -> AdminRespondToAuthChallengeResponse
     {
         let (pool, client) = try await requireClient(request.clientId, poolId: request.userPoolId)
-        let outcome = try await respond(
+        return try await respond(
             to: request.challengeName, responses: request.challengeResponses ?? [:], session: request.session, pool: pool,
-            client: client)
-        let response = outcome.initiateAuthResponse
-        return AdminRespondToAuthChallengeResponse(
-            challengeName: response.challengeName, session: response.session,
-            challengeParameters: response.challengeParameters, authenticationResult: response.authenticationResult)
+            client: client
+        ).adminRespondToAuthChallengeResponse
     }
 
     func respond(to challenge: ChallengeNameType, responses: [String: String], session: String?, pool: PoolRecord,

@@ -8,22 +8,7 @@ extension IdentityService {
             throw CognitoError.invalidParameter("GenerateSecret and ClientSecret can not both be set.")
         }
         let now = time.now
-        var settings = try ClientSettings.normalized(
-            UserPoolClientType(
-                refreshTokenValidity: request.refreshTokenValidity, accessTokenValidity: request.accessTokenValidity,
-                idTokenValidity: request.idTokenValidity, tokenValidityUnits: request.tokenValidityUnits,
-                readAttributes: request.readAttributes, writeAttributes: request.writeAttributes,
-                explicitAuthFlows: request.explicitAuthFlows,
-                supportedIdentityProviders: request.supportedIdentityProviders, callbackURLs: request.callbackURLs,
-                logoutURLs: request.logoutURLs, defaultRedirectURI: request.defaultRedirectURI,
-                allowedOAuthFlows: request.allowedOAuthFlows, allowedOAuthScopes: request.allowedOAuthScopes,
-                allowedOAuthFlowsUserPoolClient: request.allowedOAuthFlowsUserPoolClient,
-                analyticsConfiguration: request.analyticsConfiguration,
-                preventUserExistenceErrors: request.preventUserExistenceErrors,
-                enableTokenRevocation: request.enableTokenRevocation,
-                enablePropagateAdditionalUserContextData: request.enablePropagateAdditionalUserContextData,
-                authSessionValidity: request.authSessionValidity, refreshTokenRotation: request.refreshTokenRotation),
-            pool: pool)
+        var settings = try ClientSettings.normalized(request.requestedSettings, pool: pool)
         settings.clientSecret = request.clientSecret
             ?? (request.generateSecret == true ? random.string(51, from: Alphabet.lowerAlphanumeric) : nil)
         var client = ClientRecord(
@@ -50,21 +35,7 @@ extension IdentityService {
     public func updateUserPoolClient(_ request: UpdateUserPoolClientRequest) async throws -> UpdateUserPoolClientResponse {
         let pool = try await requirePool(request.userPoolId)
         let now = time.now
-        let requested = UserPoolClientType(
-            refreshTokenValidity: request.refreshTokenValidity, accessTokenValidity: request.accessTokenValidity,
-            idTokenValidity: request.idTokenValidity, tokenValidityUnits: request.tokenValidityUnits,
-            readAttributes: request.readAttributes, writeAttributes: request.writeAttributes,
-            explicitAuthFlows: request.explicitAuthFlows, supportedIdentityProviders: request.supportedIdentityProviders,
-            callbackURLs: request.callbackURLs, logoutURLs: request.logoutURLs,
-            defaultRedirectURI: request.defaultRedirectURI, allowedOAuthFlows: request.allowedOAuthFlows,
-            allowedOAuthScopes: request.allowedOAuthScopes,
-            allowedOAuthFlowsUserPoolClient: request.allowedOAuthFlowsUserPoolClient,
-            analyticsConfiguration: request.analyticsConfiguration,
-            preventUserExistenceErrors: request.preventUserExistenceErrors,
-            enableTokenRevocation: request.enableTokenRevocation,
-            enablePropagateAdditionalUserContextData: request.enablePropagateAdditionalUserContextData,
-            authSessionValidity: request.authSessionValidity, refreshTokenRotation: request.refreshTokenRotation)
-        let settings = try ClientSettings.normalized(requested, pool: pool)
+        let settings = try ClientSettings.normalized(request.requestedSettings, pool: pool)
         let client = try await store.write { transaction in
             guard var client = try await transaction.client(id: request.clientId), client.poolId == pool.id else {
                 throw Self.clientNotFound(request.clientId)

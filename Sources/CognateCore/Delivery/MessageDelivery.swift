@@ -2,7 +2,7 @@ import CognateProtocol
 import Foundation
 
 /// A message to a user: a code, an invitation, a notice.
-public struct OutboundMessage: Sendable, Equatable {
+public struct OutboundMessage: Sendable, Equatable, Encodable {
     public var poolId: String
     public var username: String
     public var medium: DeliveryMediumType
@@ -48,11 +48,8 @@ public struct OutboxDelivery: MessageDelivery {
     }
 
     public func deliver(_ message: OutboundMessage) async throws {
-        let record = OutboxMessage(
-            poolId: message.poolId, username: message.username, medium: message.medium.rawValue,
-            destination: message.destination, subject: message.subject, body: message.body, code: message.code,
-            purpose: message.purpose, createdAt: time.now)
-        try await store.write { try await $0.appendOutboxMessage(record) }
+        let now = time.now
+        try await store.write { try await $0.appendOutboxMessage(message, at: now) }
         log("outbox: \(message.medium.rawValue) to \(message.destination) [\(message.purpose)]: \(message.body)")
     }
 }

@@ -8,33 +8,11 @@ extension IdentityService {
         {
             throw CognitoError.invalidParameter("Only one of the aliasAttributes or usernameAttributes can be set in a User Pool.")
         }
-        try PoolSettings.checkAutoVerified(request.autoVerifiedAttributes)
-        try PoolSettings.checkRecovery(request.accountRecoverySetting)
         let now = time.now
-        let settings = UserPoolType(
-            policies: PoolSettings.passwordPolicy(request.policies),
-            deletionProtection: request.deletionProtection ?? .inactive,
-            lambdaConfig: request.lambdaConfig ?? LambdaConfigType(),
-            schemaAttributes: try PoolSchemaBuilder.build(from: request.schema),
-            autoVerifiedAttributes: request.autoVerifiedAttributes,
-            aliasAttributes: request.aliasAttributes,
-            usernameAttributes: request.usernameAttributes,
-            smsVerificationMessage: request.smsVerificationMessage,
-            emailVerificationMessage: request.emailVerificationMessage,
-            emailVerificationSubject: request.emailVerificationSubject,
-            verificationMessageTemplate: PoolSettings.verificationTemplate(request.verificationMessageTemplate),
-            smsAuthenticationMessage: request.smsAuthenticationMessage,
-            userAttributeUpdateSettings: request.userAttributeUpdateSettings,
-            mfaConfiguration: request.mfaConfiguration ?? .off,
-            deviceConfiguration: request.deviceConfiguration,
-            emailConfiguration: request.emailConfiguration,
-            smsConfiguration: request.smsConfiguration,
-            userPoolTags: request.userPoolTags,
-            adminCreateUserConfig: PoolSettings.adminCreateUserConfig(request.adminCreateUserConfig),
-            userPoolAddOns: request.userPoolAddOns,
-            usernameConfiguration: request.usernameConfiguration,
-            accountRecoverySetting: request.accountRecoverySetting,
-            userPoolTier: request.userPoolTier ?? .essentials)
+        var settings = UserPoolType(
+            schemaAttributes: try PoolSchemaBuilder.build(from: request.schema), aliasAttributes: request.aliasAttributes,
+            usernameAttributes: request.usernameAttributes, usernameConfiguration: request.usernameConfiguration)
+        try request.apply(to: &settings)
         var pool = PoolRecord(id: "", name: request.poolName, createdAt: now, updatedAt: now, settings: settings)
         for _ in 0..<5 {
             pool.id = configuration.region + "_" + random.string(9, from: Alphabet.alphanumeric)
@@ -59,36 +37,12 @@ extension IdentityService {
     }
 
     public func updateUserPool(_ request: UpdateUserPoolRequest) async throws -> UpdateUserPoolResponse {
-        try PoolSettings.checkAutoVerified(request.autoVerifiedAttributes)
-        try PoolSettings.checkRecovery(request.accountRecoverySetting)
         let now = time.now
         try await store.write { transaction in
             guard var pool = try await transaction.pool(id: request.userPoolId) else {
                 throw Self.poolNotFound(request.userPoolId)
             }
-            // A full replacement of the mutable settings: what the request omits reverts to
-            // its default, as in Cognito.
-            var s = pool.settings
-            s.policies = PoolSettings.passwordPolicy(request.policies)
-            s.deletionProtection = request.deletionProtection ?? .inactive
-            s.lambdaConfig = request.lambdaConfig ?? LambdaConfigType()
-            s.autoVerifiedAttributes = request.autoVerifiedAttributes
-            s.smsVerificationMessage = request.smsVerificationMessage
-            s.emailVerificationMessage = request.emailVerificationMessage
-            s.emailVerificationSubject = request.emailVerificationSubject
-            s.verificationMessageTemplate = PoolSettings.verificationTemplate(request.verificationMessageTemplate)
-            s.smsAuthenticationMessage = request.smsAuthenticationMessage
-            s.userAttributeUpdateSettings = request.userAttributeUpdateSettings
-            s.mfaConfiguration = request.mfaConfiguration ?? .off
-            s.deviceConfiguration = request.deviceConfiguration
-            s.emailConfiguration = request.emailConfiguration
-            s.smsConfiguration = request.smsConfiguration
-            s.userPoolTags = request.userPoolTags
-            s.adminCreateUserConfig = PoolSettings.adminCreateUserConfig(request.adminCreateUserConfig)
-            s.userPoolAddOns = request.userPoolAddOns
-            s.accountRecoverySetting = request.accountRecoverySetting
-            s.userPoolTier = request.userPoolTier ?? s.userPoolTier
-            pool.settings = s
+            try request.apply(to: &pool.settings)
             if let name = request.poolName { pool.name = name }
             pool.updatedAt = now
             try await transaction.updatePool(pool)

@@ -9,13 +9,14 @@ extension IdentityService {
         let now = time.now
         let limit = configuration.codeRequestsPerHour
         let sent: PendingCode? = try await store.write { transaction in
-            guard let user = try await self.findUser(request.username, in: pool, transaction) else {
-                try client.checkSecretHash(request.secretHash, usernames: [request.username])
-                if client.preventsUserExistenceErrors { return nil }
-                throw CognitoError.userNotFound
-            }
-            try client.checkSecretHash(request.secretHash, usernames: [request.username, user.username, user.sub])
+            guard let user = try await self.publicCaller(
+                request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
+            else { return nil }
             guard user.enabled else { throw CognitoError.userDisabled }
+            guard user.status != .forceChangePassword else {
+                // They sign in with the temporary password (or an administrator resends it).
+                throw CognitoError.notAuthorized("User password cannot be reset in the current state.")
+            }
             guard let destination = self.recoveryDestination(for: user, pool: pool) else {
                 throw CognitoError.invalidParameter(
                     "Cannot reset password for the user as there is no registered/verified email or phone_number")
@@ -41,13 +42,10 @@ extension IdentityService {
         let now = time.now
         let codes = self.codes
         try await transaction { transaction in
-            guard let found = try await self.findUser(request.username, in: pool, transaction) else {
-                try client.checkSecretHash(request.secretHash, usernames: [request.username])
-                throw client.preventsUserExistenceErrors ? CognitoError.codeMismatch : CognitoError.userNotFound
-            }
-            try client.checkSecretHash(request.secretHash, usernames: [request.username, found.username, found.sub])
-            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
-            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            guard let found = try await self.publicCaller(
+                request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
+            else { throw CognitoError.codeMismatch }
+            var user = try await self.locked(found, transaction)
             guard user.enabled else { throw CognitoError.userDisabled }
             _ = try await codes.redeem(request.confirmationCode, for: user, purpose: .forgotPassword, in: transaction, now: now)
             try await self.setChosenPassword(request.password, on: &user, pool: pool, in: transaction)
@@ -61,14 +59,15 @@ extension IdentityService {
     }
 
     /// ChangePassword: the signed-in user proves the current password (a wrong one counts
-    /// towards the lockout) and sets a new one.
+    /// towards the lockout) and sets a new one; at most `passwordChangesPerHour` per user.
     public func changePassword(_ request: ChangePasswordRequest) async throws -> ChangePasswordResponse {
         let caller = try await authenticatedUser(request.accessToken)
         let pool = caller.pool
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
+        let limit = configuration.passwordChangesPerHour
         try await transaction { transaction in
-            try await transaction.lockUser(poolId: pool.id, sub: caller.user.sub)
-            guard var user = try await transaction.user(poolId: pool.id, sub: caller.user.sub) else { throw CognitoError.userNotFound }
+            var user = try await self.locked(caller.user, transaction)
+            try await self.consumeHourlyAllowance("changePassword", user: user, limit: limit, transaction)
             try await self.checkNotLockedOut(user, in: transaction)
             if let stored = user.password {
                 guard let previous = request.previousPassword,

@@ -18,13 +18,15 @@ public struct CoreConfiguration: Sendable {
     public var passwordResetCodeLifetime: TimeInterval
     /// Code requests (ResendConfirmationCode …) allowed per user per hour (Cognito: 5).
     public var codeRequestsPerHour: Int
+    /// ChangePassword calls allowed per user per hour (Cognito: 5).
+    public var passwordChangesPerHour: Int
 
     public init(
         region: String = "us-east-1", accountId: String = "000000000000",
         publicBaseURL: String = "http://127.0.0.1:9229", configurationCacheTTL: TimeInterval = 5,
         keyActivationDelay: TimeInterval = 60,
         confirmationCodeLifetime: TimeInterval = 86_400, passwordResetCodeLifetime: TimeInterval = 3600,
-        codeRequestsPerHour: Int = 5
+        codeRequestsPerHour: Int = 5, passwordChangesPerHour: Int = 5
     ) {
         self.region = region
         self.accountId = accountId
@@ -34,5 +36,6 @@ public struct CoreConfiguration: Sendable {
         self.confirmationCodeLifetime = confirmationCodeLifetime
         self.passwordResetCodeLifetime = passwordResetCodeLifetime
         self.codeRequestsPerHour = codeRequestsPerHour
+        self.passwordChangesPerHour = passwordChangesPerHour
     }
 }

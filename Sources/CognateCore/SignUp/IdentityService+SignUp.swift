@@ -68,15 +68,10 @@ extension IdentityService {
         let now = time.now
         let codes = self.codes
         try await transaction { transaction in
-            guard let found = try await self.findUser(request.username, in: pool, transaction) else {
-                try client.checkSecretHash(request.secretHash, usernames: [request.username])
-                throw client.preventsUserExistenceErrors ? CognitoError.codeMismatch : CognitoError.userNotFound
-            }
-            try client.checkSecretHash(request.secretHash, usernames: [request.username, found.username, found.sub])
-            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
-            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else {
-                throw CognitoError.userNotFound
-            }
+            guard let found = try await self.publicCaller(
+                request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
+            else { throw CognitoError.codeMismatch }
+            var user = try await self.locked(found, transaction)
             guard user.status == .unconfirmed else {
                 throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
             }
@@ -98,12 +93,9 @@ extension IdentityService {
         let now = time.now
         let limit = configuration.codeRequestsPerHour
         let outcome: (UserRecord, CodeDestination, String)? = try await transaction { transaction in
-            guard let user = try await self.findUser(request.username, in: pool, transaction) else {
-                try client.checkSecretHash(request.secretHash, usernames: [request.username])
-                if client.preventsUserExistenceErrors { return nil }
-                throw CognitoError.userNotFound
-            }
-            try client.checkSecretHash(request.secretHash, usernames: [request.username, user.username, user.sub])
+            guard let user = try await self.publicCaller(
+                request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
+            else { return nil }
             guard user.status == .unconfirmed else { throw CognitoError.invalidParameter("User is already confirmed.") }
             guard let destination = self.verificationDestination(for: user, pool: pool) else {
                 throw CognitoError.invalidParameter("Cannot resend codes. Auto verification not turned on.")
@@ -127,11 +119,7 @@ extension IdentityService {
         let pool = try await requirePool(request.userPoolId)
         let now = time.now
         try await store.write { transaction in
-            let found = try await self.requireUser(request.username, in: pool, transaction)
-            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
-            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else {
-                throw CognitoError.userNotFound
-            }
+            var user = try await self.locked(try await self.requireUser(request.username, in: pool, transaction), transaction)
             guard user.status == .unconfirmed else {
                 throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
             }

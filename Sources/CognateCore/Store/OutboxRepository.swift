@@ -1,36 +1,31 @@
 import Foundation
 
-/// A message Cognate sent (or, in dev mode, would have sent): kept for developers to read.
-public struct OutboxMessage: Sendable, Equatable, Codable {
-    public var id: Int64?
-    public var poolId: String
-    public var username: String
-    public var medium: String        // EMAIL or SMS
-    public var destination: String   // the address in clear (dev outbox only)
-    public var subject: String?
-    public var body: String
-    /// The code the message carries, for tests and tools that read the outbox.
-    public var code: String?
-    public var purpose: String
+/// A message as the outbox keeps it: what was sent, when, and its place in the outbox.
+/// Encodes flat (`{"id", "createdAt", "poolId", "destination", "code", …}`) for
+/// `GET /_dev/outbox` and `cognate outbox --json`.
+public struct OutboxEntry: Sendable, Equatable, Encodable {
+    public var id: Int64
     public var createdAt: Date
+    public var message: OutboundMessage
 
-    public init(id: Int64? = nil, poolId: String, username: String, medium: String, destination: String,
-                subject: String?, body: String, code: String?, purpose: String, createdAt: Date) {
+    public init(id: Int64, createdAt: Date, message: OutboundMessage) {
         self.id = id
-        self.poolId = poolId
-        self.username = username
-        self.medium = medium
-        self.destination = destination
-        self.subject = subject
-        self.body = body
-        self.code = code
-        self.purpose = purpose
         self.createdAt = createdAt
+        self.message = message
+    }
+
+    enum CodingKeys: String, CodingKey { case id, createdAt }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(createdAt, forKey: .createdAt)
+        try message.encode(to: encoder)
     }
 }
 
 public protocol OutboxRepository: Sendable {
-    func appendOutboxMessage(_ message: OutboxMessage) async throws
+    func appendOutboxMessage(_ message: OutboundMessage, at date: Date) async throws
     /// Messages in the order they were sent, after `afterId`, optionally of one pool.
-    func outboxMessages(poolId: String?, afterId: Int64?, limit: Int) async throws -> [OutboxMessage]
+    func outboxMessages(poolId: String?, afterId: Int64?, limit: Int) async throws -> [OutboxEntry]
 }

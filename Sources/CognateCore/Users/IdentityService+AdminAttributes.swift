@@ -11,9 +11,7 @@ extension IdentityService {
         let pool = try await requirePool(request.userPoolId)
         let changes = try AttributeRules(pool: pool.settings).validated(request.userAttributes, writer: .admin, isCreation: false)
         let pending: [PendingCode] = try await store.write { transaction in
-            let found = try await self.requireUser(request.username, in: pool, transaction)
-            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
-            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            var user = try await self.locked(try await self.requireUser(request.username, in: pool, transaction), transaction)
             return try await self.applyAttributeChanges(changes, to: &user, pool: pool, writer: .admin, in: transaction)
         }
         _ = try await send(pending, pool: pool)
@@ -29,8 +27,7 @@ extension IdentityService {
         try AttributeRules(pool: pool.settings).checkDeletable(request.userAttributeNames)
         let removal = Dictionary(request.userAttributeNames.map { ($0, "") }, uniquingKeysWith: { first, _ in first })
         _ = try await store.write { transaction in
-            let found = try await self.requireUser(request.username, in: pool, transaction)
-            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            var user = try await self.locked(try await self.requireUser(request.username, in: pool, transaction), transaction)
             return try await self.applyAttributeChanges(removal, to: &user, pool: pool, writer: .admin, in: transaction)
         }
         return AdminDeleteUserAttributesResponse()
@@ -43,8 +40,7 @@ extension IdentityService {
         let pool = try await requirePool(request.userPoolId)
         let now = time.now
         let sent: (UserRecord, CodeDestination, String)? = try await store.write { transaction in
-            let found = try await self.requireUser(request.username, in: pool, transaction)
-            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            var user = try await self.locked(try await self.requireUser(request.username, in: pool, transaction), transaction)
             user.status = .resetRequired
             user.updatedAt = now
             try await transaction.updateUser(user)

@@ -144,9 +144,7 @@ extension IdentityService {
                     _ change: @escaping @Sendable (inout UserRecord, any StoreTransaction) async throws -> Void) async throws {
         let now = time.now
         try await store.write { transaction in
-            let found = try await self.requireUser(username, in: pool, transaction)
-            try await transaction.lockUser(poolId: pool.id, sub: found.sub)
-            guard var user = try await transaction.user(poolId: pool.id, sub: found.sub) else { throw CognitoError.userNotFound }
+            var user = try await self.locked(try await self.requireUser(username, in: pool, transaction), transaction)
             try await change(&user, transaction)
             user.updatedAt = now
             try await transaction.updateUser(user)

@@ -18,6 +18,29 @@ extension IdentityService {
         return user
     }
 
+    /// The user a public call (SignUp family, recovery) names, with `SecretHash` checked over any
+    /// of the user's names. For an unknown user: nil when the client prevents user-existence
+    /// errors (the caller then answers as it would for a real user), UserNotFoundException
+    /// otherwise.
+    func publicCaller(_ typed: String, secretHash: String?, pool: PoolRecord, client: ClientRecord,
+                      _ transaction: any StoreTransaction) async throws -> UserRecord? {
+        guard let user = try await findUser(typed, in: pool, transaction) else {
+            try client.checkSecretHash(secretHash, usernames: [typed])
+            if client.preventsUserExistenceErrors { return nil }
+            throw CognitoError.userNotFound
+        }
+        try client.checkSecretHash(secretHash, usernames: [typed, user.username, user.sub])
+        return user
+    }
+
+    /// The user's row locked until the transaction ends, re-read under the lock (so a
+    /// read-modify-write cannot lose a concurrent change).
+    func locked(_ user: UserRecord, _ transaction: any StoreTransaction) async throws -> UserRecord {
+        try await transaction.lockUser(poolId: user.poolId, sub: user.sub)
+        guard let current = try await transaction.user(poolId: user.poolId, sub: user.sub) else { throw CognitoError.userNotFound }
+        return current
+    }
+
     /// Fixed-window per-user limit (e.g. code requests per hour): LimitExceededException when
     /// the count in the current hour passes `limit`.
     func consumeHourlyAllowance(_ name: String, user: UserRecord, limit: Int, _ transaction: any StoreTransaction) async throws {

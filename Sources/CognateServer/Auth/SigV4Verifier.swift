@@ -23,7 +23,10 @@ struct SigV4Verifier: Sendable {
         var signature: String
     }
 
-    func verify(method: String, path: String, query: String, headers: HTTPFields, body: Data, now: Date) throws {
+    /// - Parameter authority: the request's host, which HTTP/1 servers parse out of the `Host`
+    ///   header into the `:authority` pseudo-header (it is signed as `host`).
+    func verify(method: String, path: String, query: String, authority: String?, headers: HTTPFields, body: Data,
+                now: Date) throws {
         guard let header = headers[.authorization], header.hasPrefix("AWS4-HMAC-SHA256") else {
             throw WireFault.missingAuthentication
         }
@@ -41,7 +44,8 @@ struct SigV4Verifier: Sendable {
 
         let canonicalHeaders = try authorization.signedHeaders.map { name -> String in
             guard let fieldName = HTTPField.Name(name) else { throw WireFault.signatureMismatch }
-            let values = headers[values: fieldName]
+            var values = headers[values: fieldName]
+            if name == "host", values.isEmpty, let authority { values = [authority] }
             guard !values.isEmpty else { throw WireFault.incompleteSignature("Signed header \(name) is missing.") }
             return name + ":" + values.map(Self.normalizedValue).joined(separator: ",") + "\n"
         }.joined()

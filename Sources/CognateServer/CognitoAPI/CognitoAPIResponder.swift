@@ -29,7 +29,7 @@ struct CognitoAPIResponder: Sendable {
             if handler.authorization == .sigV4, let verifier {
                 try verifier.verify(
                     method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
-                    headers: request.headers, body: body, now: Date())
+                    authority: request.head.authority, headers: request.headers, body: body, now: Date())
             }
             let output = try await handler.invoke(body, service)
             return Self.response(status: .ok, body: output, requestId: requestId)

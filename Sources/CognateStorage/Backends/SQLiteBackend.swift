@@ -57,7 +57,9 @@ public final class SQLiteBackend: SQLBackend {
         }
     }
 
+    /// Closes the connection once no session holds it. Runs in its own task, so a caller whose
+    /// task was cancelled (a server being torn down) still closes the database.
     public func shutdown() async {
-        try? await lock.withLock { try await self.connection.close() }
+        await Task { try? await self.lock.withLock { try await self.connection.close() } }.value
     }
 }

@@ -1,28 +1,31 @@
 import CognateCore
+import CognateProtocol
+import Foundation
 import SQLKit
 
 extension SQLTransaction: OutboxRepository {
-    func appendOutboxMessage(_ message: OutboxMessage) async throws {
+    func appendOutboxMessage(_ message: OutboundMessage, at date: Date) async throws {
         try await run(
             """
             INSERT INTO outbox (pool_id, username, medium, destination, subject, body, code, purpose, created_at) VALUES \
-            (\(bind: message.poolId), \(bind: message.username), \(bind: message.medium), \(bind: message.destination), \
-            \(bind: message.subject), \(bind: message.body), \(bind: message.code), \(bind: message.purpose), \
-            \(bind: Columns.time(message.createdAt)))
+            (\(bind: message.poolId), \(bind: message.username), \(bind: message.medium.rawValue), \
+            \(bind: message.destination), \(bind: message.subject), \(bind: message.body), \(bind: message.code), \
+            \(bind: message.purpose), \(bind: Columns.time(date)))
             """)
     }
 
-    func outboxMessages(poolId: String?, afterId: Int64?, limit: Int) async throws -> [OutboxMessage] {
+    func outboxMessages(poolId: String?, afterId: Int64?, limit: Int) async throws -> [OutboxEntry] {
         var query: SQLQueryString = "SELECT * FROM outbox WHERE id > \(bind: afterId ?? 0)"
         if let poolId { query += " AND pool_id = \(bind: poolId)" }
         query += " ORDER BY id LIMIT \(bind: limit)"
         return try await all(query).map { row in
-            OutboxMessage(
-                id: try row.decode(column: "id", as: Int64.self), poolId: try row.string("pool_id"),
-                username: try row.string("username"), medium: try row.string("medium"),
-                destination: try row.string("destination"), subject: try row.optionalString("subject"),
-                body: try row.string("body"), code: try row.optionalString("code"), purpose: try row.string("purpose"),
-                createdAt: try row.date("created_at"))
+            OutboxEntry(
+                id: try row.decode(column: "id", as: Int64.self), createdAt: try row.date("created_at"),
+                message: OutboundMessage(
+                    poolId: try row.string("pool_id"), username: try row.string("username"),
+                    medium: DeliveryMediumType(rawValue: try row.string("medium")), destination: try row.string("destination"),
+                    subject: try row.optionalString("subject"), body: try row.string("body"),
+                    code: try row.optionalString("code"), purpose: try row.string("purpose")))
         }
     }
 }

@@ -1,0 +1,55 @@
+import CognateProtocol
+
+/// The mutable settings CreateUserPool and UpdateUserPool share. UpdateUserPool replaces all
+/// of them: what a request omits reverts to its default, as in Cognito.
+protocol PoolSettingsRequest {
+    var policies: UserPoolPolicyType? { get }
+    var deletionProtection: DeletionProtectionType? { get }
+    var lambdaConfig: LambdaConfigType? { get }
+    var autoVerifiedAttributes: [VerifiedAttributeType]? { get }
+    var smsVerificationMessage: String? { get }
+    var emailVerificationMessage: String? { get }
+    var emailVerificationSubject: String? { get }
+    var verificationMessageTemplate: VerificationMessageTemplateType? { get }
+    var smsAuthenticationMessage: String? { get }
+    var userAttributeUpdateSettings: UserAttributeUpdateSettingsType? { get }
+    var mfaConfiguration: UserPoolMfaType? { get }
+    var deviceConfiguration: DeviceConfigurationType? { get }
+    var emailConfiguration: EmailConfigurationType? { get }
+    var smsConfiguration: SmsConfigurationType? { get }
+    var userPoolTags: [String: String]? { get }
+    var adminCreateUserConfig: AdminCreateUserConfigType? { get }
+    var userPoolAddOns: UserPoolAddOnsType? { get }
+    var accountRecoverySetting: AccountRecoverySettingType? { get }
+    var userPoolTier: UserPoolTierType? { get }
+}
+
+extension CreateUserPoolRequest: PoolSettingsRequest {}
+extension UpdateUserPoolRequest: PoolSettingsRequest {}
+
+extension PoolSettingsRequest {
+    /// Checks the settings and writes them, with their defaults, into `settings`.
+    func apply(to settings: inout UserPoolType) throws {
+        try PoolSettings.checkAutoVerified(autoVerifiedAttributes)
+        try PoolSettings.checkRecovery(accountRecoverySetting)
+        settings.policies = PoolSettings.passwordPolicy(policies)
+        settings.deletionProtection = deletionProtection ?? .inactive
+        settings.lambdaConfig = lambdaConfig ?? LambdaConfigType()
+        settings.autoVerifiedAttributes = autoVerifiedAttributes
+        settings.smsVerificationMessage = smsVerificationMessage
+        settings.emailVerificationMessage = emailVerificationMessage
+        settings.emailVerificationSubject = emailVerificationSubject
+        settings.verificationMessageTemplate = PoolSettings.verificationTemplate(verificationMessageTemplate)
+        settings.smsAuthenticationMessage = smsAuthenticationMessage
+        settings.userAttributeUpdateSettings = userAttributeUpdateSettings
+        settings.mfaConfiguration = mfaConfiguration ?? .off
+        settings.deviceConfiguration = deviceConfiguration
+        settings.emailConfiguration = emailConfiguration
+        settings.smsConfiguration = smsConfiguration
+        settings.userPoolTags = userPoolTags
+        settings.adminCreateUserConfig = PoolSettings.adminCreateUserConfig(adminCreateUserConfig)
+        settings.userPoolAddOns = userPoolAddOns
+        settings.accountRecoverySetting = accountRecoverySetting
+        settings.userPoolTier = userPoolTier ?? settings.userPoolTier ?? .essentials
+    }
+}

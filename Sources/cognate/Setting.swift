@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+
+/// Reads one setting the way every command does: the flag if given, else the environment
+/// variable, else nil (the caller's default).
+enum Setting {
+    static let environment = ProcessInfo.processInfo.environment
+
+    static func string(_ flag: String?, _ variable: String) -> String? {
+        flag ?? environment[variable]
+    }
+
+    /// A number, refused when not a number or below `minimum`.
+    static func number<Value: LosslessStringConvertible & Comparable>(
+        _ flag: Value?, _ variable: String, minimum: Value
+    ) throws -> Value? {
+        guard let value = try flag ?? environment[variable].map({ text in
+            guard let value = Value(text) else { throw ValidationError("\(variable) must be a number: \(text)") }
+            return value
+        }) else { return nil }
+        guard value >= minimum else { throw ValidationError("\(variable) must be at least \(minimum), not \(value).") }
+        return value
+    }
+}
