@@ -57,6 +57,7 @@ struct RegistrationFlowTests {
                 return
             }
             #expect(user.attributes["email"] == email)
+            #expect(user.attributes["given_name"] == "Ada")  // the session was refreshed on completion
 
             // The launch check of a later start: signed in, profile complete.
             let later = live.authClient(pool: pool, client: app, store: FileTokenStore(directory: directory))

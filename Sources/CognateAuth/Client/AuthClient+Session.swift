@@ -44,10 +44,14 @@ extension AuthClient {
                 authParameters: withSecretHash(["REFRESH_TOKEN": tokens.refreshToken], username: tokens.user.username),
                 clientId: configuration.clientId))
         } catch AuthError.notAuthorized(let message) {
+            var ended = false
             try await updateRecord(publish: false) { record in
-                if record.tokens?.refreshToken == tokens.refreshToken { record.tokens = nil }
+                guard record.tokens?.refreshToken == tokens.refreshToken else { return }
+                record.tokens = nil
+                ended = true
             }
-            broadcaster.publish(.sessionExpired)
+            // Not if another sign-in replaced these tokens meanwhile: that session lives on.
+            if ended { broadcaster.publish(.sessionExpired) }
             throw AuthError.sessionExpired(message)
         }
         guard let result = response.authenticationResult else {

@@ -163,11 +163,12 @@ public actor RegistrationFlow {
         }
     }
 
-    /// Step 3: writes profile attributes, then checks the profile again.
+    /// Step 3: writes profile attributes, then checks the profile again. On completion the
+    /// session is refreshed first, so the `signedIn` state carries an ID token with the profile.
     public func completeProfile(_ attributes: [String: String]) async throws -> RegistrationStep {
         guard case .needsProfile = step else { throw invalidStep("completeProfile") }
         try await client.updateUserAttributes(attributes)
-        return try await checkProfile()
+        return try await checkProfile(refreshingWhenComplete: true)
     }
 
     /// Abandons the registration: forgets its progress (tokens, if any, stay).
@@ -215,12 +216,14 @@ public actor RegistrationFlow {
     }
 
     /// Compares the user's attributes with what a complete profile needs.
-    private func checkProfile() async throws -> RegistrationStep {
+    private func checkProfile(refreshingWhenComplete: Bool = false) async throws -> RegistrationStep {
         let attributes = try await client.fetchUserAttributes()
         var needed: [String] = []
         for name in requiredAttributes + learnedRequired where !needed.contains(name) { needed.append(name) }
         let missing = needed.filter { (attributes[$0] ?? "").isEmpty }
-        return try await move(to: missing.isEmpty ? .complete : .needsProfile(missing: missing))
+        guard missing.isEmpty else { return try await move(to: .needsProfile(missing: missing)) }
+        if refreshingWhenComplete { try await client.refreshSession() }
+        return try await move(to: .complete)
     }
 
     /// Enters a step and persists it (`.signUp` and `.complete` leave nothing stored).
