@@ -64,7 +64,7 @@ public actor RegistrationFlow {
     public func signUp(username: String, password: String, attributes: [String: String] = [:]) async throws
         -> RegistrationStep
     {
-        try expect("signUp", { if case .signUp = $0 { return true } else { return false } })
+        try expect("signUp") { if case .signUp = $0 { true } else { false } }
         self.username = username
         self.password = password
         do {
