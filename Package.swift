@@ -61,6 +61,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "RegistrationDemoKit",
+            dependencies: ["CognateAuth"],
+            path: "Examples/RegistrationDemo/Sources/RegistrationDemoKit"
+        ),
+        .executableTarget(
+            name: "RegistrationDemo",
+            dependencies: ["RegistrationDemoKit", "CognateAuth"],
+            path: "Examples/RegistrationDemo/Sources/RegistrationDemo"
+        ),
         .executableTarget(
             name: "cognate",
             dependencies: [
@@ -77,6 +87,13 @@ let package = Package(
         .testTarget(
             name: "CognateServerTests",
             dependencies: ["CognateServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
+        .testTarget(
+            name: "CognateAuthTests",
+            dependencies: [
+                "CognateAuth", "CognateProtocol", "CognateServer", "CognateCore", "CognateStorage", "RegistrationDemoKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

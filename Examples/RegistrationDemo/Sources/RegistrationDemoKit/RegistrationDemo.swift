@@ -1,0 +1,151 @@
+import CognateAuth
+import Foundation
+
+/// The terminal registration of a health app, in three steps — (1) email, phone and password,
+/// (2) the emailed code, (3) name, birth date, gender and the terms / privacy / HIPAA consents —
+/// then signed in. Everything goes through CognateAuth's ``RegistrationFlow``; the demo only
+/// asks questions and shows answers.
+///
+/// Killed or ended (end of input) halfway, it continues where it stopped on the next run.
+public struct RegistrationDemo: Sendable {
+    public enum Outcome: Int32, Sendable {
+        case registered = 0
+        case failed = 1
+        /// Input ended before registration finished; progress is kept for the next run.
+        case interrupted = 2
+    }
+
+    let client: AuthClient
+    let io: any LineIO
+    let now: @Sendable () -> Date
+
+    public init(client: AuthClient, io: any LineIO, now: @escaping @Sendable () -> Date = Date.init) {
+        self.client = client
+        self.io = io
+        self.now = now
+    }
+
+    public init(configuration: AuthConfiguration, io: any LineIO) {
+        self.init(client: AuthClient(configuration: configuration), io: io)
+    }
+
+    struct EndOfInput: Error {}
+
+    public func run() async -> Outcome {
+        let flow = RegistrationFlow(client: client, requiredAttributes: HealthProfile.requiredAttributes)
+        do {
+            if await client.state() == .registrationIncomplete { await say("Resuming your registration.") }
+            var step = try await flow.resume()
+            while true {
+                do {
+                    if case .complete = step { break }
+                    step = try await advance(flow, from: step)
+                } catch let error as AuthError {
+                    guard await explain(error) else { return .failed }
+                }
+            }
+            let attributes = try await client.fetchUserAttributes()
+            let name = [attributes["given_name"], attributes["family_name"]].compactMap { $0 }.joined(separator: " ")
+            await say("Welcome, \(name)! You are registered and signed in.")
+            return .registered
+        } catch is EndOfInput {
+            await say("\nStopped. Run the demo again to continue where you left off.")
+            return .interrupted
+        } catch {
+            await say("Error: \(error)")
+            return .failed
+        }
+    }
+
+    /// Asks what `step` needs and hands it to the flow.
+    private func advance(_ flow: RegistrationFlow, from step: RegistrationStep) async throws -> RegistrationStep {
+        switch step {
+        case .signUp(let missing):
+            await say("Step 1 of 3 — create your account.")
+            let email = try await ask("Email")
+            let phone = try await ask("Mobile phone (e.g. +15555550100)")
+            let password = try await ask("Password")
+            var attributes = ["email": email, "phone_number": phone]
+            for name in missing where attributes[name] == nil { attributes[name] = try await ask(name) }
+            return try await flow.signUp(username: email, password: password, attributes: attributes)
+        case .confirmSignUp(_, let delivery, let expired):
+            let destination = delivery?.destination ?? "your email"
+            if expired { await say("That code had expired; a new one was sent to \(destination).") }
+            await say("Step 2 of 3 — confirm your email.")
+            let answer = try await ask("Code sent to \(destination) (or \"resend\")")
+            if answer.lowercased() == "resend" { return try await flow.resendCode() }
+            return try await flow.confirm(code: answer)
+        case .signIn(let username):
+            return try await flow.signIn(password: try await ask("Password for \(username)"))
+        case .forgotPassword:
+            await say("This email already has an account with another password.")
+            let answer = try await ask("Password (or \"reset\" to choose a new one)")
+            if answer.lowercased() == "reset" { return try await flow.requestPasswordReset() }
+            return try await flow.signIn(password: answer)
+        case .resetPassword(_, let delivery):
+            guard let delivery else { return try await flow.requestPasswordReset() }
+            let code = try await ask("Reset code sent to \(delivery.destination)")
+            return try await flow.confirmPasswordReset(code: code, newPassword: try await ask("New password"))
+        case .newPasswordRequired(_, let required):
+            let password = try await ask("Choose your password")
+            var attributes: [String: String] = [:]
+            for name in required { attributes[name] = try await answer(HealthProfile.field(for: name)) }
+            return try await flow.setNewPassword(password, attributes: attributes)
+        case .needsProfile(let missing):
+            await say("Step 3 of 3 — your profile.")
+            var attributes: [String: String] = [:]
+            for name in missing { attributes[name] = try await answer(HealthProfile.field(for: name)) }
+            return try await flow.completeProfile(attributes)
+        case .complete:
+            return .complete
+        }
+    }
+
+    /// One profile field's value; consents are asked until accepted.
+    private func answer(_ field: HealthProfile.Field) async throws -> String {
+        switch field.kind {
+        case .text, .date:
+            return try await ask(field.prompt)
+        case .choice(let options):
+            return try await ask("\(field.prompt) (\(options.joined(separator: "/")))")
+        case .consent:
+            while true {
+                let reply = try await ask("\(field.prompt) (yes/no)").lowercased()
+                if reply == "yes" || reply == "y" { return HealthProfile.consentTimestamp(now()) }
+                await say("Registration needs this consent.")
+            }
+        }
+    }
+
+    /// Shows an error the user can act on; returns false when the demo cannot go on.
+    private func explain(_ error: AuthError) async -> Bool {
+        switch error {
+        case .notAuthorized:
+            await say("Incorrect password for this email.")
+        case .invalidPassword(let policy):
+            await say("Choose another password: \(policy)")
+        case .codeMismatch:
+            await say("That code is not right. Try again, or type \"resend\".")
+        case .userLambdaValidation(let message):
+            await say(message)
+        case .usernameExists, .aliasExists:
+            await say("An account with this email already exists.")
+        case .invalidParameter(let message), .limitExceeded(let message), .expiredCode(let message):
+            await say(message)
+        case .network:
+            await say("The server cannot be reached: \(error.message)")
+            return false
+        default:
+            await say("Something went wrong: \(error.description)")
+        }
+        return true
+    }
+
+    private func ask(_ prompt: String) async throws -> String {
+        await io.write("\(prompt): ")
+        guard let line = await io.readLine() else { throw EndOfInput() }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    private func say(_ line: String) async { await io.write(line + "\n") }
+}

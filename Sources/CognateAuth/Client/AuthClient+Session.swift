@@ -1,0 +1,86 @@
+import CognateProtocol
+import Foundation
+
+extension AuthClient {
+    /// Valid tokens for the signed-in user, refreshed first when the access token expires
+    /// within ``AuthConfiguration/refreshMargin``.
+    ///
+    /// Concurrent callers share one refresh request. A refresh the server refuses
+    /// (`NotAuthorizedException`: signed out elsewhere, revoked, expired, user disabled) clears
+    /// the local tokens, announces ``AuthState/sessionExpired`` and throws
+    /// ``AuthError/sessionExpired(_:)``; a network failure throws ``AuthError/network(_:)`` and
+    /// keeps the tokens (try again later).
+    /// - Throws: ``AuthError/notSignedIn`` when the profile has no tokens.
+    public func currentSession() async throws -> AuthTokens {
+        guard let tokens = try await loadRecord().tokens else { throw AuthError.notSignedIn }
+        guard tokens.expires(within: configuration.refreshMargin) else { return tokens }
+        return try await refresh(tokens)
+    }
+
+    /// Refreshes now, whatever the expiry (e.g. to see attribute changes in a new ID token).
+    /// Same sharing and failure rules as ``currentSession()``.
+    @discardableResult
+    public func refreshSession() async throws -> AuthTokens {
+        guard let tokens = try await loadRecord().tokens else { throw AuthError.notSignedIn }
+        return try await refresh(tokens)
+    }
+
+    /// Joins the refresh in flight, or starts one.
+    func refresh(_ tokens: AuthTokens) async throws -> AuthTokens {
+        if let running = refreshTask { return try await running.value }
+        let task = Task { try await self.performRefresh(tokens) }
+        refreshTask = task
+        defer { refreshTask = nil }
+        return try await task.value
+    }
+
+    /// `REFRESH_TOKEN_AUTH`, with `SECRET_HASH` over the internal username (`cognito:username`):
+    /// the sign-in name would not match in pools that sign in with email.
+    private func performRefresh(_ tokens: AuthTokens) async throws -> AuthTokens {
+        let response: InitiateAuthResponse
+        do {
+            response = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
+                authFlow: .refreshTokenAuth,
+                authParameters: withSecretHash(["REFRESH_TOKEN": tokens.refreshToken], username: tokens.user.username),
+                clientId: configuration.clientId))
+        } catch AuthError.notAuthorized(let message) {
+            var ended = false
+            try await updateRecord(publish: false) { record in
+                guard record.tokens?.refreshToken == tokens.refreshToken else { return }
+                record.tokens = nil
+                ended = true
+            }
+            // Not if another sign-in replaced these tokens meanwhile: that session lives on.
+            if ended { broadcaster.publish(.sessionExpired) }
+            throw AuthError.sessionExpired(message)
+        }
+        guard let result = response.authenticationResult else {
+            throw AuthError.invalidResponse("The refresh answered without tokens.")
+        }
+        let fresh = try AuthTokens(result, previousRefreshToken: tokens.refreshToken)
+        try await updateRecord { record in
+            // A sign-out or another sign-in meanwhile wins over this refresh.
+            if record.tokens?.refreshToken == tokens.refreshToken { record.tokens = fresh }
+        }
+        return fresh
+    }
+
+    /// Runs a token-authenticated call with a valid access token. If the server rejects the
+    /// token itself (revoked or expired by its clock), refreshes once and retries, so a dead
+    /// session always ends as ``AuthError/sessionExpired(_:)``.
+    func withAccessToken<Result>(_ call: (String) async throws -> Result) async throws -> Result {
+        let tokens = try await currentSession()
+        do {
+            return try await call(tokens.accessToken)
+        } catch AuthError.notAuthorized(let message) where Self.rejectsAccessToken(message) {
+            return try await call(try await refresh(tokens).accessToken)
+        }
+    }
+
+    /// Cognito's messages for a bad access token: "Invalid Access Token", "Access Token has
+    /// expired", "Access Token has been revoked" (other NotAuthorized messages, such as a wrong
+    /// previous password, are about the request, not the token).
+    static func rejectsAccessToken(_ message: String) -> Bool {
+        message.range(of: "access token", options: .caseInsensitive) != nil
+    }
+}

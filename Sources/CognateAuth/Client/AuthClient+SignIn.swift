@@ -1,0 +1,103 @@
+import CognateProtocol
+import Foundation
+
+extension AuthClient {
+    /// Signs a user in.
+    ///
+    /// - Parameter flow: `.srp` (default) proves the password without sending it; `.password`
+    ///   sends it (the app client must allow `USER_PASSWORD_AUTH`).
+    /// - Returns: `.signedIn` (tokens stored), or what the user must do next. An unconfirmed
+    ///   account and a required password reset are steps, not errors.
+    /// - Throws: ``AuthError`` — `notAuthorized` (wrong password, disabled user, lockout:
+    ///   see the message), `userNotFound`, `userLambdaValidation`, `network`.
+    public func signIn(username: String, password: String, flow: SignInFlow = .srp) async throws -> SignInStep {
+        pendingChallenge = nil
+        do {
+            let response: AuthResponse
+            switch flow {
+            case .srp:
+                response = try await srpExchange(username: username, password: password)
+            case .password:
+                response = AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
+                    authFlow: .userPasswordAuth,
+                    authParameters: withSecretHash(["USERNAME": username, "PASSWORD": password], username: username),
+                    clientId: configuration.clientId)))
+            }
+            return try await nextStep(after: response, username: username)
+        } catch AuthError.userNotConfirmed {
+            return .confirmSignUp(username: username)
+        } catch AuthError.passwordResetRequired {
+            return .resetPassword(username: username)
+        }
+    }
+
+    /// Answers `NEW_PASSWORD_REQUIRED`: the user's own password and values for the required
+    /// attributes (by name, e.g. `["given_name": "Ada"]`).
+    /// - Throws: ``AuthError`` — `invalidState` without that pending challenge;
+    ///   `invalidPassword` or `invalidParameter` (a required attribute is missing) leave the
+    ///   challenge pending, so the user can correct and retry.
+    public func confirmSignIn(newPassword: String, attributes: [String: String] = [:]) async throws -> SignInStep {
+        let pending = try requirePending(ChallengeNameType.newPasswordRequired.rawValue)
+        var responses = ["USERNAME": pending.username, "NEW_PASSWORD": newPassword]
+        for (name, value) in attributes { responses["userAttributes.\(name)"] = value }
+        return try await answer(pending, responses)
+    }
+
+    /// Answers a multi-factor code challenge (`SMS_MFA`, `SOFTWARE_TOKEN_MFA`, `EMAIL_OTP`).
+    /// Cognate does not issue these yet; Amazon Cognito does.
+    public func confirmSignIn(mfaCode: String) async throws -> SignInStep {
+        guard let pending = pendingChallenge, let kind = MFACodeChallenge.Kind(rawValue: pending.challengeName) else {
+            throw AuthError.invalidState("No multi-factor challenge is pending.")
+        }
+        let field = kind == .email ? "EMAIL_OTP_CODE" : "\(kind.rawValue)_CODE"
+        return try await answer(pending, ["USERNAME": pending.username, field: mfaCode])
+    }
+
+    private func requirePending(_ challenge: String) throws -> ChallengeSession {
+        guard let pending = pendingChallenge, pending.challengeName == challenge else {
+            throw AuthError.invalidState("No \(challenge) challenge is pending: sign in first.")
+        }
+        return pending
+    }
+
+    /// Sends a challenge answer (with `SECRET_HASH` for the challenge's username).
+    private func answer(_ pending: ChallengeSession, _ responses: [String: String]) async throws -> SignInStep {
+        let response = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
+            clientId: configuration.clientId, challengeName: ChallengeNameType(rawValue: pending.challengeName),
+            session: pending.session, challengeResponses: withSecretHash(responses, username: pending.username)))
+        return try await nextStep(after: AuthResponse(response), username: pending.username)
+    }
+
+    /// Stores tokens, or turns the next challenge into a step (remembering it for the answer).
+    func nextStep(after response: AuthResponse, username: String) async throws -> SignInStep {
+        if let result = response.result {
+            let tokens = try AuthTokens(result)
+            pendingChallenge = nil
+            try await updateRecord { $0.tokens = tokens }
+            return .signedIn(tokens.user)
+        }
+        guard let name = response.challengeName else {
+            throw AuthError.invalidResponse("Neither tokens nor a challenge in the sign-in response.")
+        }
+        let parameters = response.parameters
+        let session = ChallengeSession(
+            challengeName: name.rawValue, username: parameters["USERNAME"] ?? parameters["USER_ID_FOR_SRP"] ?? username,
+            currentAttributes: response.json("userAttributes", as: [String: String].self) ?? [:],
+            session: response.session)
+        switch name {
+        case .newPasswordRequired:
+            pendingChallenge = session
+            let required = (response.json("requiredAttributes", as: [String].self) ?? []).map {
+                $0.hasPrefix("userAttributes.") ? String($0.dropFirst("userAttributes.".count)) : $0
+            }
+            return .newPasswordRequired(requiredAttributes: required, session: session)
+        case .smsMfa, .softwareTokenMfa, .emailOtp:
+            pendingChallenge = session
+            return .mfaCode(MFACodeChallenge(
+                kind: MFACodeChallenge.Kind(rawValue: name.rawValue)!,
+                destination: parameters["CODE_DELIVERY_DESTINATION"]))
+        default:
+            throw AuthError.unsupportedChallenge(name.rawValue)
+        }
+    }
+}

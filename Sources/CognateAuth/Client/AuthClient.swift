@@ -1,0 +1,125 @@
+import CognateProtocol
+import Foundation
+
+/// The one object an app talks to for sign-up, sign-in, sessions and the user's account.
+///
+/// Create one per profile (usually one for the app's lifetime) and share it: it is an actor, so
+/// every method is safe to call from anywhere. Every failure is an ``AuthError``.
+///
+/// The client keeps nothing important in memory: tokens and registration progress live in the
+/// configured ``TokenStore`` under ``AuthConfiguration/profile``, so a client created after a
+/// relaunch continues where the last one stopped. Only the answer to a pending sign-in
+/// challenge (valid for minutes) is held in memory.
+public actor AuthClient {
+    public nonisolated let configuration: AuthConfiguration
+    let channel: CognitoChannel
+    var broadcaster = StateBroadcaster()
+    /// The refresh in flight; concurrent callers of ``currentSession()`` await this one.
+    var refreshTask: Task<AuthTokens, any Error>?
+    /// The challenge a `confirmSignIn` call would answer.
+    var pendingChallenge: ChallengeSession?
+
+    public init(configuration: AuthConfiguration) {
+        self.configuration = configuration
+        self.channel = CognitoChannel(endpoint: configuration.endpoint, transport: configuration.transport)
+    }
+
+    deinit { broadcaster.finishAll() }
+
+    // MARK: - Auth state
+
+    /// The current state (read from the store the first time).
+    public func state() async -> AuthState {
+        if let current = broadcaster.current { return current }
+        let record = (try? await loadRecord()) ?? ProfileRecord()
+        if broadcaster.current == nil { broadcaster.publish(Self.derivedState(of: record)) }
+        return broadcaster.current ?? .signedOut
+    }
+
+    /// A stream of auth states: the current one first, then every change, for as long as the
+    /// subscriber iterates (any number of subscribers may listen at once).
+    public func stateStream() async -> AsyncStream<AuthState> {
+        _ = await state()
+        return broadcaster.subscribe { [weak self] id in
+            Task { await self?.unsubscribe(id) }
+        }
+    }
+
+    private func unsubscribe(_ id: Int) { broadcaster.unsubscribe(id) }
+
+    /// The state a stored record implies. `sessionExpired` is never derived: it is announced
+    /// when a refresh is refused.
+    static func derivedState(of record: ProfileRecord) -> AuthState {
+        if let registration = record.registration, registration.step != .complete { return .registrationIncomplete }
+        if let tokens = record.tokens { return .signedIn(tokens.user) }
+        return .signedOut
+    }
+
+    /// Announces the state `record` implies, except that `sessionExpired` stays until a
+    /// sign-in (or an explicit sign-out) replaces it.
+    func publishDerived(from record: ProfileRecord) {
+        let derived = Self.derivedState(of: record)
+        if broadcaster.current == .sessionExpired && derived == .signedOut { return }
+        broadcaster.publish(derived)
+    }
+
+    // MARK: - The profile's record
+
+    func loadRecord() async throws -> ProfileRecord {
+        do {
+            return try await configuration.tokenStore.load(profile: configuration.profile) ?? ProfileRecord()
+        } catch {
+            throw AuthError.storage(error)
+        }
+    }
+
+    /// Reads the record, applies `change`, writes it back (removing the profile when nothing
+    /// is left) and, unless told otherwise, announces the resulting state.
+    @discardableResult
+    func updateRecord(publish: Bool = true, _ change: (inout ProfileRecord) -> Void) async throws -> ProfileRecord {
+        var record = try await loadRecord()
+        change(&record)
+        let store = configuration.tokenStore, profile = configuration.profile
+        do {
+            if record.isEmpty {
+                try await store.remove(profile: profile)
+            } else {
+                try await store.save(record, profile: profile)
+            }
+        } catch {
+            throw AuthError.storage(error)
+        }
+        if publish { publishDerived(from: record) }
+        return record
+    }
+
+    /// Forgets everything this profile stored and announces `signedOut`.
+    func clearProfile() async throws {
+        pendingChallenge = nil
+        do {
+            try await configuration.tokenStore.remove(profile: configuration.profile)
+        } catch {
+            throw AuthError.storage(error)
+        }
+        broadcaster.publish(.signedOut)
+    }
+
+    /// `SECRET_HASH` added to a parameter map when the client has a secret.
+    func withSecretHash(_ parameters: [String: String], username: String) -> [String: String] {
+        guard let hash = configuration.secretHash(for: username) else { return parameters }
+        return parameters.merging(["SECRET_HASH": hash]) { $1 }
+    }
+}
+
+extension AuthClient {
+    /// The ``RegistrationFlow`` progress stored for this profile.
+    func registrationProgress() async throws -> RegistrationProgress? { try await loadRecord().registration }
+
+    /// Stores (or, with nil, removes) registration progress and announces the resulting state.
+    func saveRegistration(_ progress: RegistrationProgress?) async throws {
+        try await updateRecord { $0.registration = progress }
+    }
+
+    /// Whether this profile holds tokens (possibly expired).
+    func hasTokens() async throws -> Bool { try await loadRecord().tokens != nil }
+}

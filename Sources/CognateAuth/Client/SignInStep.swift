@@ -1,0 +1,53 @@
+/// How a sign-in is answered. `.srp` proves the password without sending it (Cognito's
+/// `USER_SRP_AUTH`); `.password` sends it over TLS (`USER_PASSWORD_AUTH`, which the app client
+/// must allow; needed for users migrated by a Lambda).
+public enum SignInFlow: Sendable, Equatable {
+    case srp
+    case password
+}
+
+/// Where a sign-in (or an answer to one of its challenges) stands.
+public enum SignInStep: Sendable, Equatable {
+    /// Done: tokens are stored and the auth state is `signedIn` (or still
+    /// `registrationIncomplete` while a ``RegistrationFlow`` runs).
+    case signedIn(AuthUser)
+    /// The user has a temporary password (created by an administrator): call
+    /// ``AuthClient/confirmSignIn(newPassword:attributes:)`` with a new one and values for
+    /// `requiredAttributes` (attribute names, e.g. `given_name`).
+    case newPasswordRequired(requiredAttributes: [String], session: ChallengeSession)
+    /// The account is not confirmed: ``AuthClient/confirmSignUp(username:code:)`` (after
+    /// ``AuthClient/resendSignUpCode(username:)`` if the code was lost), then sign in again.
+    case confirmSignUp(username: String)
+    /// An administrator requires a new password: a code was sent; complete with
+    /// ``AuthClient/confirmForgotPassword(username:code:newPassword:)`` (or send a new code
+    /// with ``AuthClient/forgotPassword(username:)``).
+    case resetPassword(username: String)
+    /// A multi-factor code is required: ``AuthClient/confirmSignIn(mfaCode:)``.
+    case mfaCode(MFACodeChallenge)
+}
+
+/// A challenge the server is waiting for. Valid for a few minutes (the pool's auth session
+/// validity); the client keeps the latest one to answer it.
+public struct ChallengeSession: Sendable, Equatable {
+    /// `NEW_PASSWORD_REQUIRED`, `SMS_MFA` …
+    public var challengeName: String
+    /// The internal username the answer must name.
+    public var username: String
+    /// Attributes the user has now (NEW_PASSWORD_REQUIRED shows them so a form can be prefilled).
+    public var currentAttributes: [String: String]
+    /// The opaque session token of the challenge.
+    public var session: String?
+}
+
+/// A multi-factor code challenge.
+public struct MFACodeChallenge: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        case sms = "SMS_MFA"
+        case totp = "SOFTWARE_TOKEN_MFA"
+        case email = "EMAIL_OTP"
+    }
+
+    public var kind: Kind
+    /// Where the code went (nil for authenticator apps).
+    public var destination: String?
+}

@@ -1,0 +1,58 @@
+import CognateProtocol
+import Foundation
+
+/// Everything an ``AuthClient`` needs to talk to one app client of one user pool.
+///
+/// The same configuration works against Cognate and Amazon Cognito: only ``endpoint`` differs.
+public struct AuthConfiguration: Sendable {
+    /// Where the Cognito JSON API is served: Cognate's base URL (`http://127.0.0.1:9229`) or
+    /// `https://cognito-idp.<region>.amazonaws.com`.
+    public var endpoint: URL
+    public var region: String
+    public var userPoolId: String
+    public var clientId: String
+    /// The app client's secret, when it has one: requests then carry `SECRET_HASH`.
+    public var clientSecret: String?
+    /// Where tokens and registration progress are kept.
+    public var tokenStore: any TokenStore
+    /// The profile of ``tokenStore`` this client reads and writes; other profiles are untouched.
+    public var profile: String
+    /// Tokens are refreshed when the access token expires within this many seconds.
+    public var refreshMargin: TimeInterval
+    public var transport: any HTTPTransport
+
+    /// - Parameters:
+    ///   - endpoint: the API base URL; nil means Amazon Cognito in `region`.
+    ///   - region: the pool's region; nil takes it from `userPoolId` (`eu-west-1_AbC` → `eu-west-1`).
+    public init(
+        endpoint: URL? = nil, region: String? = nil, userPoolId: String, clientId: String, clientSecret: String? = nil,
+        tokenStore: any TokenStore, profile: String = "default", refreshMargin: TimeInterval = 300,
+        transport: any HTTPTransport = URLSessionTransport()
+    ) {
+        let region = region ?? userPoolId.split(separator: "_").first.map(String.init) ?? "us-east-1"
+        self.endpoint = endpoint ?? URL(string: "https://cognito-idp.\(region).amazonaws.com/")!
+        self.region = region
+        self.userPoolId = userPoolId
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.tokenStore = tokenStore
+        self.profile = profile
+        self.refreshMargin = refreshMargin
+        self.transport = transport
+    }
+
+    /// The same configuration for another profile of the same store (another user on this device).
+    public func withProfile(_ profile: String) -> AuthConfiguration {
+        var copy = self
+        copy.profile = profile
+        return copy
+    }
+
+    /// `SECRET_HASH` for a username, or nil when the client has no secret.
+    func secretHash(for username: String) -> String? {
+        clientSecret.map { SecretHash.compute(username: username, clientId: clientId, clientSecret: $0) }
+    }
+
+    /// The SRP realm: the pool id's part after "_".
+    var poolName: String { SRPDerivation.poolName(ofPoolId: userPoolId) }
+}

@@ -1,0 +1,261 @@
+import Foundation
+
+/// The registration journey — sign up → confirm the code → sign in → complete the profile — as
+/// a resumable state machine (app-journeys.md, journey 1).
+///
+/// Each call returns the next ``RegistrationStep``; errors the user must see (wrong code,
+/// password policy, a pre-sign-up check's message) are thrown as ``AuthError`` and leave the
+/// step unchanged. Progress is kept in the client's ``TokenStore`` (except the password, which
+/// stays in memory), so after the app is killed a new flow over a new ``AuthClient`` on the
+/// same store continues with ``resume()`` — at the code step, for instance.
+///
+/// Branches handled for the app:
+/// - the username exists → sign in with the typed password instead (unconfirmed → code step;
+///   wrong password → `notAuthorized` thrown at step 1);
+/// - not confirmed → code step; an expired code → a new code is sent, code step again;
+/// - the code is accepted but the password no longer matches → ``RegistrationStep/forgotPassword(username:)``;
+/// - the pool requires attributes the sign-up lacked → ``RegistrationStep/signUp(missingAttributes:)``;
+/// - an administrator-created account → ``RegistrationStep/newPasswordRequired(username:requiredAttributes:)``;
+/// - signed in with an incomplete profile → ``RegistrationStep/needsProfile(missing:)`` until
+///   ``completeProfile(_:)`` supplies everything, then ``RegistrationStep/complete``.
+public actor RegistrationFlow {
+    public nonisolated let client: AuthClient
+    /// Attributes the app requires in a complete profile (e.g. `given_name`, `birthdate`,
+    /// `custom:accepted_tos`), in the order to ask for them.
+    public nonisolated let requiredAttributes: [String]
+    public nonisolated let signInFlow: SignInFlow
+
+    public private(set) var step: RegistrationStep = .signUp(missingAttributes: [])
+    private var username: String?
+    private var password: String?
+    private var learnedRequired: [String] = []
+
+    public init(client: AuthClient, requiredAttributes: [String] = [], signInFlow: SignInFlow = .srp) {
+        self.client = client
+        self.requiredAttributes = requiredAttributes
+        self.signInFlow = signInFlow
+    }
+
+    /// Continues from the stored progress. Without any, a signed-in user's profile is checked
+    /// (the launch check: `.complete`, or `.needsProfile` if attributes are missing); otherwise
+    /// the flow starts at `.signUp`. A pending new-password challenge does not survive a
+    /// restart: that step resumes as `.signIn`, as does `.needsProfile` when the session is gone.
+    public func resume() async throws -> RegistrationStep {
+        guard let progress = try await client.registrationProgress() else {
+            if try await client.hasTokens() { return try await checkProfile() }
+            step = .signUp(missingAttributes: [])
+            return step
+        }
+        username = progress.username
+        learnedRequired = progress.learnedRequiredAttributes
+        step = progress.step
+        switch progress.step {
+        case .newPasswordRequired(let name, _):
+            return try await move(to: .signIn(username: name))
+        case .needsProfile:
+            if try await client.hasTokens() { return step }
+            return try await move(to: username.map { .signIn(username: $0) } ?? .signUp(missingAttributes: []))
+        default:
+            return step
+        }
+    }
+
+    /// Step 1: registers the user (see the type's notes for the branches).
+    public func signUp(username: String, password: String, attributes: [String: String] = [:]) async throws
+        -> RegistrationStep
+    {
+        try expect("signUp") { if case .signUp = $0 { true } else { false } }
+        self.username = username
+        self.password = password
+        do {
+            let result = try await client.signUp(username: username, password: password, attributes: attributes)
+            switch result.nextStep {
+            case .confirmSignUp(let delivery):
+                return try await move(to: .confirmSignUp(username: username, delivery: delivery, previousCodeExpired: false))
+            case .done:
+                return try await signIn(with: password, afterConfirmation: false)
+            }
+        } catch AuthError.usernameExists {
+            return try await signIn(with: password, afterConfirmation: false)
+        } catch AuthError.userNotConfirmed {
+            return try await move(to: .confirmSignUp(username: username, delivery: nil, previousCodeExpired: false))
+        } catch AuthError.expiredCode {
+            return try await sendNewCodeAfterExpiry(username)
+        } catch AuthError.invalidParameter(let message)
+            where !RequiredAttributeMessage.attributeNames(in: message).isEmpty
+        {
+            let missing = RequiredAttributeMessage.attributeNames(in: message)
+            learn(missing)
+            return try await move(to: .signUp(missingAttributes: missing))
+        }
+    }
+
+    /// Step 2: confirms the code, then signs in with the password typed at step 1 (after a
+    /// restart, moves to `.signIn` to ask for it). An expired code makes the flow send a new
+    /// one and stay at this step with `previousCodeExpired`.
+    public func confirm(code: String) async throws -> RegistrationStep {
+        let name = try currentUsername(at: "confirm") { if case .confirmSignUp = $0 { true } else { false } }
+        do {
+            try await client.confirmSignUp(username: name, code: code)
+        } catch AuthError.expiredCode {
+            return try await sendNewCodeAfterExpiry(name)
+        } catch AuthError.notAuthorized {
+            // "User cannot be confirmed. Current status is CONFIRMED": confirmed already; go on.
+        }
+        guard let password else { return try await move(to: .signIn(username: name)) }
+        return try await signIn(with: password, afterConfirmation: true)
+    }
+
+    /// Sends a new sign-up code (step 2's "resend").
+    public func resendCode() async throws -> RegistrationStep {
+        let name = try currentUsername(at: "resendCode") { if case .confirmSignUp = $0 { true } else { false } }
+        let delivery = try await client.resendSignUpCode(username: name)
+        return try await move(to: .confirmSignUp(username: name, delivery: delivery, previousCodeExpired: false))
+    }
+
+    /// Signs in with the password (at `.signIn` and `.forgotPassword`). A wrong password moves
+    /// `.signIn` to `.forgotPassword`; at `.forgotPassword` it throws `notAuthorized`.
+    public func signIn(password: String) async throws -> RegistrationStep {
+        let atForgot: Bool
+        switch step {
+        case .signIn: atForgot = false
+        case .forgotPassword: atForgot = true
+        default: throw invalidStep("signIn(password:)")
+        }
+        self.password = password
+        return try await signIn(with: password, afterConfirmation: !atForgot)
+    }
+
+    /// Sends a password-reset code (at `.forgotPassword`, `.signIn` or `.resetPassword`).
+    public func requestPasswordReset() async throws -> RegistrationStep {
+        let name = try currentUsername(at: "requestPasswordReset") {
+            switch $0 {
+            case .forgotPassword, .signIn, .resetPassword: true
+            default: false
+            }
+        }
+        let delivery = try await client.forgotPassword(username: name)
+        return try await move(to: .resetPassword(username: name, delivery: delivery))
+    }
+
+    /// Sets a new password with the reset code, then signs in.
+    public func confirmPasswordReset(code: String, newPassword: String) async throws -> RegistrationStep {
+        let name = try currentUsername(at: "confirmPasswordReset") { if case .resetPassword = $0 { true } else { false } }
+        try await client.confirmForgotPassword(username: name, code: code, newPassword: newPassword)
+        password = newPassword
+        return try await signIn(with: newPassword, afterConfirmation: false)
+    }
+
+    /// Answers `.newPasswordRequired` with the user's password and the required attributes.
+    public func setNewPassword(_ newPassword: String, attributes: [String: String] = [:]) async throws
+        -> RegistrationStep
+    {
+        guard case .newPasswordRequired = step else { throw invalidStep("setNewPassword") }
+        do {
+            let next = try await client.confirmSignIn(newPassword: newPassword, attributes: attributes)
+            password = newPassword
+            return try await continueAfter(next)
+        } catch AuthError.invalidParameter(let message)
+            where !RequiredAttributeMessage.attributeNames(in: message).isEmpty
+        {
+            learn(RequiredAttributeMessage.attributeNames(in: message))
+            throw AuthError.invalidParameter(message)
+        }
+    }
+
+    /// Step 3: writes profile attributes, then checks the profile again. On completion the
+    /// session is refreshed first, so the `signedIn` state carries an ID token with the profile.
+    public func completeProfile(_ attributes: [String: String]) async throws -> RegistrationStep {
+        guard case .needsProfile = step else { throw invalidStep("completeProfile") }
+        try await client.updateUserAttributes(attributes)
+        return try await checkProfile(refreshingWhenComplete: true)
+    }
+
+    /// Abandons the registration: forgets its progress (tokens, if any, stay).
+    public func cancel() async throws {
+        username = nil
+        password = nil
+        learnedRequired = []
+        step = .signUp(missingAttributes: [])
+        try await client.saveRegistration(nil)
+    }
+
+    // MARK: - Transitions
+
+    /// Signs in and continues. `afterConfirmation`: a wrong password means the account was
+    /// confirmed earlier with another password → `.forgotPassword`; otherwise it is thrown.
+    private func signIn(with password: String, afterConfirmation: Bool) async throws -> RegistrationStep {
+        guard let name = username else { throw invalidStep("signIn") }
+        do {
+            return try await continueAfter(try await client.signIn(username: name, password: password, flow: signInFlow))
+        } catch AuthError.notAuthorized where afterConfirmation {
+            return try await move(to: .forgotPassword(username: name))
+        }
+    }
+
+    private func continueAfter(_ signIn: SignInStep) async throws -> RegistrationStep {
+        let name = username ?? ""
+        switch signIn {
+        case .signedIn:
+            return try await checkProfile()
+        case .confirmSignUp:
+            return try await move(to: .confirmSignUp(username: name, delivery: nil, previousCodeExpired: false))
+        case .resetPassword:
+            return try await move(to: .resetPassword(username: name, delivery: nil))
+        case .newPasswordRequired(let required, _):
+            learn(required)
+            return try await move(to: .newPasswordRequired(username: name, requiredAttributes: required))
+        case .mfaCode(let challenge):
+            throw AuthError.unsupportedChallenge("\(challenge.kind.rawValue) during registration")
+        }
+    }
+
+    private func sendNewCodeAfterExpiry(_ name: String) async throws -> RegistrationStep {
+        let delivery = try await client.resendSignUpCode(username: name)
+        return try await move(to: .confirmSignUp(username: name, delivery: delivery, previousCodeExpired: true))
+    }
+
+    /// Compares the user's attributes with what a complete profile needs.
+    private func checkProfile(refreshingWhenComplete: Bool = false) async throws -> RegistrationStep {
+        let attributes = try await client.fetchUserAttributes()
+        var needed: [String] = []
+        for name in requiredAttributes + learnedRequired where !needed.contains(name) { needed.append(name) }
+        let missing = needed.filter { (attributes[$0] ?? "").isEmpty }
+        guard missing.isEmpty else { return try await move(to: .needsProfile(missing: missing)) }
+        if refreshingWhenComplete { try await client.refreshSession() }
+        return try await move(to: .complete)
+    }
+
+    /// Enters a step and persists it (`.signUp` and `.complete` leave nothing stored).
+    private func move(to next: RegistrationStep) async throws -> RegistrationStep {
+        step = next
+        switch next {
+        case .signUp, .complete:
+            try await client.saveRegistration(nil)
+        default:
+            try await client.saveRegistration(RegistrationProgress(
+                step: next, username: username, learnedRequiredAttributes: learnedRequired))
+        }
+        return next
+    }
+
+    private func learn(_ names: [String]) {
+        for name in names where !learnedRequired.contains(name) { learnedRequired.append(name) }
+    }
+
+    // MARK: - Step checks
+
+    private func expect(_ call: String, _ allowed: (RegistrationStep) -> Bool) throws {
+        guard allowed(step) else { throw invalidStep(call) }
+    }
+
+    private func currentUsername(at call: String, _ allowed: (RegistrationStep) -> Bool) throws -> String {
+        try expect(call, allowed)
+        guard let username else { throw invalidStep(call) }
+        return username
+    }
+
+    private func invalidStep(_ call: String) -> AuthError {
+        .invalidState("\(call) does not fit the registration step \(step).")
+    }
+}

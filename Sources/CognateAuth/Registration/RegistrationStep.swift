@@ -1,0 +1,40 @@
+/// Where a ``RegistrationFlow`` stands: what the app should show next.
+public enum RegistrationStep: Sendable, Equatable, Codable {
+    /// Step 1: collect the sign-in name, password and sign-up attributes. `missingAttributes`
+    /// names attributes the pool required that the last attempt lacked (empty at first).
+    case signUp(missingAttributes: [String])
+    /// Step 2: ask for the code sent to `delivery`. `previousCodeExpired` is true when the
+    /// flow just sent a new code because the typed one had expired (tell the user).
+    case confirmSignUp(username: String, delivery: CodeDelivery?, previousCodeExpired: Bool)
+    /// The account is confirmed; ask for the password (it is never stored, so after a restart
+    /// the user types it again).
+    case signIn(username: String)
+    /// The account exists and is confirmed, but the password did not match: offer "Forgot your
+    /// password?" (``RegistrationFlow/requestPasswordReset()``) or another try
+    /// (``RegistrationFlow/signIn(password:)``).
+    case forgotPassword(username: String)
+    /// A reset code was sent: ask for it and a new password.
+    case resetPassword(username: String, delivery: CodeDelivery?)
+    /// An administrator created the account: choose a password and give these attributes.
+    case newPasswordRequired(username: String, requiredAttributes: [String])
+    /// Step 3: signed in; the profile lacks these attributes (pool-required ones the server
+    /// revealed, plus those the app declared required).
+    case needsProfile(missing: [String])
+    /// Registration is finished and the user is signed in.
+    case complete
+}
+
+/// A flow's progress as kept in the ``TokenStore`` (never the password).
+public struct RegistrationProgress: Sendable, Equatable, Codable {
+    public var step: RegistrationStep
+    /// The sign-in name the user registered with.
+    public var username: String?
+    /// Attributes the server showed to be required by the pool.
+    public var learnedRequiredAttributes: [String]
+
+    public init(step: RegistrationStep, username: String?, learnedRequiredAttributes: [String]) {
+        self.step = step
+        self.username = username
+        self.learnedRequiredAttributes = learnedRequiredAttributes
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What one profile keeps on the device: the signed-in user's tokens and, while a
+/// ``RegistrationFlow`` is under way, how far it got.
+public struct ProfileRecord: Sendable, Equatable, Codable {
+    public var tokens: AuthTokens?
+    public var registration: RegistrationProgress?
+
+    public init(tokens: AuthTokens? = nil, registration: RegistrationProgress? = nil) {
+        self.tokens = tokens
+        self.registration = registration
+    }
+
+    var isEmpty: Bool { tokens == nil && registration == nil }
+}
+
+/// Secure storage of named profiles (several users of one app on one device).
+///
+/// Contract for implementations:
+/// - ``save(_:profile:)`` and ``remove(profile:)`` touch only the named profile; after either
+///   returns, ``load(profile:)`` reflects it (also from a new store instance over the same
+///   location: an app killed and relaunched finds what was saved).
+/// - ``profiles()`` lists the names with a saved record, sorted.
+/// - Loading a profile that was never saved returns nil; removing one is not an error.
+/// - Methods may be called concurrently.
+public protocol TokenStore: Sendable {
+    func profiles() async throws -> [String]
+    func load(profile: String) async throws -> ProfileRecord?
+    func save(_ record: ProfileRecord, profile: String) async throws
+    func remove(profile: String) async throws
+}
+
+/// A store that forgets everything when the process ends (previews, tests, kiosk apps).
+public actor InMemoryTokenStore: TokenStore {
+    private var records: [String: ProfileRecord] = [:]
+
+    public init() {}
+
+    public func profiles() -> [String] { records.keys.sorted() }
+    public func load(profile: String) -> ProfileRecord? { records[profile] }
+    public func save(_ record: ProfileRecord, profile: String) { records[profile] = record }
+    public func remove(profile: String) { records[profile] = nil }
+}

@@ -1,0 +1,137 @@
+import CognateAuth
+import CognateCore
+import CognateProtocol
+import CognateServer
+import CognateStorage
+import Foundation
+import Logging
+import Testing
+
+/// A Cognate server on a free port with a fresh SQLite database, for one test.
+struct LiveServer: Sendable {
+    let server: CognateServer
+    let endpoint: URL
+    let directory: URL
+
+    var service: IdentityService { server.service }
+
+    /// Starts a server, runs `body`, then stops the server (cancelling it) and removes its files.
+    static func with(_ body: (LiveServer) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-auth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.database = directory.appendingPathComponent("cognate.sqlite").path
+        var logger = Logger(label: "cognate-test")
+        logger.logLevel = .critical  // cancelling the server at the end logs errors
+        let server = try await CognateServer.prepare(configuration, logger: logger)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let running = Task { try await server.run { port in portContinuation.yield(port) } }
+        var port = 0
+        for await value in ports {
+            port = value
+            break
+        }
+        let live = LiveServer(server: server, endpoint: URL(string: "http://127.0.0.1:\(port)/")!, directory: directory)
+        do {
+            try await body(live)
+        } catch {
+            await stop(running, server: server, directory: directory)
+            throw error
+        }
+        await stop(running, server: server, directory: directory)
+    }
+
+    /// Cancels the server and closes its database from this (uncancelled) task: the close
+    /// that `CognateServer.run` attempts itself runs in the cancelled task and is skipped.
+    private static func stop(_ running: Task<Void, any Error>, server: CognateServer, directory: URL) async {
+        running.cancel()
+        _ = await running.result
+        await server.store.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    // MARK: - Admin setup (directly on the service, as an operator would with the AWS CLI)
+
+    /// A pool that sends sign-up codes by email. `emailSignIn` makes email the username
+    /// (internal usernames are then UUIDs).
+    func makePool(emailSignIn: Bool = false, schema: [SchemaAttributeType] = []) async throws -> String {
+        let pool = try await service.createUserPool(CreateUserPoolRequest(
+            poolName: "auth-\(UUID().uuidString.prefix(8))",
+            policies: UserPoolPolicyType(passwordPolicy: PasswordPolicyType(
+                minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true, requireSymbols: false)),
+            autoVerifiedAttributes: [.email], usernameAttributes: emailSignIn ? [.email] : nil,
+            schema: schema.isEmpty ? nil : schema))
+        return try #require(pool.userPool?.id)
+    }
+
+    struct AppClient {
+        var id: String
+        var secret: String?
+    }
+
+    /// An app client allowing SRP, password and refresh flows. `shortLivedTokens` makes access
+    /// and ID tokens last 5 minutes (the minimum).
+    func makeClient(pool: String, secret: Bool = false, shortLivedTokens: Bool = false) async throws -> AppClient {
+        let client = try await service.createUserPoolClient(CreateUserPoolClientRequest(
+            userPoolId: pool, clientName: "app", generateSecret: secret,
+            accessTokenValidity: shortLivedTokens ? 5 : nil, idTokenValidity: shortLivedTokens ? 5 : nil,
+            tokenValidityUnits: shortLivedTokens ? TokenValidityUnitsType(accessToken: .minutes, idToken: .minutes) : nil,
+            explicitAuthFlows: [.allowUserSrpAuth, .allowUserPasswordAuth, .allowRefreshTokenAuth])).userPoolClient
+        return AppClient(id: try #require(client?.clientId), secret: client?.clientSecret)
+    }
+
+    func configuration(
+        pool: String, client: AppClient, store: any TokenStore = InMemoryTokenStore(), profile: String = "default",
+        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport()
+    ) -> AuthConfiguration {
+        AuthConfiguration(
+            endpoint: endpoint, userPoolId: pool, clientId: client.id, clientSecret: client.secret, tokenStore: store,
+            profile: profile, refreshMargin: refreshMargin, transport: transport)
+    }
+
+    func authClient(
+        pool: String, client: AppClient, store: any TokenStore = InMemoryTokenStore(), profile: String = "default",
+        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport()
+    ) -> AuthClient {
+        AuthClient(configuration: configuration(
+            pool: pool, client: client, store: store, profile: profile, refreshMargin: refreshMargin, transport: transport))
+    }
+
+    // MARK: - The dev outbox
+
+    /// The code of the newest message sent to `destination`.
+    func lastCode(to destination: String) async throws -> String {
+        let messages = try await server.store.read { try await $0.outboxMessages(poolId: nil, afterId: nil, limit: 10_000) }
+        return try #require(messages.last { $0.destination == destination && $0.code != nil }?.code)
+    }
+
+    /// Signs a user up and confirms them with the emailed code.
+    func confirmedUser(_ client: AuthClient, username: String, email: String, password: String = "Passw0rd1",
+                       attributes: [String: String] = [:]) async throws {
+        _ = try await client.signUp(username: username, password: password,
+                                    attributes: attributes.merging(["email": email]) { $1 })
+        try await client.confirmSignUp(username: username, code: try await lastCode(to: email))
+    }
+}
+
+/// A unique, valid email address.
+func uniqueEmail(_ prefix: String = "user") -> String { "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())@example.com" }
+
+/// Asserts `body` throws an ``AuthError`` matching `matches`, and returns it.
+@discardableResult
+func expectAuthError(
+    _ body: () async throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+    _ matches: (AuthError) -> Bool
+) async -> AuthError? {
+    do {
+        try await body()
+        Issue.record("expected an AuthError, got success", sourceLocation: sourceLocation)
+    } catch let error as AuthError {
+        #expect(matches(error), "unexpected \(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected an AuthError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

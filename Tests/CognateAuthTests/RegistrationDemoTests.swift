@@ -1,0 +1,100 @@
+import CognateAuth
+import CognateProtocol
+import Foundation
+import RegistrationDemoKit
+import Testing
+
+/// Terminal input from a script; an answer may be computed when asked (the emailed code).
+final class ScriptedIO: LineIO, @unchecked Sendable {
+    enum Answer {
+        case text(String)
+        case computed(@Sendable () async throws -> String)
+    }
+
+    private let lock = NSLock()
+    private var answers: [Answer]
+    private var written = ""
+
+    init(_ answers: [Answer]) { self.answers = answers }
+
+    func readLine() async -> String? {
+        let next: Answer? = lock.withLock { answers.isEmpty ? nil : answers.removeFirst() }
+        switch next {
+        case .text(let line)?: return line
+        case .computed(let make)?: return try? await make()
+        case nil: return nil
+        }
+    }
+
+    func write(_ text: String) async { lock.withLock { written += text } }
+
+    var output: String { lock.withLock { written } }
+}
+
+struct RegistrationDemoTests {
+    @Test func scriptedRegistrationOfAHealthAppUser() async throws {
+        try await LiveServer.with { live in
+            let consents = ["accepted_tos", "accepted_privacy", "accepted_hipaa"].map {
+                SchemaAttributeType(name: $0, attributeDataType: .string)
+            }
+            let pool = try await live.makePool(emailSignIn: true, schema: consents)
+            let app = try await live.makeClient(pool: pool)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-demo-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let configuration = try DemoConfiguration.parse(
+                arguments: ["--endpoint", live.endpoint.absoluteString, "--pool-id", pool, "--client-id", app.id,
+                            "--store", directory.path],
+                environment: [:])
+            let email = uniqueEmail("patient")
+
+            // First run: step 1, then the input ends at the code prompt (the app is closed).
+            let firstIO = ScriptedIO([.text(email), .text("+15555550100"), .text("weak"),
+                                      .text(email), .text("+15555550100"), .text("Passw0rd1")])
+            let first = await RegistrationDemo(configuration: configuration.authConfiguration(), io: firstIO).run()
+            #expect(first == .interrupted)
+            #expect(firstIO.output.contains("Choose another password: Password did not conform with policy"))
+            #expect(firstIO.output.contains("Code sent to "))
+
+            // Second run resumes at the code, then asks for the password (never stored) and the profile.
+            let code: ScriptedIO.Answer = .computed { try await live.lastCode(to: email) }
+            let secondIO = ScriptedIO([
+                .text("000000x"), code, .text("Passw0rd1"),
+                .text("Ada"), .text("Lovelace"), .text("1990-12-10"), .text("female"),
+                .text("yes"), .text("no"), .text("yes"), .text("yes"),
+            ])
+            let fixed = Date(timeIntervalSince1970: 1_800_000_000)
+            let second = await RegistrationDemo(
+                client: AuthClient(configuration: configuration.authConfiguration()), io: secondIO, now: { fixed }).run()
+            #expect(second == .registered, "\(secondIO.output)")
+            #expect(secondIO.output.hasPrefix("Resuming your registration."))
+            #expect(secondIO.output.contains("That code is not right."))
+            #expect(secondIO.output.contains("Registration needs this consent."))
+            #expect(secondIO.output.contains("Welcome, Ada Lovelace! You are registered and signed in."))
+
+            let client = AuthClient(configuration: configuration.authConfiguration())
+            guard case .signedIn = await client.state() else {
+                Issue.record("expected a signed-in user after the demo")
+                return
+            }
+            let attributes = try await client.fetchUserAttributes()
+            #expect(attributes["phone_number"] == "+15555550100")
+            #expect(attributes["birthdate"] == "1990-12-10" && attributes["gender"] == "female")
+            for consent in ["custom:accepted_tos", "custom:accepted_privacy", "custom:accepted_hipaa"] {
+                #expect(attributes[consent] == HealthProfile.consentTimestamp(fixed))
+            }
+        }
+    }
+
+    @Test func configurationFromFlagsAndEnvironment() throws {
+        let configuration = try DemoConfiguration.parse(
+            arguments: ["--client-id", "flag-client"],
+            environment: ["COGNATE_POOL_ID": "us-east-1_Env", "COGNATE_CLIENT_ID": "env-client", "COGNATE_DEMO_STORE": "/tmp/x"])
+        #expect(configuration.userPoolId == "us-east-1_Env" && configuration.clientId == "flag-client")
+        #expect(configuration.endpoint.absoluteString == "http://127.0.0.1:9229")
+        #expect(configuration.storeDirectory.path == "/tmp/x")
+        #expect(throws: DemoConfiguration.UsageError.self) { try DemoConfiguration.parse(arguments: [], environment: [:]) }
+        #expect(throws: DemoConfiguration.UsageError.self) {
+            try DemoConfiguration.parse(arguments: ["--bogus", "1"], environment: ["COGNATE_POOL_ID": "p", "COGNATE_CLIENT_ID": "c"])
+        }
+    }
+}
