@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from conftest import BINARY, CognateServer
-from helpers import cognito_error, confirmed_user, sign_in
+from helpers import cognito_error, confirmed_user, sign_in, sign_up, unique
 
 ACCESS_KEY, SECRET_KEY = "AKIACOGNATETEST", "s3cr3t/key+for+tests"
 
@@ -29,9 +29,13 @@ def test_signed_admin_calls_pass_and_the_whole_flow_works(production):
     client = admin.create_user_pool_client(
         UserPoolId=pool["Id"], ClientName="app", ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]
     )["UserPoolClient"]
-    # Public operations go unsigned (boto3 does not sign them) and work.
+    # Public operations go unsigned (boto3 does not sign them) and work. Production mode has no
+    # dev outbox endpoint, so an administrator confirms the user.
     public = production.client(access_key="ANYTHING", secret_key="ANYTHING")
-    username, _, _ = confirmed_user(production, public, pool, client)
+    username = unique()
+    sign_up(public, client, username)
+    admin.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
+    assert requests.get(production.endpoint + "/_dev/outbox").status_code == 404
     tokens = sign_in(public, client, username)
     assert public.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
     assert admin.admin_get_user(UserPoolId=pool["Id"], Username=username)["UserStatus"] == "CONFIRMED"

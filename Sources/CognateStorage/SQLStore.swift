@@ -69,6 +69,13 @@ public final class SQLStore: Store {
     }
 
     public func close() async { await backend.shutdown() }
+
+    /// A database location fit for messages and logs: a URL's password becomes `***`.
+    public static func redacted(_ location: String) -> String {
+        guard var components = URLComponents(string: location), components.password != nil else { return location }
+        components.password = "***"
+        return components.string ?? location
+    }
 }
 
 public enum StorageError: Error, CustomStringConvertible {

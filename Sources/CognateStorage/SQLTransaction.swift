@@ -11,24 +11,33 @@ struct SQLTransaction: Sendable {
     var flavor: SQLFlavor { backend.flavor }
 
     func run(_ query: SQLQueryString) async throws {
-        try await database.raw(query).run()
+        try await mappingReferences { try await database.raw(query).run() }
     }
 
     /// Runs an insert; a unique-key violation becomes `StoreError.conflict(key)`.
     func insert(_ query: SQLQueryString, conflict key: UniqueKey) async throws {
         do {
-            try await database.raw(query).run()
+            try await run(query)
         } catch where backend.isUniqueViolation(error) {
             throw StoreError.conflict(key)
         }
     }
 
     func all(_ query: SQLQueryString) async throws -> [any SQLRow] {
-        try await database.raw(query).all()
+        try await mappingReferences { try await database.raw(query).all() }
     }
 
     func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
-        try await database.raw(query).first()
+        try await mappingReferences { try await database.raw(query).first() }
+    }
+
+    /// Foreign-key violations become `StoreError.referenceMissing`.
+    private func mappingReferences<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch where backend.isForeignKeyViolation(error) {
+            throw StoreError.referenceMissing
+        }
     }
 }
 

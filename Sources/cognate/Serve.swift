@@ -1,5 +1,6 @@
 import ArgumentParser
 import CognateServer
+import CognateStorage
 import Foundation
 import Logging
 
@@ -21,7 +22,7 @@ struct Serve: AsyncParsableCommand {
         do {
             server = try await CognateServer.prepare(config, logger: logger)
         } catch {
-            throw ValidationError("Cannot open the database \(config.database): \(error)")
+            throw StartupFailure("Cannot open the database \(SQLStore.redacted(config.database)): \(error)")
         }
         try await server.run { port in
             Self.printBanner(config, port: port)
@@ -51,4 +52,10 @@ struct Serve: AsyncParsableCommand {
         // Unbuffered, so scripts reading a pipe see the banner at once.
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
+}
+
+/// A failure to start: printed as "Error: …", exit status 1 (not a usage error).
+struct StartupFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -103,7 +103,7 @@ struct LiveServer: Sendable {
     /// The code of the newest message sent to `destination`.
     func lastCode(to destination: String) async throws -> String {
         let messages = try await server.store.read { try await $0.outboxMessages(poolId: nil, afterId: nil, limit: 10_000) }
-        return try #require(messages.last { $0.destination == destination && $0.code != nil }?.code)
+        return try #require(messages.last { $0.message.destination == destination && $0.message.code != nil }?.message.code)
     }
 
     /// Signs a user up and confirms them with the emailed code.

@@ -10,8 +10,10 @@ extension IdentityService {
         let password = try AuthParameter.require(AuthParameter.password, in: parameters)
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
         let user: UserRecord? = try await transaction { transaction in
-            guard let user = try await self.findUser(typed, in: pool, transaction) else { return nil }
-            try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed, user.username, user.sub])
+            guard let found = try await self.findUser(typed, in: pool, transaction) else { return nil }
+            try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed, found.username, found.sub])
+            // One password check per user at a time, so no attempt slips past a lockout.
+            let user = try await self.locked(found, transaction)
             try await self.checkNotLockedOut(user, in: transaction)
             guard let stored = user.password,
                 SRPServer.matches(secret: password, salt: stored.salt, realm: realm, identity: user.username,

@@ -59,9 +59,11 @@ extension IdentityService {
             let (session, state) = try await self.takeAuthSession(
                 secretBlock, challenge: .passwordVerifier, as: SRPSessionState.self, pool: pool, client: client,
                 in: transaction)
-            guard let sub = session.userSub, let user = try await transaction.user(poolId: pool.id, sub: sub),
-                let password = user.password
-            else { throw CommitAndFail(.incorrectCredentials) }
+            guard let sub = session.userSub, let found = try await transaction.user(poolId: pool.id, sub: sub) else {
+                throw CommitAndFail(.incorrectCredentials)
+            }
+            let user = try await self.locked(found, transaction)  // one password check per user at a time
+            guard let password = user.password else { throw CommitAndFail(.incorrectCredentials) }
             try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
             try await self.checkNotLockedOut(user, in: transaction)
             guard let date = SRPTimestamp.parse(timestamp), abs(date.timeIntervalSince(now)) <= 300,

@@ -28,11 +28,12 @@ extension IdentityService {
         }
     }
 
-    /// Counts a wrong password (and starts or extends the lockout).
+    /// Counts a wrong password (atomically, so concurrent failures on any node all count) and
+    /// starts or extends the lockout.
     func recordFailedSignIn(_ user: UserRecord, in transaction: any StoreTransaction) async throws {
-        let failures = (try await transaction.signInLockout(poolId: user.poolId, userSub: user.sub)?.failures ?? 0) + 1
-        let lockedUntil = SignInThrottle.lockout(afterFailures: failures).map { time.now + $0 }
-        try await transaction.saveSignInLockout(
-            poolId: user.poolId, userSub: user.sub, SignInLockout(failures: failures, lockedUntil: lockedUntil))
+        let failures = try await transaction.recordSignInFailure(poolId: user.poolId, userSub: user.sub)
+        if let lockout = SignInThrottle.lockout(afterFailures: failures) {
+            try await transaction.extendSignInLockout(poolId: user.poolId, userSub: user.sub, until: time.now + lockout)
+        }
     }
 }

@@ -51,6 +51,9 @@ public struct SignInLockout: Sendable, Equatable {
 
 public protocol SignInLockoutRepository: Sendable {
     func signInLockout(poolId: String, userSub: String) async throws -> SignInLockout?
-    func saveSignInLockout(poolId: String, userSub: String, _ lockout: SignInLockout) async throws
+    /// Adds one failure atomically (concurrent failures are all counted) and returns the count.
+    func recordSignInFailure(poolId: String, userSub: String) async throws -> Int
+    /// Locks the user out until `date`, unless an existing lockout lasts longer.
+    func extendSignInLockout(poolId: String, userSub: String, until date: Date) async throws
     func clearSignInLockout(poolId: String, userSub: String) async throws
 }

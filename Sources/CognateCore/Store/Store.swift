@@ -27,9 +27,15 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
+///
+/// After either error the transaction cannot continue (PostgreSQL aborts it): rethrow it, or
+/// throw a `CognitoError` for it.
 public enum StoreError: Error, Equatable, Sendable {
     /// A unique key refused the write; the associated value names the key.
     case conflict(UniqueKey)
+    /// The write refers to a pool, client or user that no longer exists (deleted by another
+    /// request, possibly on another node, after this one read it).
+    case referenceMissing
 }
 
 public enum UniqueKey: String, Sendable {

@@ -58,8 +58,14 @@ public final class SigningKeyRing: @unchecked Sendable {
     public func refresh(from store: any Store, now: Date) async throws {
         var records = try await store.read { try await $0.signingKeys() }
         if records.isEmpty {
+            // Nodes starting together on an empty database must agree on one first key: the
+            // first to claim the marker inserts its key; the others wait for it and use it.
             let record = try SigningKey.generate(at: now)
-            try await store.write { try await $0.insertSigningKey(record) }
+            try await store.write { transaction in
+                let claimed = try await transaction.insertServerSecretIfAbsent(
+                    named: "first-signing-key", value: Array(record.kid.utf8))
+                if claimed == Array(record.kid.utf8) { try await transaction.insertSigningKey(record) }
+            }
             records = try await store.read { try await $0.signingKeys() }
         }
         records.sort { $0.createdAt < $1.createdAt }

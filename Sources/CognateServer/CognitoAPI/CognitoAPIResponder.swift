@@ -38,6 +38,11 @@ struct CognitoAPIResponder: Sendable {
             return Self.error(type: error.code.rawValue, message: error.message, status: error.httpStatus, requestId: requestId)
         } catch let fault as WireFault {
             return Self.error(type: fault.type, message: fault.message, status: fault.status, requestId: requestId)
+        } catch StoreError.referenceMissing {
+            // The pool, client or user was deleted (maybe on another node) while this request ran.
+            return Self.error(
+                type: CognitoErrorCode.resourceNotFound.rawValue, message: "The user pool, app client or user no longer exists.",
+                status: 400, requestId: requestId)
         } catch {
             logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request": .string(requestId)])
             return Self.error(

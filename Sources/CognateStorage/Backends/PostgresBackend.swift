@@ -35,7 +35,7 @@ public final class PostgresBackend: SQLBackend {
             _ = try await backend.withSession { try await $0.raw("SELECT 1 AS one").first() }
         } catch {
             await backend.shutdown()
-            throw StorageError.unreachable("Cannot connect to PostgreSQL at \(Self.redacted(url)): \(String(reflecting: error))")
+            throw StorageError.unreachable("Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(String(reflecting: error))")
         }
         return backend
     }
@@ -71,14 +71,13 @@ public final class PostgresBackend: SQLBackend {
         (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
 
+    public func isForeignKeyViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23503"
+    }
+
     public func shutdown() async {
         try? await pool.shutdownAsync()
     }
 
-    /// The URL without its password, for messages.
-    static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? url
-    }
+
 }

@@ -61,5 +61,7 @@ public protocol SQLBackend: Sendable {
     ) async throws -> Result
     /// Whether an error is a unique-key violation.
     func isUniqueViolation(_ error: any Error) -> Bool
+    /// Whether an error is a foreign-key violation (the referenced row is gone).
+    func isForeignKeyViolation(_ error: any Error) -> Bool
     func shutdown() async
 }

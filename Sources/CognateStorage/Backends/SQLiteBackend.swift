@@ -57,6 +57,11 @@ public final class SQLiteBackend: SQLBackend {
         }
     }
 
+    public func isForeignKeyViolation(_ error: any Error) -> Bool {
+        guard let error = error as? SQLiteError else { return false }
+        return error.reason == .constraintForeignKeyFailed || error.message.contains("FOREIGN KEY constraint failed")
+    }
+
     /// Closes the connection once no session holds it. Runs in its own task, so a caller whose
     /// task was cancelled (a server being torn down) still closes the database.
     public func shutdown() async {

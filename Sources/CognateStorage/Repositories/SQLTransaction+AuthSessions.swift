@@ -35,16 +35,24 @@ extension SQLTransaction: AuthSessionRepository {
 extension SQLTransaction: SignInLockoutRepository {
     func signInLockout(poolId: String, userSub: String) async throws -> SignInLockout? {
         try await first(
-            "SELECT * FROM sign_in_lockouts WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub)\(unsafeRaw: flavor.forUpdate)"
+            "SELECT * FROM sign_in_lockouts WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub)"
         ).map { SignInLockout(failures: try $0.int("failures"), lockedUntil: try $0.optionalDate("locked_until")) }
     }
 
-    func saveSignInLockout(poolId: String, userSub: String, _ lockout: SignInLockout) async throws {
+    func recordSignInFailure(poolId: String, userSub: String) async throws -> Int {
+        try await first(
+            """
+            INSERT INTO sign_in_lockouts (pool_id, user_sub, failures) VALUES (\(bind: poolId), \(bind: userSub), 1) \
+            ON CONFLICT (pool_id, user_sub) DO UPDATE SET failures = sign_in_lockouts.failures + 1 RETURNING failures
+            """)?.int("failures") ?? 1
+    }
+
+    func extendSignInLockout(poolId: String, userSub: String, until date: Date) async throws {
+        let until = Columns.time(date)
         try await run(
             """
-            INSERT INTO sign_in_lockouts (pool_id, user_sub, failures, locked_until) VALUES (\(bind: poolId), \
-            \(bind: userSub), \(bind: lockout.failures), \(bind: lockout.lockedUntil.map(Columns.time))) \
-            ON CONFLICT (pool_id, user_sub) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until
+            UPDATE sign_in_lockouts SET locked_until = \(bind: until) WHERE pool_id = \(bind: poolId) \
+            AND user_sub = \(bind: userSub) AND (locked_until IS NULL OR locked_until < \(bind: until))
             """)
     }
 
