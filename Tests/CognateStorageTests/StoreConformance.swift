@@ -250,7 +250,7 @@ enum StoreConformance {
             for _ in 0..<16 {
                 group.addTask {
                     (try? await store.write { tx -> Bool in
-                        try await tx.lockUser(poolId: "p1", sub: "sub-a")
+                        _ = try await tx.user(poolId: "p1", sub: "sub-a", forUpdate: true)
                         guard try await tx.code(userSub: "sub-a", purpose: .signUp) != nil else { return false }
                         try await tx.deleteCode(userSub: "sub-a", purpose: .signUp)
                         return true

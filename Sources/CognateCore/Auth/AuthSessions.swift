@@ -7,8 +7,8 @@ import Foundation
 ///
 /// Contract: the token is 48 random bytes (unforgeable); only its SHA-256 is stored; it is
 /// bound to the pool, app client and user it was issued for, expires after the client's
-/// `AuthSessionValidity` (3 minutes by default), and is consumed by the answer that uses it;
-/// it lives in the store, so any node can continue the sign-in.
+/// `AuthSessionValidity` (3 minutes by default), and is consumed by the answer that uses it —
+/// of concurrent answers, exactly one; it lives in the store, so any node continues the sign-in.
 enum AuthSessions {
     enum Encoding {
         /// `Session`: base64url.
@@ -46,6 +46,12 @@ struct NewPasswordSessionState: Codable, Sendable {
     var username: String
 }
 
+/// A session read back, with its state.
+struct OpenAuthSession<State: Sendable>: Sendable {
+    var record: AuthSessionRecord
+    var state: State
+}
+
 extension IdentityService {
     /// Stores a session awaiting `challenge` and returns its token.
     func openAuthSession<State: Encodable>(
@@ -56,32 +62,48 @@ extension IdentityService {
         let token = AuthSessions.newToken(random, encoding: encoding)
         let minutes = TimeInterval(client.settings.authSessionValidity ?? 3)
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
-        try await transaction.deleteAuthSessions(expiredBefore: now)
+        if sweeper.isDue(now) { try await transaction.deleteAuthSessions(expiredBefore: now) }
         try await transaction.insertAuthSession(AuthSessionRecord(
             tokenHash: AuthSessions.hash(token), poolId: pool.id, clientId: client.clientId, userSub: user?.sub,
             challenge: challenge.rawValue, state: json, createdAt: now, expiresAt: now + minutes * 60))
         return token
     }
 
-    /// The session a token names, checked against the challenge being answered and the
-    /// client answering it, and deleted (the caller's transaction decides whether the deletion
-    /// sticks: it does unless the transaction rolls back).
-    func takeAuthSession<State: Decodable>(
+    /// The session a token names, checked against the challenge being answered, the client
+    /// answering it and its expiry — without using it up (see ``consumeAuthSession(_:in:)``).
+    func readAuthSession<State: Decodable & Sendable>(
         _ token: String, challenge: ChallengeNameType, as: State.Type, pool: PoolRecord, client: ClientRecord,
         in transaction: any StoreTransaction
-    ) async throws -> (AuthSessionRecord, State) {
+    ) async throws -> OpenAuthSession<State> {
         guard let session = try await transaction.authSession(tokenHash: AuthSessions.hash(token)),
             session.poolId == pool.id, session.clientId == client.clientId
         else { throw AuthSessions.invalid }
-        guard time.now < session.expiresAt else {
-            try await transaction.deleteAuthSession(tokenHash: session.tokenHash)
-            throw CommitAndFail(AuthSessions.expired)
-        }
+        guard time.now < session.expiresAt else { throw AuthSessions.expired }
         guard session.challenge == challenge.rawValue else {
             throw CognitoError.invalidParameter("The session expects the \(session.challenge) challenge, not \(challenge.rawValue).")
         }
-        try await transaction.deleteAuthSession(tokenHash: session.tokenHash)
-        let state = try JSONDecoder().decode(State.self, from: Data(session.state.utf8))
-        return (session, state)
+        return OpenAuthSession(record: session, state: try JSONDecoder().decode(State.self, from: Data(session.state.utf8)))
+    }
+
+    /// Uses the session up; refuses it when another answer already did.
+    func consumeAuthSession(_ session: AuthSessionRecord, in transaction: any StoreTransaction) async throws {
+        guard try await transaction.consumeAuthSession(tokenHash: session.tokenHash) else { throw AuthSessions.invalid }
+    }
+}
+
+/// Runs an occasional clean-up at most once per interval on this node.
+final class Sweeper: @unchecked Sendable {
+    private let interval: TimeInterval
+    private let lock = NSLock()
+    private var last = Date.distantPast
+
+    init(interval: TimeInterval) { self.interval = interval }
+
+    func isDue(_ now: Date) -> Bool {
+        lock.withLock {
+            guard now.timeIntervalSince(last) >= interval else { return false }
+            last = now
+            return true
+        }
     }
 }

@@ -1,11 +1,21 @@
 import CognateProtocol
 import Foundation
 
+/// What a correct first factor leads to, decided in the transaction that records the sign-in.
+enum FirstFactorResult: Sendable {
+    /// A new token family was stored; its JWTs are minted after the commit.
+    case tokens(TokenFamilyRecord, refreshToken: String, user: UserRecord, groups: [GroupRecord])
+    /// The next challenge (NEW_PASSWORD_REQUIRED), its session stored.
+    case challenge(AuthOutcome)
+}
+
 extension IdentityService {
-    /// What follows a correct first factor (password or SRP): the user's state decides
-    /// (cognito-protocol §3.3): disabled, unconfirmed and reset-required users are refused;
-    /// users with a temporary password must choose a new one; everyone else gets tokens.
-    func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+    /// What follows a correct first factor (password or SRP), inside the sign-in's transaction:
+    /// the user's state decides (cognito-protocol §3.3) — disabled, unconfirmed and
+    /// reset-required users are refused; users with a temporary password must choose a new one
+    /// (NEW_PASSWORD_REQUIRED); everyone else gets a new token family.
+    func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord,
+                             in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         guard user.enabled else { throw CognitoError.userDisabled }
         switch user.status {
         case .unconfirmed: throw CognitoError.userNotConfirmed
@@ -17,29 +27,35 @@ extension IdentityService {
             {
                 throw CognitoError.notAuthorized("Temporary password has expired and must be reset by an administrator.")
             }
-            return try await newPasswordChallenge(for: user, pool: pool, client: client)
+            return .challenge(try await newPasswordChallenge(for: user, pool: pool, client: client, in: transaction))
         default:
-            return .tokens(try await startTokenFamily(for: user, pool: pool, client: client))
+            let now = time.now
+            let refreshToken = Base64URL.encode(random.bytes(48))
+            let family = TokenFamilyRecord(
+                originJti: random.uuid(), poolId: pool.id, clientId: client.clientId, userSub: user.sub,
+                refreshTokenHash: RefreshTokens.hash(refreshToken), authTime: now, createdAt: now,
+                expiresAt: now.addingTimeInterval(TokenValidity(client: client.settings).refreshToken))
+            try await transaction.insertTokenFamily(family)
+            let groups = try await transaction.groups(ofUser: user.sub, poolId: pool.id)
+            return .tokens(family, refreshToken: refreshToken, user: user, groups: groups)
         }
     }
 
-    /// Issues the tokens of a new authentication: a new token family with its refresh token.
-    func startTokenFamily(for user: UserRecord, pool: PoolRecord, client: ClientRecord) async throws -> IssuedTokens {
-        let now = time.now
-        let refreshToken = Base64URL.encode(random.bytes(48))
-        let family = TokenFamilyRecord(
-            originJti: random.uuid(), poolId: pool.id, clientId: client.clientId, userSub: user.sub,
-            refreshTokenHash: RefreshTokens.hash(refreshToken), authTime: now, createdAt: now,
-            expiresAt: now.addingTimeInterval(TokenValidity(client: client.settings).refreshToken))
-        let groups = try await store.write { transaction in
-            try await transaction.insertTokenFamily(family)
-            return try await transaction.groups(ofUser: user.sub, poolId: pool.id)
+    /// The answer to a first factor, after its transaction committed: JWTs are signed here, not
+    /// while the database is held.
+    func outcome(of result: FirstFactorResult, pool: PoolRecord, client: ClientRecord) throws -> AuthOutcome {
+        switch result {
+        case .challenge(let outcome):
+            return outcome
+        case .tokens(let family, let refreshToken, let user, let groups):
+            let minted = try tokens.issue(
+                TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
+                             groups: groups),
+                now: time.now)
+            return .tokens(IssuedTokens(
+                idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: refreshToken,
+                expiresIn: minted.expiresIn))
         }
-        let minted = try tokens.issue(
-            TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: now, groups: groups),
-            now: now)
-        return IssuedTokens(
-            idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: refreshToken, expiresIn: minted.expiresIn)
     }
 
     /// REFRESH_TOKEN_AUTH: new ID and access tokens of the same family; the refresh token stays.
@@ -65,5 +81,23 @@ extension IdentityService {
             now: now)
         return .tokens(IssuedTokens(
             idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: nil, expiresIn: minted.expiresIn))
+    }
+}
+
+extension IdentityService {
+    /// The end of a password check, inside its transaction, with the verdict computed before
+    /// it (so no exponentiation holds the database): under the user's lock, a lockout refuses
+    /// the attempt whatever the verdict; a wrong password (or one changed meanwhile) is counted;
+    /// a right one clears the count and completes the first factor.
+    func settlePasswordCheck(_ checked: UserRecord, correct: Bool, pool: PoolRecord, client: ClientRecord,
+                             in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+        let user = try await locked(checked, transaction)
+        let lockout = try await checkNotLockedOut(user, in: transaction)
+        guard correct, user.password == checked.password else {
+            try await recordFailedSignIn(user, in: transaction)
+            throw CommitAndFail(.incorrectCredentials)
+        }
+        if lockout != nil { try await transaction.clearSignInLockout(poolId: user.poolId, userSub: user.sub) }
+        return try await completeFirstFactor(user, pool: pool, client: client, in: transaction)
     }
 }

@@ -5,13 +5,12 @@ extension IdentityService {
     /// NEW_PASSWORD_REQUIRED for a user with a temporary password: the challenge lists the
     /// user's attributes and the pool-required attributes still missing
     /// (`["userAttributes.given_name"]`), which the answer must supply.
-    func newPasswordChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+    func newPasswordChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord,
+                              in transaction: any StoreTransaction) async throws -> AuthOutcome {
         let missing = AttributeRules(pool: pool.settings).missingRequired(in: user.attributes)
-        let session = try await store.write { transaction in
-            try await self.openAuthSession(
-                .newPasswordRequired, state: NewPasswordSessionState(username: user.username), user: user, pool: pool,
-                client: client, encoding: .session, in: transaction)
-        }
+        let session = try await openAuthSession(
+            .newPasswordRequired, state: NewPasswordSessionState(username: user.username), user: user, pool: pool,
+            client: client, encoding: .session, in: transaction)
         var visible = user.attributes.filter { !$0.key.hasPrefix("dev:") && !$0.key.hasSuffix("_verified") }
         visible["email_verified"] = user.attributes["email_verified"]
         visible["phone_number_verified"] = user.attributes["phone_number_verified"]
@@ -36,13 +35,15 @@ extension IdentityService {
                 key.hasPrefix("userAttributes.") ? AttributeType(name: String(key.dropFirst(15)), value: value) : nil
             }, writer: .user, isCreation: false)
         let now = time.now
-        let user: UserRecord = try await transaction { transaction in
-            let (record, state) = try await self.takeAuthSession(
+        let result = try await transaction { transaction in
+            let pending = try await self.readAuthSession(
                 session, challenge: .newPasswordRequired, as: NewPasswordSessionState.self, pool: pool, client: client,
                 in: transaction)
-            guard let sub = record.userSub, var user = try await transaction.user(poolId: pool.id, sub: sub),
-                username == state.username || username == user.sub || SignInNames(pool: pool.settings).usernameKey(username) == user.usernameKey
-            else { throw CommitAndFail(AuthSessions.invalid) }
+            guard let sub = pending.record.userSub,
+                var user = try await transaction.user(poolId: pool.id, sub: sub, forUpdate: true),
+                username == pending.state.username || username == user.sub
+                    || SignInNames(pool: pool.settings).usernameKey(username) == user.usernameKey
+            else { throw AuthSessions.invalid }
             try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
             try await self.setChosenPassword(newPassword, on: &user, pool: pool, in: transaction)
             user.attributes.merge(supplied) { $1 }
@@ -53,9 +54,10 @@ extension IdentityService {
             user.updatedAt = now
             try await transaction.updateUser(user)
             try await self.updateSignInNames(of: user, pool: pool, in: transaction)
-            return user
+            try await self.consumeAuthSession(pending.record, in: transaction)
+            return try await self.completeFirstFactor(user, pool: pool, client: client, in: transaction)
         }
-        return try await completeFirstFactor(user, pool: pool, client: client)
+        return try outcome(of: result, pool: pool, client: client)
     }
 
     static func jsonString<Value: Encodable>(_ value: Value) -> String {

@@ -13,39 +13,40 @@ extension IdentityService {
         guard aHex.count <= SRPGroup.maximumPublicValueHexLength, let a = SRPEncoding.bytes(fromHex: aHex),
             SRPServer.isValidClientPublicValue(a)
         else { throw CognitoError.invalidParameter("SRP_A is not a valid public value.") }
-        let b = random.bytes(32)
-        return try await transaction { transaction in
-            let found = try await self.findUser(typed, in: pool, transaction)
-            try client.checkSecretHash(
-                parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
-            let user: UserRecord?, username: String, salt: [UInt8], verifier: [UInt8]
-            if let found, let password = found.password {
-                (user, username, salt, verifier) = (found, found.username, password.salt, password.verifier)
-            } else {
-                guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
-                (user, username) = (found, found?.username ?? self.decoyUsername(for: typed, pool: pool))
-                salt = self.decoySalt(for: typed, pool: pool)
-                verifier = SRPServer.verifier(salt: salt, realm: "decoy", identity: typed, secret: "decoy")
-            }
-            guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
-                throw CognitoError.internalError("Degenerate SRP value; try again.")
-            }
-            let state = SRPSessionState(
-                serverSecret: SRPEncoding.hexString(b), serverPublic: SRPEncoding.hexString(bPublic),
-                clientPublic: SRPEncoding.hexString(a), username: username)
-            let secretBlock = try await self.openAuthSession(
-                .passwordVerifier, state: state, user: user, pool: pool, client: client, encoding: .secretBlock,
-                in: transaction)
-            return .challenge(.passwordVerifier, parameters: [
-                "SALT": SRPEncoding.hexString(salt), "SRP_B": SRPEncoding.minimalHex(bPublic),
-                "SECRET_BLOCK": secretBlock, "USERNAME": username, "USER_ID_FOR_SRP": username,
-            ], session: nil)
+        let found = try await store.read { try await self.findUser(typed, in: pool, $0) }
+        try client.checkSecretHash(
+            parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
+        let username: String, salt: [UInt8], verifier: [UInt8]
+        if let found, let password = found.password {
+            (username, salt, verifier) = (found.username, password.salt, password.verifier)
+        } else {
+            guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
+            username = found?.username ?? decoyUsername(for: typed, pool: pool)
+            salt = decoySalt(for: typed, pool: pool)
+            verifier = SRPServer.verifier(salt: salt, realm: "decoy", identity: typed, secret: "decoy")
         }
+        let b = random.bytes(32)
+        guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
+            throw CognitoError.internalError("Degenerate SRP value; try again.")
+        }
+        let state = SRPSessionState(
+            serverSecret: SRPEncoding.hexString(b), serverPublic: SRPEncoding.hexString(bPublic),
+            clientPublic: SRPEncoding.hexString(a), username: username)
+        let secretBlock = try await store.write { transaction in
+            try await self.openAuthSession(
+                .passwordVerifier, state: state, user: found?.password == nil ? nil : found, pool: pool, client: client,
+                encoding: .secretBlock, in: transaction)
+        }
+        return .challenge(.passwordVerifier, parameters: [
+            "SALT": SRPEncoding.hexString(salt), "SRP_B": SRPEncoding.minimalHex(bPublic), "SECRET_BLOCK": secretBlock,
+            "USERNAME": username, "USER_ID_FOR_SRP": username,
+        ], session: nil)
     }
 
-    /// PASSWORD_VERIFIER, second request: recomputes the client's signature from the stored
-    /// exchange and the user's verifier and compares it in constant time. The SECRET_BLOCK is
-    /// used up whatever the outcome; a wrong signature counts towards the lockout.
+    /// PASSWORD_VERIFIER, second request: the client's signature is recomputed from the stored
+    /// exchange and the user's verifier (outside any transaction) and compared in constant time;
+    /// then, in one transaction, the SECRET_BLOCK is used up whatever the outcome and the check
+    /// is settled (a wrong signature counts towards the lockout).
     func verifySRPClaim(_ responses: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
         let secretBlock = try AuthParameter.require("PASSWORD_CLAIM_SECRET_BLOCK", in: responses)
         let signatureText = try AuthParameter.require("PASSWORD_CLAIM_SIGNATURE", in: responses)
@@ -54,39 +55,45 @@ extension IdentityService {
         guard SRPTimestamp.isWellFormed(timestamp) else {
             throw CognitoError.invalidParameter("TIMESTAMP format should be EEE MMM d HH:mm:ss z yyyy in english.")
         }
-        let now = time.now
-        let user: UserRecord = try await transaction { transaction in
-            let (session, state) = try await self.takeAuthSession(
+        let (session, user) = try await store.read { transaction in
+            let session = try await self.readAuthSession(
                 secretBlock, challenge: .passwordVerifier, as: SRPSessionState.self, pool: pool, client: client,
                 in: transaction)
-            guard let sub = session.userSub, let found = try await transaction.user(poolId: pool.id, sub: sub) else {
-                throw CommitAndFail(.incorrectCredentials)
-            }
-            let user = try await self.locked(found, transaction)  // one password check per user at a time
-            guard let password = user.password else { throw CommitAndFail(.incorrectCredentials) }
-            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
-            try await self.checkNotLockedOut(user, in: transaction)
-            guard let date = SRPTimestamp.parse(timestamp), abs(date.timeIntervalSince(now)) <= 300,
-                username == state.username || username == user.sub,
-                let signature = Data(base64Encoded: signatureText),
-                let key = SRPServer.sessionKey(
-                    clientPublic: SRPEncoding.bytes(fromHex: state.clientPublic) ?? [],
-                    serverPublic: SRPEncoding.bytes(fromHex: state.serverPublic) ?? [],
-                    verifier: password.verifier, ephemeral: SRPEncoding.bytes(fromHex: state.serverSecret) ?? []),
-                let blockBytes = Data(base64Encoded: secretBlock),
-                ConstantTime.equals(
-                    SRPDerivation.claimSignature(
-                        sessionKey: key, realm: SRPDerivation.poolName(ofPoolId: pool.id), identity: state.username,
-                        secretBlock: Array(blockBytes), timestamp: timestamp),
-                    Array(signature))
-            else {
-                try await self.recordFailedSignIn(user, in: transaction)
-                throw CommitAndFail(.incorrectCredentials)
-            }
-            try await transaction.clearSignInLockout(poolId: user.poolId, userSub: user.sub)
-            return user
+            return (session, try await session.record.userSub.asyncFlatMap { try await transaction.user(poolId: pool.id, sub: $0) })
         }
-        return try await completeFirstFactor(user, pool: pool, client: client)
+        if let user {
+            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+        }
+        let correct = user.map { isValidClaim(session.state, of: $0, responses: (signatureText, timestamp, username),
+                                              secretBlock: secretBlock, pool: pool) } ?? false
+        let result = try await transaction { transaction in
+            try await self.consumeAuthSession(session.record, in: transaction)
+            guard let user else { throw CommitAndFail(.incorrectCredentials) }  // a decoy: always fails
+            return try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
+        }
+        return try outcome(of: result, pool: pool, client: client)
+    }
+
+    /// Whether a PASSWORD_CLAIM_SIGNATURE proves the user's password: timestamp within five
+    /// minutes of the server clock, answered for the same user, signature as the client half
+    /// computes it (compared in constant time).
+    private func isValidClaim(_ state: SRPSessionState, of user: UserRecord,
+                              responses: (signature: String, timestamp: String, username: String), secretBlock: String,
+                              pool: PoolRecord) -> Bool {
+        guard let password = user.password, let date = SRPTimestamp.parse(responses.timestamp),
+            abs(date.timeIntervalSince(time.now)) <= 300,
+            responses.username == state.username || responses.username == user.sub,
+            let signature = Data(base64Encoded: responses.signature),
+            let blockBytes = Data(base64Encoded: secretBlock),
+            let key = SRPServer.sessionKey(
+                clientPublic: SRPEncoding.bytes(fromHex: state.clientPublic) ?? [],
+                serverPublic: SRPEncoding.bytes(fromHex: state.serverPublic) ?? [],
+                verifier: password.verifier, ephemeral: SRPEncoding.bytes(fromHex: state.serverSecret) ?? [])
+        else { return false }
+        let expected = SRPDerivation.claimSignature(
+            sessionKey: key, realm: SRPDerivation.poolName(ofPoolId: pool.id), identity: state.username,
+            secretBlock: Array(blockBytes), timestamp: responses.timestamp)
+        return ConstantTime.equals(expected, Array(signature))
     }
 
     /// The USER_ID_FOR_SRP of a decoy: what a real user's would look like — a UUID where users

@@ -19,13 +19,12 @@ enum SignInThrottle {
 }
 
 extension IdentityService {
-    /// Refuses the attempt while the user is locked out.
-    func checkNotLockedOut(_ user: UserRecord, in transaction: any StoreTransaction) async throws {
-        if let lockedUntil = try await transaction.signInLockout(poolId: user.poolId, userSub: user.sub)?.lockedUntil,
-            time.now < lockedUntil
-        {
-            throw SignInThrottle.attemptsExceeded
-        }
+    /// Refuses the attempt while the user is locked out; returns the user's failure record.
+    @discardableResult
+    func checkNotLockedOut(_ user: UserRecord, in transaction: any StoreTransaction) async throws -> SignInLockout? {
+        let lockout = try await transaction.signInLockout(poolId: user.poolId, userSub: user.sub)
+        if let lockedUntil = lockout?.lockedUntil, time.now < lockedUntil { throw SignInThrottle.attemptsExceeded }
+        return lockout
     }
 
     /// Counts a wrong password (atomically, so concurrent failures on any node all count) and

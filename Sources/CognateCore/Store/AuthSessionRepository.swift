@@ -32,9 +32,10 @@ public struct AuthSessionRecord: Sendable, Equatable {
 
 public protocol AuthSessionRepository: Sendable {
     func insertAuthSession(_ session: AuthSessionRecord) async throws
-    /// The session, locked until the transaction ends so only one answer can use it.
     func authSession(tokenHash: String) async throws -> AuthSessionRecord?
-    func deleteAuthSession(tokenHash: String) async throws
+    /// Deletes the session and tells whether it was there: of concurrent answers using one
+    /// session, exactly one gets `true`.
+    func consumeAuthSession(tokenHash: String) async throws -> Bool
     func deleteAuthSessions(expiredBefore date: Date) async throws
 }
 

@@ -82,19 +82,20 @@ public struct UserFilter: Sendable, Equatable {
 public protocol UserRepository: Sendable {
     /// Throws `StoreError.conflict(.username)` when the pool has the username key already.
     func insertUser(_ user: UserRecord) async throws
-    func user(poolId: String, usernameKey: String) async throws -> UserRecord?
-    func user(poolId: String, sub: String) async throws -> UserRecord?
+
+    // Lookups. With `forUpdate`, the user's row stays locked until the transaction ends, so
+    // concurrent read-modify-writes of one user serialize (a row lock where the database has
+    // them; SQLite's write transactions are exclusive anyway).
+    func user(poolId: String, usernameKey: String, forUpdate: Bool) async throws -> UserRecord?
+    func user(poolId: String, sub: String, forUpdate: Bool) async throws -> UserRecord?
+    /// The user owning a sign-in name (an email or phone used as username, or a verified alias),
+    /// stored as `kind:normalized value`.
+    func user(poolId: String, signInName: String, forUpdate: Bool) async throws -> UserRecord?
+
     /// Writes every field and replaces the attributes.
     func updateUser(_ user: UserRecord) async throws
     /// Deletes the user with its codes, sign-in names and token families.
     func deleteUser(poolId: String, sub: String) async throws
-    /// Serializes concurrent changes to one user until the transaction ends (a row lock where
-    /// the database has them; a no-op where the whole transaction is exclusive).
-    func lockUser(poolId: String, sub: String) async throws
-
-    /// The user owning a sign-in name (an email or phone used as username, or a verified alias),
-    /// stored as `kind:normalized value`.
-    func user(poolId: String, signInName: String) async throws -> UserRecord?
     /// Replaces the user's sign-in names; `StoreError.conflict(.signInName)` when one is taken.
     func setSignInNames(poolId: String, sub: String, names: [String]) async throws
 
@@ -106,4 +107,18 @@ public protocol UserRepository: Sendable {
     func passwordHistory(poolId: String, sub: String, limit: Int) async throws -> [StoredPassword]
     /// Records a password the user set and forgets all but the newest `keep`.
     func appendPasswordHistory(poolId: String, sub: String, password: StoredPassword, at date: Date, keep: Int) async throws
+}
+
+extension UserRepository {
+    public func user(poolId: String, usernameKey: String) async throws -> UserRecord? {
+        try await user(poolId: poolId, usernameKey: usernameKey, forUpdate: false)
+    }
+
+    public func user(poolId: String, sub: String) async throws -> UserRecord? {
+        try await user(poolId: poolId, sub: sub, forUpdate: false)
+    }
+
+    public func user(poolId: String, signInName: String) async throws -> UserRecord? {
+        try await user(poolId: poolId, signInName: signInName, forUpdate: false)
+    }
 }

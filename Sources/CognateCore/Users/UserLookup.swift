@@ -2,12 +2,17 @@ import CognateProtocol
 
 extension IdentityService {
     /// The user a typed name refers to: the username (any case in case-insensitive pools), the
-    /// sub, or a sign-in name (email or phone as username, verified alias).
-    func findUser(_ typed: String, in pool: PoolRecord, _ transaction: any StoreTransaction) async throws -> UserRecord? {
+    /// sub, or a sign-in name (email or phone as username, verified alias). With `forUpdate`
+    /// the user's row stays locked until the transaction ends.
+    func findUser(_ typed: String, in pool: PoolRecord, _ transaction: any StoreTransaction, forUpdate: Bool = false)
+        async throws -> UserRecord?
+    {
         let names = SignInNames(pool: pool.settings)
-        if let user = try await transaction.user(poolId: pool.id, usernameKey: names.usernameKey(typed)) { return user }
+        if let user = try await transaction.user(poolId: pool.id, usernameKey: names.usernameKey(typed), forUpdate: forUpdate) {
+            return user
+        }
         for key in names.candidateKeys(for: typed) {
-            if let user = try await transaction.user(poolId: pool.id, signInName: key) { return user }
+            if let user = try await transaction.user(poolId: pool.id, signInName: key, forUpdate: forUpdate) { return user }
         }
         return nil
     }
@@ -33,11 +38,12 @@ extension IdentityService {
         return user
     }
 
-    /// The user's row locked until the transaction ends, re-read under the lock (so a
+    /// The user's row locked until the transaction ends, read again under the lock (so a
     /// read-modify-write cannot lose a concurrent change).
     func locked(_ user: UserRecord, _ transaction: any StoreTransaction) async throws -> UserRecord {
-        try await transaction.lockUser(poolId: user.poolId, sub: user.sub)
-        guard let current = try await transaction.user(poolId: user.poolId, sub: user.sub) else { throw CognitoError.userNotFound }
+        guard let current = try await transaction.user(poolId: user.poolId, sub: user.sub, forUpdate: true) else {
+            throw CognitoError.userNotFound
+        }
         return current
     }
 

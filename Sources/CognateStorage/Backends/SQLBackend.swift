@@ -16,12 +16,12 @@ public enum SQLFlavor: Sendable {
         }
     }
 
-    /// Suffix of a SELECT that locks the rows it reads until the transaction ends. SQLite needs
-    /// none: its write transactions are exclusive.
-    var forUpdate: String {
+    /// Suffix of a SELECT that locks the rows it reads of `table` (its alias) until the
+    /// transaction ends. SQLite needs none: its write transactions are exclusive.
+    func forUpdate(of table: String) -> String {
         switch self {
         case .sqlite: ""
-        case .postgres: " FOR UPDATE"
+        case .postgres: " FOR UPDATE OF \(table)"
         }
     }
 

@@ -15,7 +15,7 @@ extension SQLTransaction: AuthSessionRepository {
 
     func authSession(tokenHash: String) async throws -> AuthSessionRecord? {
         guard let row = try await first(
-            "SELECT * FROM auth_sessions WHERE token_hash = \(bind: tokenHash)\(unsafeRaw: flavor.forUpdate)")
+            "SELECT * FROM auth_sessions WHERE token_hash = \(bind: tokenHash)")
         else { return nil }
         return AuthSessionRecord(
             tokenHash: tokenHash, poolId: try row.string("pool_id"), clientId: try row.string("client_id"),
@@ -23,8 +23,8 @@ extension SQLTransaction: AuthSessionRepository {
             state: try row.string("state"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }
 
-    func deleteAuthSession(tokenHash: String) async throws {
-        try await run("DELETE FROM auth_sessions WHERE token_hash = \(bind: tokenHash)")
+    func consumeAuthSession(tokenHash: String) async throws -> Bool {
+        try await first("DELETE FROM auth_sessions WHERE token_hash = \(bind: tokenHash) RETURNING token_hash") != nil
     }
 
     func deleteAuthSessions(expiredBefore date: Date) async throws {

@@ -17,17 +17,13 @@ extension SQLTransaction: UserRepository {
         try await insertAttributes(of: user)
     }
 
-    func user(poolId: String, usernameKey: String) async throws -> UserRecord? {
-        guard let row = try await first(
-            "SELECT * FROM users WHERE pool_id = \(bind: poolId) AND username_key = \(bind: usernameKey)")
-        else { return nil }
-        return try await withAttributes([row]).first
+    func user(poolId: String, usernameKey: String, forUpdate: Bool) async throws -> UserRecord? {
+        try await firstUser(
+            "SELECT * FROM users u WHERE u.pool_id = \(bind: poolId) AND u.username_key = \(bind: usernameKey)", forUpdate)
     }
 
-    func user(poolId: String, sub: String) async throws -> UserRecord? {
-        guard let row = try await first("SELECT * FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)")
-        else { return nil }
-        return try await withAttributes([row]).first
+    func user(poolId: String, sub: String, forUpdate: Bool) async throws -> UserRecord? {
+        try await firstUser("SELECT * FROM users u WHERE u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)", forUpdate)
     }
 
     func updateUser(_ user: UserRecord) async throws {
@@ -48,19 +44,18 @@ extension SQLTransaction: UserRepository {
         try await run("DELETE FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)")
     }
 
-    func lockUser(poolId: String, sub: String) async throws {
-        guard !flavor.forUpdate.isEmpty else { return }
-        _ = try await first(
-            "SELECT sub FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)\(unsafeRaw: flavor.forUpdate)")
-    }
-
-    func user(poolId: String, signInName: String) async throws -> UserRecord? {
-        guard let row = try await first(
+    func user(poolId: String, signInName: String, forUpdate: Bool) async throws -> UserRecord? {
+        try await firstUser(
             """
             SELECT u.* FROM sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub \
             WHERE n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)
-            """)
-        else { return nil }
+            """, forUpdate)
+    }
+
+    /// The user a query over `users u` selects, with its attributes; locked if asked.
+    private func firstUser(_ query: SQLQueryString, _ forUpdate: Bool) async throws -> UserRecord? {
+        let locking: SQLQueryString = forUpdate ? "\(unsafeRaw: flavor.forUpdate(of: "u"))" : ""
+        guard let row = try await first(query + locking) else { return nil }
         return try await withAttributes([row]).first
     }
 
