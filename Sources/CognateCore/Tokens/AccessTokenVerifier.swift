@@ -17,21 +17,26 @@ struct AccessTokenVerifier: Sendable {
     let keys: SigningKeyRing
     let issuerBase: String
 
+    /// The members of an access token's payload this server checks.
+    struct Payload: Decodable {
+        var token_use: String
+        var iss: String
+        var client_id: String
+        var sub: String
+        var username: String
+        var origin_jti: String
+        var exp: Double
+        var scope: String?
+    }
+
     func verify(_ token: String, now: Date) throws -> AccessTokenClaims {
-        guard let claims = JWT.verifiedClaims(of: token, keys: keys),
-            case .string("access")? = claims["token_use"],
-            case .string(let iss)? = claims["iss"], iss.hasPrefix(issuerBase + "/"),
-            case .string(let clientId)? = claims["client_id"],
-            case .string(let sub)? = claims["sub"],
-            case .string(let username)? = claims["username"],
-            case .string(let originJti)? = claims["origin_jti"],
-            case .number(let exp)? = claims["exp"]
+        guard let payload = JWT.verifiedPayload(of: token, as: Payload.self, keys: keys), payload.token_use == "access",
+            payload.iss.hasPrefix(issuerBase + "/")
         else { throw CognitoError.invalidAccessToken }
-        guard now.timeIntervalSince1970 < exp else { throw CognitoError.expiredAccessToken }
-        var scopes: Set<String> = []
-        if case .string(let scope)? = claims["scope"] { scopes = Set(scope.split(separator: " ").map(String.init)) }
+        guard now.timeIntervalSince1970 < payload.exp else { throw CognitoError.expiredAccessToken }
         return AccessTokenClaims(
-            poolId: String(iss.dropFirst(issuerBase.count + 1)), clientId: clientId, sub: sub, username: username,
-            originJti: originJti, scopes: scopes)
+            poolId: String(payload.iss.dropFirst(issuerBase.count + 1)), clientId: payload.client_id, sub: payload.sub,
+            username: payload.username, originJti: payload.origin_jti,
+            scopes: Set((payload.scope ?? "").split(separator: " ").map(String.init)))
     }
 }
