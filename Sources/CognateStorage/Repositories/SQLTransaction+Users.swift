@@ -19,11 +19,11 @@ extension SQLTransaction: UserRepository {
 
     func user(poolId: String, usernameKey: String, forUpdate: Bool) async throws -> UserRecord? {
         try await firstUser(
-            "SELECT * FROM users u WHERE u.pool_id = \(bind: poolId) AND u.username_key = \(bind: usernameKey)", forUpdate)
+            from: "users u", where: "u.pool_id = \(bind: poolId) AND u.username_key = \(bind: usernameKey)", forUpdate)
     }
 
     func user(poolId: String, sub: String, forUpdate: Bool) async throws -> UserRecord? {
-        try await firstUser("SELECT * FROM users u WHERE u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)", forUpdate)
+        try await firstUser(from: "users u", where: "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)", forUpdate)
     }
 
     func updateUser(_ user: UserRecord) async throws {
@@ -46,17 +46,25 @@ extension SQLTransaction: UserRepository {
 
     func user(poolId: String, signInName: String, forUpdate: Bool) async throws -> UserRecord? {
         try await firstUser(
-            """
-            SELECT u.* FROM sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub \
-            WHERE n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)
-            """, forUpdate)
+            from: "sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub",
+            where: "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)", forUpdate)
     }
 
-    /// The user a query over `users u` selects, with its attributes; locked if asked.
-    private func firstUser(_ query: SQLQueryString, _ forUpdate: Bool) async throws -> UserRecord? {
+    /// The one user `source` (which names it `u`) and `condition` select, read with its
+    /// attributes in a single statement; locked if asked.
+    private func firstUser(from source: SQLQueryString, where condition: SQLQueryString, _ forUpdate: Bool)
+        async throws -> UserRecord?
+    {
         let locking: SQLQueryString = forUpdate ? "\(unsafeRaw: flavor.forUpdate(of: "u"))" : ""
-        guard let row = try await first(query + locking) else { return nil }
-        return try await withAttributes([row]).first
+        let rows = try await all(
+            "SELECT u.*, a.name AS attribute_name, a.value AS attribute_value FROM " + source
+                + " LEFT JOIN user_attributes a ON a.pool_id = u.pool_id AND a.user_sub = u.sub WHERE " + condition + locking)
+        guard let first = rows.first else { return nil }
+        var attributes: [String: String] = [:]
+        for row in rows {
+            if let name = try row.optionalString("attribute_name") { attributes[name] = try row.string("attribute_value") }
+        }
+        return try Self.user(from: first, attributes: attributes)
     }
 
     func setSignInNames(poolId: String, sub: String, names: [String]) async throws {
@@ -141,18 +149,19 @@ extension SQLTransaction: UserRepository {
         for row in attributeRows {
             attributes[try row.string("user_sub"), default: [:]][try row.string("name")] = try row.string("value")
         }
-        return try rows.map { row in
-            let sub = try row.string("sub")
-            let password: StoredPassword? =
-                if let salt = try row.optionalString("password_salt"), let verifier = try row.optionalString("password_verifier") {
-                    StoredPassword(salt: try Columns.bytes(salt), verifier: try Columns.bytes(verifier))
-                } else { nil }
-            return UserRecord(
-                poolId: poolId, sub: sub, username: try row.string("username"), usernameKey: try row.string("username_key"),
-                status: UserStatusType(rawValue: try row.string("status")), enabled: try row.int("enabled") != 0,
-                createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"), password: password,
-                passwordUpdatedAt: try row.optionalDate("password_updated_at"), attributes: attributes[sub] ?? [:])
-        }
+        return try rows.map { row in try Self.user(from: row, attributes: attributes[try row.string("sub")] ?? [:]) }
+    }
+
+    static func user(from row: any SQLRow, attributes: [String: String]) throws -> UserRecord {
+        let password: StoredPassword? =
+            if let salt = try row.optionalString("password_salt"), let verifier = try row.optionalString("password_verifier") {
+                StoredPassword(salt: try Columns.bytes(salt), verifier: try Columns.bytes(verifier))
+            } else { nil }
+        return UserRecord(
+            poolId: try row.string("pool_id"), sub: try row.string("sub"), username: try row.string("username"),
+            usernameKey: try row.string("username_key"), status: UserStatusType(rawValue: try row.string("status")),
+            enabled: try row.int("enabled") != 0, createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
+            password: password, passwordUpdatedAt: try row.optionalDate("password_updated_at"), attributes: attributes)
     }
 }
 
