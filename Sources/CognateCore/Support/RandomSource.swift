@@ -10,7 +10,12 @@ public struct SystemRandom: RandomSource {
     public init() {}
     public func bytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(count + 8)
+        while bytes.count < count {  // eight bytes per call to the system
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
     }
 }
 
