@@ -21,6 +21,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CGMP", pkgConfig: nil, providers: [.apt(["libgmp-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: nil, providers: [.apt(["libssl-dev"])]),
         .target(
             name: "CognateProtocol",
             dependencies: [
@@ -31,7 +32,7 @@ let package = Package(
         .target(
             name: "CognateCore",
             dependencies: [
-                "CognateProtocol", "CGMP",
+                "CognateProtocol", "CGMP", "COpenSSL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

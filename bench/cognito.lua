@@ -1,9 +1,11 @@
 -- wrk script: one Cognito API operation, POSTed as AWS JSON 1.1.
 --   TARGET  the X-Amz-Target header (AWSCognitoIdentityProviderService.<Operation>)
---   BODY    the JSON body; every "{n}" becomes a number unique to the request (for SignUp)
+--   BODY    the JSON body; every "{n}" becomes a number unique to the request (for SignUp),
+--           every "{u}" the request's number modulo USERS (to spread sign-ins over users)
 -- Prints one JSON line with the counts and latency percentiles (microseconds).
 local target = os.getenv("TARGET")
 local body = os.getenv("BODY")
+local users = tonumber(os.getenv("USERS") or "1")
 local counter = 0
 
 wrk.method = "POST"
@@ -12,7 +14,8 @@ wrk.headers["X-Amz-Target"] = target
 
 request = function()
   counter = counter + 1
-  return wrk.format(nil, "/", nil, (body:gsub("{n}", tostring(counter))))
+  local text = body:gsub("{n}", tostring(counter)):gsub("{u}", tostring(counter % users))
+  return wrk.format(nil, "/", nil, text)
 end
 
 done = function(summary, latency, requests)

@@ -3,7 +3,9 @@
 The client half of SRP-6a runs on GMP (gmpy2), so one client process costs about a
 millisecond per sign-in and does not hide the server's cost. Usage (from bench/run.py):
 
-    python3 srp_load.py ENDPOINT POOL_ID CLIENT_ID USERNAME PASSWORD SECONDS PROCESSES
+    python3 srp_load.py ENDPOINT POOL_ID CLIENT_ID USERNAME PASSWORD SECONDS PROCESSES [USERS]
+
+With USERS, each sign-in picks one of USERNAME0 … USERNAME<USERS-1> at random.
 
 prints one JSON line: sign-ins, seconds, errors, p50/p99 latency of a full sign-in (µs).
 """
@@ -82,11 +84,12 @@ def sign_in(session, endpoint, pool_id, client_id, username, password):
 
 
 def worker(args):
-    endpoint, pool_id, client_id, username, password, seconds = args
+    endpoint, pool_id, client_id, prefix, password, seconds, users = args
     session = requests.Session()
     latencies, errors = [], 0
     deadline = time.time() + seconds
     while time.time() < deadline:
+        username = f"{prefix}{int.from_bytes(os.urandom(2), 'big') % users}" if users else prefix
         start = time.perf_counter()
         try:
             sign_in(session, endpoint, pool_id, client_id, username, password)
@@ -98,9 +101,11 @@ def worker(args):
 
 def main():
     endpoint, pool_id, client_id, username, password, seconds, processes = sys.argv[1:8]
+    users = int(sys.argv[8]) if len(sys.argv) > 8 else 0
     with multiprocessing.Pool(int(processes)) as pool:
         started = time.perf_counter()
-        results = pool.map(worker, [(endpoint, pool_id, client_id, username, password, float(seconds))] * int(processes))
+        results = pool.map(worker, [(endpoint, pool_id, client_id, username, password, float(seconds), users)]
+                           * int(processes))
         elapsed = time.perf_counter() - started
     latencies = sorted(l for ls, _ in results for l in ls)
     errors = sum(e for _, e in results)

@@ -13,8 +13,8 @@ enum JWT {
         let header = try JSONEncoder().encode(Header(kid: key.kid, alg: "RS256"))
         let payload = try WireCoding.makeEncoder().encode(JSONValue.object(claims))
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
-        let signature = try key.privateKey.signature(for: Data(signingInput.utf8), padding: .insecurePKCS1v1_5)
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        let signature = try key.signer.sign(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// The `kid` a token names, unverified (to notice keys this node has not loaded yet).

@@ -5,14 +5,14 @@ import Foundation
 /// An RSA key that signs tokens, identified by `kid`.
 public struct SigningKey: Sendable {
     public let kid: String
-    let privateKey: _RSA.Signing.PrivateKey
+    public let publicKey: _RSA.Signing.PublicKey
+    let signer: RSASigner
     public let createdAt: Date
-
-    public var publicKey: _RSA.Signing.PublicKey { privateKey.publicKey }
 
     init(record: SigningKeyRecord) throws {
         self.kid = record.kid
-        self.privateKey = try _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM)
+        self.publicKey = try _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM).publicKey
+        self.signer = try RSASigner(pem: record.privateKeyPEM)
         self.createdAt = record.createdAt
     }
 

@@ -1,0 +1,24 @@
+import ArgumentParser
+import CognateCore
+import Foundation
+
+struct CryptoCostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crypto-cost",
+        abstract: "Measure what a sign-in's cryptography costs on this machine (the floor under the server's CPU per sign-in).")
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let result = try CryptoCost.measure()
+        if json {
+            print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+        } else {
+            print(String(format: "3072-bit exponentiation (256-bit exponent, constant time): %.3f ms", result.modexpMilliseconds))
+            print(String(format: "RS256 signature (2048-bit key): %.3f ms", result.rsaSignMilliseconds))
+            print(String(format: "SRP sign-in (3 exponentiations + 2 signatures): %.3f ms", result.srpSignInMilliseconds))
+            print(String(format: "Password sign-in (1 exponentiation + 2 signatures): %.3f ms", result.passwordSignInMilliseconds))
+        }
+    }
+}
