@@ -1,11 +1,13 @@
 -- wrk script: one Cognito API operation, POSTed as AWS JSON 1.1.
 --   TARGET  the X-Amz-Target header (AWSCognitoIdentityProviderService.<Operation>)
 --   BODY    the JSON body; every "{n}" becomes a number unique to the request (for SignUp),
---           every "{u}" the request's number modulo USERS (to spread sign-ins over users)
+--           every "{u}" the request's number modulo USERS (to spread sign-ins over users),
+--           every "{w}" WORKER (one per wrk process, so parallel wrks make distinct names)
 -- Prints one JSON line with the counts and latency percentiles (microseconds).
 local target = os.getenv("TARGET")
 local body = os.getenv("BODY")
 local users = tonumber(os.getenv("USERS") or "1")
+local worker = os.getenv("WORKER") or "0"
 local counter = 0
 
 wrk.method = "POST"
@@ -14,7 +16,7 @@ wrk.headers["X-Amz-Target"] = target
 
 request = function()
   counter = counter + 1
-  local text = body:gsub("{n}", tostring(counter)):gsub("{u}", tostring(counter % users))
+  local text = body:gsub("{n}", tostring(counter)):gsub("{u}", tostring(counter % users)):gsub("{w}", worker)
   return wrk.format(nil, "/", nil, text)
 end
 

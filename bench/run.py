@@ -93,9 +93,10 @@ def start_cognate(binary, workdir, database, nodes):
         database = str(pathlib.Path(workdir) / "bench.sqlite")
     processes, endpoints = [], []
     log = open(pathlib.Path(workdir) / "cognate.log", "ab")
-    for _ in range(nodes):
-        port = free_port()
-        p = subprocess.Popen([binary, "serve", "--port", str(port), "--database", database],
+    ports = [free_port() for _ in range(nodes)]
+    public_url = f"http://127.0.0.1:{ports[0]}"  # one issuer for every node, as behind a load balancer
+    for port in ports:
+        p = subprocess.Popen([binary, "serve", "--port", str(port), "--database", database, "--public-url", public_url],
                              stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "LOG_LEVEL": "warning"})
         wait_ready(f"http://127.0.0.1:{port}/health", p)
         processes.append(p)
@@ -129,8 +130,8 @@ def prepare(server):
 
 def operations(client_id, tokens, run_id):
     return {
-        "SignUp": ("SignUp", {"ClientId": client_id, "Username": f"u{run_id}x{{n}}", "Password": PASSWORD,
-                              "UserAttributes": [{"Name": "email", "Value": f"u{run_id}x{{n}}@example.com"}]}),
+        "SignUp": ("SignUp", {"ClientId": client_id, "Username": f"u{run_id}w{{w}}x{{n}}", "Password": PASSWORD,
+                              "UserAttributes": [{"Name": "email", "Value": f"u{run_id}w{{w}}x{{n}}@example.com"}]}),
         "InitiateAuth USER_PASSWORD_AUTH": ("InitiateAuth", {
             "ClientId": client_id, "AuthFlow": "USER_PASSWORD_AUTH",
             "AuthParameters": {"USERNAME": "bench{u}", "PASSWORD": PASSWORD}}),
@@ -143,11 +144,11 @@ def operations(client_id, tokens, run_id):
 
 def run_wrk(endpoints, operation, body, seconds, connections):
     """Runs one wrk per endpoint at once (several nodes) and sums them."""
-    env = {**os.environ, "TARGET": TARGET + operation, "BODY": json.dumps(body).replace("{{n}}", "{n}"),
-           "USERS": str(USERS)}
+    env = {**os.environ, "TARGET": TARGET + operation, "BODY": json.dumps(body), "USERS": str(USERS)}
     per_node = max(1, connections // len(endpoints))
     procs = [subprocess.Popen(["wrk", "-t1", f"-c{per_node}", f"-d{seconds}s", "--latency", "-s", str(HERE / "cognito.lua"),
-                               endpoint + "/"], stdout=subprocess.PIPE, text=True, env=env) for endpoint in endpoints]
+                               endpoint + "/"], stdout=subprocess.PIPE, text=True, env={**env, "WORKER": str(worker)})
+             for worker, endpoint in enumerate(endpoints)]
     results = []
     for p in procs:
         out, _ = p.communicate()
@@ -223,6 +224,7 @@ def main():
     if not args.skip_build:
         subprocess.run(["swift", "build", "-c", "release", "--product", "cognate"], cwd=ROOT, check=True)
 
+    limit = machine_srp_limit(args.binary)   # first, on a quiet machine
     results = {}
     with tempfile.TemporaryDirectory(prefix="cognate-bench-") as workdir:
         servers = [start_cognate(args.binary, workdir, args.database, args.nodes)]
@@ -246,7 +248,7 @@ def main():
     title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}, {args.connections} connections, "
              f"{args.seconds} s per operation")
     print(json.dumps(results), file=sys.stderr)
-    print(table(results, machine_srp_limit(args.binary), title))
+    print(table(results, limit, title))
 
 
 if __name__ == "__main__":
