@@ -15,15 +15,7 @@ extension IdentityService {
             throw AttributeRules.nonConforming(flag, "Attribute cannot be set by users.")
         }
         let sub = random.uuid()
-        let username: String
-        if names.usesAttributeAsUsername {
-            let (attribute, value) = try Self.attributeUsername(request.username, allowed: names.usernameAttributes, rules: rules)
-            attributes[attribute] = value
-            username = sub
-        } else {
-            try names.checkUsernameFormat(request.username)
-            username = request.username
-        }
+        let username = try names.newUsername(request.username, sub: sub, attributes: &attributes)
         if let missing = rules.missingRequired(in: attributes).first {
             throw AttributeRules.nonConforming(missing, "The attribute \(missing) is required")
         }
@@ -137,19 +129,6 @@ extension IdentityService {
         let verifier = SRPServer.verifier(
             salt: salt, realm: SRPDerivation.poolName(ofPoolId: poolId), identity: username, secret: password)
         return StoredPassword(salt: salt, verifier: verifier)
-    }
-
-    /// In pools with UsernameAttributes, what the typed username is: an email or a phone number.
-    static func attributeUsername(_ typed: String, allowed: Set<UsernameAttributeType>, rules: AttributeRules) throws
-        -> (String, String)
-    {
-        if allowed.contains(.email), AttributeRules.isEmail(typed) { return ("email", typed) }
-        if allowed.contains(.phoneNumber), AttributeRules.isPhoneNumber(typed) { return ("phone_number", typed) }
-        switch (allowed.contains(.email), allowed.contains(.phoneNumber)) {
-        case (true, true): throw CognitoError.invalidParameter("Username should be either an email or a phone number.")
-        case (true, false): throw CognitoError.invalidParameter("Username should be an email.")
-        default: throw CognitoError.invalidParameter("Username should be a phone number.")
-        }
     }
 
     /// Plausible delivery details for a user who does not exist (PreventUserExistenceErrors).

@@ -40,14 +40,7 @@ extension IdentityService {
         let rules = AttributeRules(pool: pool.settings)
         var attributes = try rules.validated(request.userAttributes ?? [], writer: .admin, isCreation: true)
         let sub = random.uuid()
-        var username = request.username
-        if names.usesAttributeAsUsername {
-            let (attribute, value) = try Self.attributeUsername(request.username, allowed: names.usernameAttributes, rules: rules)
-            attributes[attribute] = value
-            username = sub
-        } else {
-            try names.checkUsernameFormat(request.username)
-        }
+        let username = try names.newUsername(request.username, sub: sub, attributes: &attributes)
         let now = time.now
         let user = UserRecord(
             poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),

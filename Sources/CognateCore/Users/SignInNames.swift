@@ -44,6 +44,28 @@ struct SignInNames {
         return names
     }
 
+    /// The internal username of a new user who typed `typed`: in pools where the email or phone
+    /// number is the username, the sub (and `typed` becomes that attribute); otherwise `typed`,
+    /// which must not look like an alias.
+    func newUsername(_ typed: String, sub: String, attributes: inout [String: String]) throws -> String {
+        guard usesAttributeAsUsername else {
+            try checkUsernameFormat(typed)
+            return typed
+        }
+        if usernameAttributes.contains(.email), AttributeRules.isEmail(typed) {
+            attributes["email"] = typed
+        } else if usernameAttributes.contains(.phoneNumber), AttributeRules.isPhoneNumber(typed) {
+            attributes["phone_number"] = typed
+        } else {
+            switch (usernameAttributes.contains(.email), usernameAttributes.contains(.phoneNumber)) {
+            case (true, true): throw CognitoError.invalidParameter("Username should be either an email or a phone number.")
+            case (true, false): throw CognitoError.invalidParameter("Username should be an email.")
+            default: throw CognitoError.invalidParameter("Username should be a phone number.")
+            }
+        }
+        return sub
+    }
+
     /// With email or phone aliases, a username must not look like one (it could shadow
     /// another user's alias).
     func checkUsernameFormat(_ username: String) throws {
