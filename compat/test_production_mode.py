@@ -91,3 +91,4 @@ def test_graceful_shutdown_keeps_everything_committed(sig):
         idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="REFRESH_TOKEN_AUTH",
                           AuthParameters={"REFRESH_TOKEN": tokens["RefreshToken"]})
         server.stop()
+

@@ -26,6 +26,8 @@ enum StoreConformance {
         Case(name: "parallel sign-ups of one username: one wins", run: parallelUsernames),
         Case(name: "parallel redemptions of one code: one wins", run: parallelCodeRedemption),
         Case(name: "parallel counter increments are all counted", run: parallelCounters),
+        Case(name: "parallel refreshes of one family read it consistently", run: parallelRefreshes),
+        Case(name: "parallel group changes keep one membership each", run: parallelGroupChanges),
     ]
 
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -269,5 +271,55 @@ enum StoreConformance {
             }
         }
         #expect(try await store.write { try await $0.incrementCounter(key: "hot", windowStart: t0) } == 21)
+    }
+
+    static func parallelRefreshes(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        let family = TokenFamilyRecord(originJti: "j", poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "h",
+                                       authTime: t0, createdAt: t0, expiresAt: t0 + 3600)
+        try await store.write { try await $0.insertTokenFamily(family) }
+        let seen = try await withThrowingTaskGroup(of: TokenFamilyRecord?.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    if index == 8 { try await store.write { try await $0.revokeTokenFamily(originJti: "j", at: t0 + 1) } }
+                    return try await store.read { transaction in
+                        let found = try await transaction.tokenFamily(refreshTokenHash: "h")
+                        _ = try await transaction.user(poolId: "p1", sub: "sub-a")
+                        _ = try await transaction.groups(ofUser: "sub-a", poolId: "p1")
+                        return found
+                    }
+                }
+            }
+            return try await group.reduce(into: [TokenFamilyRecord?]()) { $0.append($1) }
+        }
+        #expect(seen.count == 16 && seen.allSatisfy { $0?.originJti == "j" })
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j") }?.revokedAt == t0 + 1)
+    }
+
+    static func parallelGroupChanges(_ store: SQLStore) async throws {
+        let people = (0..<8).map { user("m\($0)") }
+        try await seed(store, users: people)
+        try await store.write {
+            try await $0.insertGroup(GroupRecord(poolId: "p1", name: "g", description: nil, roleArn: nil, precedence: 1,
+                                                 createdAt: t0, updatedAt: t0))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    try await store.write { try await $0.addUser(sub: people[index % 8].sub, toGroup: "g", poolId: "p1") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.read { try await $0.listUsers(inGroup: "g", poolId: "p1", after: nil, limit: 60) }.items.count == 8)
+        // Removing memberships while the group is deleted: every outcome is clean.
+        await withTaskGroup(of: Void.self) { group in
+            for person in people {
+                group.addTask { _ = try? await store.write { try await $0.removeUser(sub: person.sub, fromGroup: "g", poolId: "p1") } }
+            }
+            group.addTask { _ = try? await store.write { try await $0.deleteGroup(poolId: "p1", name: "g") } }
+        }
+        #expect(try await store.read { try await $0.group(poolId: "p1", name: "g") } == nil)
+        #expect(try await store.read { try await $0.groups(ofUser: "sub-m0", poolId: "p1") }.isEmpty)
     }
 }
