@@ -44,7 +44,8 @@ public final class SQLiteBackend: SQLBackend {
     public func withMigrationLock<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
-        // Other processes are held off by BEGIN IMMEDIATE inside the migration transaction.
+        // Other processes are held off by each migration's BEGIN IMMEDIATE; the migrator checks
+        // the version again inside it.
         try await withSession(body)
     }
 

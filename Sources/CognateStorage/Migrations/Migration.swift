@@ -57,6 +57,11 @@ public enum Migrator {
             for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current {
                 try await database.raw(SQLQueryString(flavor.beginWrite)).run()
                 do {
+                    // Another process may have applied it meanwhile (SQLite has no migration lock).
+                    if try await currentVersion(database) >= migration.version {
+                        try await database.raw("COMMIT").run()
+                        continue
+                    }
                     for statement in migration.sql(for: flavor) { try await database.raw(SQLQueryString(statement)).run() }
                     try await database.raw(
                         "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))"
