@@ -4,11 +4,12 @@ import Logging
 import Testing
 
 /// The conformance suite on PostgreSQL (a fresh database per case).
-@Suite(.enabled(if: !PostgresTestDatabase.skipped, "COGNATE_SKIP_POSTGRES=1"))
+@Suite(.enabled(if: !PostgresTestDatabase.skipped, "COGNATE_SKIP_POSTGRES=1"), .serialized)
 struct PostgresStoreTests {
     @Test(arguments: StoreConformance.cases)
     func conformance(_ check: StoreConformance.Case) async throws {
-        let store = try await SQLStore.open(try await PostgresTestDatabase.create(), logger: Logger(label: "test"))
+        let store = try await SQLStore.open(
+            try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options, logger: Logger(label: "test"))
         do { try await check.run(store) } catch {
             await store.close()
             throw error
@@ -21,10 +22,16 @@ struct PostgresStoreTests {
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    let backend = try await SQLStore.openBackend(url, logger: Logger(label: "test"))
-                    let result = try await Migrator.migrate(backend)
-                    await backend.shutdown()
-                    return result
+                    let backend = try await SQLStore.openBackend(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+                    do {
+                        let result = try await Migrator.migrate(backend)
+                        await backend.shutdown()
+                        return result
+                    } catch {
+                        await backend.shutdown()
+                        Issue.record("migration failed: \(String(reflecting: error))")
+                        throw error
+                    }
                 }
             }
             return try await group.reduce(into: [[Int]]()) { $0.append($1) }

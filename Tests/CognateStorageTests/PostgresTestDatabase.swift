@@ -12,6 +12,10 @@ enum PostgresTestDatabase {
     static var skipped: Bool { environment["COGNATE_SKIP_POSTGRES"] == "1" }
     static var serverURL: String? { environment["COGNATE_TEST_POSTGRES_URL"] }
 
+    /// Generous limits: the suites run beside every other test on two cores, and a starved
+    /// machine must make them slow, not fail.
+    static let options = DatabaseOptions(poolSize: 20, statementTimeout: nil, connectionWaitTimeout: 120)
+
     struct NotConfigured: Error, CustomStringConvertible {
         var description: String {
             "COGNATE_TEST_POSTGRES_URL is not set: run the tests through Scripts/with-postgres (Scripts/test does), "
@@ -23,8 +27,13 @@ enum PostgresTestDatabase {
     static func create() async throws -> String {
         guard let serverURL else { throw NotConfigured() }
         let name = "cognate_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        let admin = try await SQLStore.openBackend(serverURL, options: DatabaseOptions(poolSize: 1), logger: Logger(label: "test"))
-        _ = try await admin.withSession { try await $0.raw("CREATE DATABASE \(ident: String(name))").run() }
+        let admin = try await SQLStore.openBackend(serverURL, options: options, logger: Logger(label: "test"))
+        do {
+            _ = try await admin.withSession { try await $0.raw("CREATE DATABASE \(ident: String(name))").run() }
+        } catch {
+            await admin.shutdown()
+            throw error
+        }
         await admin.shutdown()
         var components = URLComponents(string: serverURL)!
         components.path = "/" + name

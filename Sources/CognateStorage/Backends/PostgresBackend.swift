@@ -29,7 +29,8 @@ public final class PostgresBackend: SQLBackend {
         let pool = EventLoopGroupConnectionPool(
             source: PostgresConnectionSource(sqlConfiguration: configuration),
             maxConnectionsPerEventLoop: max(1, (options.poolSize + loops - 1) / loops),
-            requestTimeout: .seconds(10), pruneInterval: .seconds(60), logger: logger, on: group)
+            requestTimeout: .milliseconds(Int64(options.connectionWaitTimeout * 1000)), pruneInterval: .seconds(60),
+            logger: logger, on: group)
         let backend = PostgresBackend(pool: pool, logger: logger)
         do {
             _ = try await backend.withSession { try await $0.raw("SELECT 1 AS one").first() }
