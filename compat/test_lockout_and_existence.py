@@ -274,7 +274,7 @@ def test_resend_confirmation_code_for_unknown_users(server, idp, pool, hiding, l
     nobody_email = email_for(unique("nobody"))
     details = idp.resend_confirmation_code(ClientId=hiding["ClientId"], Username=nobody_email)["CodeDeliveryDetails"]
     assert details["DeliveryMedium"] == "EMAIL" and details["AttributeName"] == "email"
-    assert re.fullmatch(r".\*\*\*@.\*\*\*\.\w+", details["Destination"]), details
+    assert re.fullmatch(r".\*\*\*@.\*\*\*", details["Destination"]), details
     # A real unconfirmed user gets the same shape of answer.
     real = unique()
     sign_up(idp, hiding, real)

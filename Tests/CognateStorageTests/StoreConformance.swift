@@ -146,14 +146,25 @@ enum StoreConformance {
     static func codes(_ store: SQLStore) async throws {
         try await seed(store, users: [user("a")])
         let code = CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h1", deliveredTo: "email", createdAt: t0, expiresAt: t0 + 60)
-        try await store.write { try await $0.saveCode(code) }
+        try await store.write { try await $0.saveCode(code, keepingFailuresSince: t0 - 3600) }
         #expect(try await store.write { try await $0.recordFailedAttempt(userSub: "sub-a", purpose: .signUp) } == 1)
         #expect(try await store.write { try await $0.recordFailedAttempt(userSub: "sub-a", purpose: .signUp) } == 2)
+        // A replacement within the window keeps the failures counted against the code it replaces…
         var replacement = code
         replacement.codeHash = "h2"
-        try await store.write { [replacement] in try await $0.saveCode(replacement) }
+        replacement.createdAt = t0 + 10
+        try await store.write { [replacement] in try await $0.saveCode(replacement, keepingFailuresSince: t0 - 3590) }
         replacement.previousCodeHash = "h1"
+        replacement.failedAttempts = 2
         #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == replacement)
+        // …and one after it starts from zero.
+        var later = replacement
+        later.codeHash = "h3"
+        later.createdAt = t0 + 3700
+        try await store.write { [later] in try await $0.saveCode(later, keepingFailuresSince: t0 + 100) }
+        later.previousCodeHash = "h2"
+        later.failedAttempts = 0
+        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == later)
         #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .verifyAttribute("email")) } == nil)
         try await store.write { try await $0.deleteCode(userSub: "sub-a", purpose: .signUp) }
         #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == nil)
@@ -184,7 +195,7 @@ enum StoreConformance {
         try await seed(store, users: [user("a", attributes: ["email": "a@x.io"])])
         try await store.write { tx in
             try await tx.setSignInNames(poolId: "p1", sub: "sub-a", names: ["email:a@x.io"])
-            try await tx.saveCode(CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h", deliveredTo: nil, createdAt: t0, expiresAt: t0))
+            try await tx.saveCode(CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h", deliveredTo: nil, createdAt: t0, expiresAt: t0), keepingFailuresSince: t0)
         }
         try await store.write { try await $0.deletePool(id: "p1") }
         #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") } == nil)
@@ -246,7 +257,7 @@ enum StoreConformance {
     static func parallelCodeRedemption(_ store: SQLStore) async throws {
         try await seed(store, users: [user("a")])
         try await store.write {
-            try await $0.saveCode(CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h", deliveredTo: nil, createdAt: t0, expiresAt: t0 + 60))
+            try await $0.saveCode(CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h", deliveredTo: nil, createdAt: t0, expiresAt: t0 + 60), keepingFailuresSince: t0)
         }
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<16 {

@@ -1,14 +1,6 @@
 import CognateProtocol
 import Foundation
 
-/// A verification code to send once the transaction that created it has committed.
-struct PendingCode: Sendable {
-    var user: UserRecord
-    var destination: CodeDestination
-    var code: String
-    var purpose: CodePurpose
-}
-
 extension IdentityService {
     /// Applies attribute changes to a user (cognito-protocol §2.2), inside `transaction`, and
     /// returns the verification codes to send.
@@ -25,7 +17,6 @@ extension IdentityService {
         let holdUntilVerified = Set(pool.settings.userAttributeUpdateSettings?.attributesRequireVerificationBeforeUpdate ?? [])
         var updated = user.attributes
         var pending: [PendingCode] = []
-        let now = time.now
         for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
             updated[name] = value.isEmpty ? nil : value
         }
@@ -39,28 +30,27 @@ extension IdentityService {
             {
                 updated[kind] = user.attributes[kind]   // the verified address stays until the new one is verified
                 updated["\(kind)_verified"] = "true"
-                let issued = codes.issue(
-                    for: user, purpose: .verifyAttribute(kind), deliveredTo: kind, pendingValue: value, now: now,
-                    lifetime: configuration.confirmationCodeLifetime)
-                try await transaction.saveCode(issued.record)
-                pending.append(PendingCode(user: user, destination: destination, code: issued.code, purpose: .verifyAttribute(kind)))
+                pending.append(try await issueCode(
+                    .verifyAttribute(kind), for: user, to: destination, pendingValue: value, in: transaction))
                 continue
             }
             updated["\(kind)_verified"] = "false"
             if autoVerified.contains(attribute) {
-                let issued = codes.issue(
-                    for: user, purpose: .verifyAttribute(kind), deliveredTo: kind, now: now,
-                    lifetime: configuration.confirmationCodeLifetime)
-                try await transaction.saveCode(issued.record)
-                pending.append(PendingCode(user: user, destination: destination, code: issued.code, purpose: .verifyAttribute(kind)))
+                pending.append(try await issueCode(.verifyAttribute(kind), for: user, to: destination, in: transaction))
             }
+        }
+        // A code sent to an address that changed or went away proves nothing any more.
+        for kind in ["email", "phone_number"] where changes[kind] != nil && updated[kind] != user.attributes[kind]
+            && !pending.contains(where: { $0.purpose == .verifyAttribute(kind) })
+        {
+            try await transaction.deleteCode(userSub: user.sub, purpose: .verifyAttribute(kind))
         }
         for kind in ["email", "phone_number"] where updated[kind] == nil { updated["\(kind)_verified"] = nil }
         if let missing = AttributeRules(pool: pool.settings).missingRequired(in: updated).first {
             throw AttributeRules.nonConforming(missing, "The attribute \(missing) is required")
         }
         user.attributes = updated
-        user.updatedAt = now
+        user.updatedAt = time.now
         try await transaction.updateUser(user)
         try await updateSignInNames(of: user, pool: pool, in: transaction)
         return pending

@@ -7,15 +7,7 @@ extension IdentityService {
     public func updateUserAttributes(_ request: UpdateUserAttributesRequest) async throws -> UpdateUserAttributesResponse {
         let caller = try await authenticatedUser(request.accessToken)
         let pool = caller.pool
-        let changes = try AttributeRules(pool: pool.settings).validated(request.userAttributes, writer: .user, isCreation: false)
-        if let writable = caller.client.settings.writeAttributes.map(Set.init),
-            let refused = changes.keys.sorted().first(where: { !writable.contains($0) })
-        {
-            throw CognitoError.notAuthorized("A client attempted to write unauthorized attribute \(refused)")
-        }
-        for flag in ["email_verified", "phone_number_verified"] where changes[flag] != nil {
-            throw AttributeRules.nonConforming(flag, "Attribute cannot be set by users.")
-        }
+        let changes = try UserAttributeWrites(pool: pool, client: caller.client).checked(request.userAttributes, isCreation: false)
         let pending: [PendingCode] = try await store.write { transaction in
             var user = try await self.locked(caller.user, transaction)
             return try await self.applyAttributeChanges(changes, to: &user, pool: pool, writer: .user, in: transaction)
@@ -26,12 +18,8 @@ extension IdentityService {
 
     public func deleteUserAttributes(_ request: DeleteUserAttributesRequest) async throws -> DeleteUserAttributesResponse {
         let caller = try await authenticatedUser(request.accessToken)
-        let rules = AttributeRules(pool: caller.pool.settings)
-        try rules.checkDeletable(request.userAttributeNames)
-        for name in request.userAttributeNames where rules.schema[name]?.mutable == false {
-            throw AttributeRules.nonConforming(name, "Attribute cannot be updated. (changing an immutable attribute)")
-        }
-        let removal = Dictionary(request.userAttributeNames.map { ($0, "") }, uniquingKeysWith: { first, _ in first })
+        let removal = try UserAttributeWrites(pool: caller.pool, client: caller.client)
+            .checkedDeletion(request.userAttributeNames)
         _ = try await store.write { transaction in
             var user = try await self.locked(caller.user, transaction)
             return try await self.applyAttributeChanges(removal, to: &user, pool: caller.pool, writer: .user, in: transaction)
@@ -51,18 +39,13 @@ extension IdentityService {
         guard let destination = caller.user.destination(for: kind) else {
             throw CognitoError.invalidParameter("The user has no \(kind) to verify.")
         }
-        let now = time.now
         let limit = configuration.codeRequestsPerHour
-        let code: String = try await store.write { transaction in
-            try await self.consumeHourlyAllowance("verificationCode", user: caller.user, limit: limit, transaction)
-            let issued = self.codes.issue(
-                for: caller.user, purpose: .verifyAttribute(kind), deliveredTo: kind, now: now,
-                lifetime: self.configuration.confirmationCodeLifetime)
-            try await transaction.saveCode(issued.record)
-            return issued.code
+        let pending = try await store.write { transaction in
+            try await self.consumeHourlyAllowance(
+                "verificationCode", subject: caller.user.sub, pool: caller.pool, limit: limit, transaction)
+            return try await self.issueCode(.verifyAttribute(kind), for: caller.user, to: destination, in: transaction)
         }
-        let details = try await deliverVerificationCode(
-            code, to: destination, user: caller.user, pool: caller.pool, purpose: .verifyAttribute(kind))
+        let details = try await send([pending], pool: caller.pool).first
         return GetUserAttributeVerificationCodeResponse(codeDeliveryDetails: details)
     }
 
@@ -78,7 +61,8 @@ extension IdentityService {
         let codes = self.codes
         try await transaction { transaction in
             var user = try await self.locked(caller.user, transaction)
-            let record = try await codes.redeem(request.code, for: user, purpose: .verifyAttribute(kind), in: transaction, now: now)
+            let record = try await codes.redeem(
+                request.code, for: user, purpose: .verifyAttribute(kind), revealsMissingCode: true, in: transaction, now: now)
             if let pending = record.pendingValue { user.attributes[kind] = pending }
             user.attributes["\(kind)_verified"] = "true"
             user.updatedAt = now

@@ -39,6 +39,14 @@ struct SRPSessionState: Codable, Sendable {
     var serverPublic: String   // B (hex)
     var clientPublic: String   // A (hex)
     var username: String       // USER_ID_FOR_SRP
+    /// For a name that is no user (PreventUserExistenceErrors): the decoy verifier the second
+    /// step computes with, as it would with a real one, and the subject its failure counts for.
+    var decoy: SRPDecoy?
+}
+
+struct SRPDecoy: Codable, Sendable {
+    var verifier: String       // hex
+    var subject: String
 }
 
 /// What a NEW_PASSWORD_REQUIRED challenge remembers.

@@ -75,6 +75,12 @@ extension IdentityService {
         if let typed = parameters[AuthParameter.username] { usernames.append(typed) }
         try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: usernames)
         guard user.enabled else { throw CognitoError.userDisabled }
+        // A user who must choose a new password gets no new tokens until they have.
+        switch user.status {
+        case .resetRequired: throw CognitoError.passwordResetRequired
+        case .forceChangePassword: throw CognitoError.notAuthorized("User must change the temporary password to continue.")
+        default: break
+        }
         let minted = try tokens.issue(
             TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
                          groups: groups),
@@ -92,12 +98,12 @@ extension IdentityService {
     func settlePasswordCheck(_ checked: UserRecord, correct: Bool, pool: PoolRecord, client: ClientRecord,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         let user = try await locked(checked, transaction)
-        let lockout = try await checkNotLockedOut(user, in: transaction)
+        let lockout = try await checkNotLockedOut(user.sub, poolId: user.poolId, in: transaction)
         guard correct, user.password == checked.password else {
-            try await recordFailedSignIn(user, in: transaction)
+            try await recordFailedSignIn(user.sub, poolId: user.poolId, in: transaction)
             throw CommitAndFail(.incorrectCredentials)
         }
-        if lockout != nil { try await transaction.clearSignInLockout(poolId: user.poolId, userSub: user.sub) }
+        if lockout != nil { try await transaction.clearSignInLockout(poolId: user.poolId, subject: user.sub) }
         return try await completeFirstFactor(user, pool: pool, client: client, in: transaction)
     }
 }

@@ -24,18 +24,24 @@ extension IdentityService {
     /// The answer: a new password meeting the policy (else InvalidPasswordException, and the
     /// session stays usable for another try) and the missing required attributes; then the
     /// user is CONFIRMED and sign-in continues.
+    ///
+    /// Attributes in the answer follow the rules of every user write (`UserAttributeWrites`:
+    /// no verified flags, only what the client may write); an attribute that already has a
+    /// value and is required, immutable or an address cannot be changed here (Cognito:
+    /// "Cannot modify an already provided email"), and a new email or phone number is
+    /// unverified and sent a code like any other change.
     func completeNewPassword(_ responses: [String: String], session: String, pool: PoolRecord, client: ClientRecord)
         async throws -> AuthOutcome
     {
         let newPassword = try AuthParameter.require("NEW_PASSWORD", in: responses)
         let username = try AuthParameter.require(AuthParameter.username, in: responses)
-        let rules = AttributeRules(pool: pool.settings)
-        let supplied = try rules.validated(
+        let writes = UserAttributeWrites(pool: pool, client: client)
+        let supplied = try writes.checked(
             responses.compactMap { key, value in
                 key.hasPrefix("userAttributes.") ? AttributeType(name: String(key.dropFirst(15)), value: value) : nil
-            }, writer: .user, isCreation: false)
+            }, isCreation: true)
         let now = time.now
-        let result = try await transaction { transaction in
+        let (result, codes) = try await transaction { transaction in
             let pending = try await self.readAuthSession(
                 session, challenge: .newPasswordRequired, as: NewPasswordSessionState.self, pool: pool, client: client,
                 in: transaction)
@@ -45,19 +51,33 @@ extension IdentityService {
                     || SignInNames(pool: pool.settings).usernameKey(username) == user.usernameKey
             else { throw AuthSessions.invalid }
             try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+            try Self.checkNotAlreadyProvided(supplied, of: user, rules: writes.rules)
             try await self.setChosenPassword(newPassword, on: &user, pool: pool, in: transaction)
-            user.attributes.merge(supplied) { $1 }
-            if let missing = rules.missingRequired(in: user.attributes).first {
+            let merged = user.attributes.merging(supplied) { $1 }.filter { !$0.value.isEmpty }
+            if let missing = writes.rules.missingRequired(in: merged).first {
                 throw CognitoError.invalidParameter("Invalid attributes given, \(missing) is missing")
             }
             user.status = .confirmed
             user.updatedAt = now
-            try await transaction.updateUser(user)
-            try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+            let codes = try await self.applyAttributeChanges(supplied, to: &user, pool: pool, writer: .user, in: transaction)
             try await self.consumeAuthSession(pending.record, in: transaction)
-            return try await self.completeFirstFactor(user, pool: pool, client: client, in: transaction)
+            return (try await self.completeFirstFactor(user, pool: pool, client: client, in: transaction), codes)
         }
+        // The sign-in has succeeded; a code that cannot be delivered now is asked for again
+        // with GetUserAttributeVerificationCode.
+        _ = try? await send(codes, pool: pool)
         return try outcome(of: result, pool: pool, client: client)
+    }
+
+    /// NotAuthorizedException for an attribute the challenge answer may not change: one that
+    /// has a value and is required, immutable, or an email or phone number.
+    static func checkNotAlreadyProvided(_ supplied: [String: String], of user: UserRecord, rules: AttributeRules) throws {
+        for name in supplied.keys.sorted() where !(user.attributes[name] ?? "").isEmpty {
+            let definition = rules.schema[name]
+            if definition?.required == true || definition?.mutable == false || name == "email" || name == "phone_number" {
+                throw CognitoError.notAuthorized("Cannot modify an already provided \(name)")
+            }
+        }
     }
 
     static func jsonString<Value: Encodable>(_ value: Value) -> String {

@@ -11,9 +11,12 @@ extension IdentityService {
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
         guard let user = try await store.read({ try await self.findUser(typed, in: pool, $0) }) else {
             try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed])
-            // Spend what a real check costs, so timing does not tell unknown users apart.
+            guard client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
+            // The work and the answer of a wrong password, so nothing tells unknown users apart.
             _ = SRPServer.matches(secret: password, salt: Self.decoySalt, realm: realm, identity: typed, verifier: [1])
-            throw client.preventsUserExistenceErrors ? CognitoError.incorrectCredentials : CognitoError.userNotFound
+            let subject = decoySubject(for: typed, pool: pool)
+            let result = try await transaction { try await self.settleDecoySignIn(subject, pool: pool, in: $0) }
+            return try outcome(of: result, pool: pool, client: client)
         }
         try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed, user.username, user.sub])
         let correct = user.password.map {

@@ -16,14 +16,15 @@ extension IdentityService {
         let found = try await store.read { try await self.findUser(typed, in: pool, $0) }
         try client.checkSecretHash(
             parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
-        let username: String, salt: [UInt8], verifier: [UInt8]
+        let username: String, salt: [UInt8], verifier: [UInt8], decoy: SRPDecoy?
         if let found, let password = found.password {
-            (username, salt, verifier) = (found.username, password.salt, password.verifier)
+            (username, salt, verifier, decoy) = (found.username, password.salt, password.verifier, nil)
         } else {
             guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
             username = found?.username ?? decoyUsername(for: typed, pool: pool)
             salt = decoySalt(for: typed, pool: pool)
-            verifier = SRPServer.verifier(salt: salt, realm: "decoy", identity: typed, secret: "decoy")
+            verifier = decoyVerifier(for: typed, pool: pool)
+            decoy = SRPDecoy(verifier: SRPEncoding.hexString(verifier), subject: found?.sub ?? decoySubject(for: typed, pool: pool))
         }
         let b = random.bytes(32)
         guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
@@ -31,7 +32,7 @@ extension IdentityService {
         }
         let state = SRPSessionState(
             serverSecret: SRPEncoding.hexString(b), serverPublic: SRPEncoding.hexString(bPublic),
-            clientPublic: SRPEncoding.hexString(a), username: username)
+            clientPublic: SRPEncoding.hexString(a), username: username, decoy: decoy)
         let secretBlock = try await store.write { transaction in
             try await self.openAuthSession(
                 .passwordVerifier, state: state, user: found?.password == nil ? nil : found, pool: pool, client: client,
@@ -46,7 +47,8 @@ extension IdentityService {
     /// PASSWORD_VERIFIER, second request: the client's signature is recomputed from the stored
     /// exchange and the user's verifier (outside any transaction) and compared in constant time;
     /// then, in one transaction, the SECRET_BLOCK is used up whatever the outcome and the check
-    /// is settled (a wrong signature counts towards the lockout).
+    /// is settled (a wrong signature counts towards the lockout). A decoy exchange does the same
+    /// work with its decoy verifier and always fails like a wrong password.
     func verifySRPClaim(_ responses: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
         let secretBlock = try AuthParameter.require("PASSWORD_CLAIM_SECRET_BLOCK", in: responses)
         let signatureText = try AuthParameter.require("PASSWORD_CLAIM_SIGNATURE", in: responses)
@@ -59,61 +61,44 @@ extension IdentityService {
             let session = try await self.readAuthSession(
                 secretBlock, challenge: .passwordVerifier, as: SRPSessionState.self, pool: pool, client: client,
                 in: transaction)
-            return (session, try await session.record.userSub.asyncFlatMap { try await transaction.user(poolId: pool.id, sub: $0) })
+            let subject = session.record.userSub ?? session.state.decoy?.subject ?? ""
+            return (session, try await transaction.user(poolId: pool.id, sub: subject))
         }
-        if let user {
-            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
-        }
-        let correct = user.map { isValidClaim(session.state, of: $0, responses: (signatureText, timestamp, username),
-                                              secretBlock: secretBlock, pool: pool) } ?? false
+        try client.checkSecretHash(
+            responses[AuthParameter.secretHash], usernames: [username] + (user.map { [$0.username, $0.sub] } ?? []))
+        let verifier = session.state.decoy.flatMap { SRPEncoding.bytes(fromHex: $0.verifier) } ?? user?.password?.verifier
+        let correct = isValidClaim(
+            session.state, verifier: verifier, sub: user?.sub, responses: (signatureText, timestamp, username),
+            secretBlock: secretBlock, pool: pool)
         let result = try await transaction { transaction in
             try await self.consumeAuthSession(session.record, in: transaction)
-            guard let user else { throw CommitAndFail(.incorrectCredentials) }  // a decoy: always fails
+            guard let user, session.state.decoy == nil else {
+                return try await self.settleDecoySignIn(session.state.decoy?.subject ?? "", pool: pool, in: transaction)
+            }
             return try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
         }
         return try outcome(of: result, pool: pool, client: client)
     }
 
-    /// Whether a PASSWORD_CLAIM_SIGNATURE proves the user's password: timestamp within five
-    /// minutes of the server clock, answered for the same user, signature as the client half
-    /// computes it (compared in constant time).
-    private func isValidClaim(_ state: SRPSessionState, of user: UserRecord,
+    /// Whether a PASSWORD_CLAIM_SIGNATURE proves the secret behind `verifier`: timestamp within
+    /// five minutes of the server clock, answered for the same user, signature as the client
+    /// half computes it (compared in constant time).
+    private func isValidClaim(_ state: SRPSessionState, verifier: [UInt8]?, sub: String?,
                               responses: (signature: String, timestamp: String, username: String), secretBlock: String,
                               pool: PoolRecord) -> Bool {
-        guard let password = user.password, let date = SRPTimestamp.parse(responses.timestamp),
+        guard let verifier, let date = SRPTimestamp.parse(responses.timestamp),
             abs(date.timeIntervalSince(time.now)) <= 300,
-            responses.username == state.username || responses.username == user.sub,
+            responses.username == state.username || responses.username == sub,
             let signature = Data(base64Encoded: responses.signature),
             let blockBytes = Data(base64Encoded: secretBlock),
             let key = SRPServer.sessionKey(
                 clientPublic: SRPEncoding.bytes(fromHex: state.clientPublic) ?? [],
                 serverPublic: SRPEncoding.bytes(fromHex: state.serverPublic) ?? [],
-                verifier: password.verifier, ephemeral: SRPEncoding.bytes(fromHex: state.serverSecret) ?? [])
+                verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: state.serverSecret) ?? [])
         else { return false }
         let expected = SRPDerivation.claimSignature(
             sessionKey: key, realm: SRPDerivation.poolName(ofPoolId: pool.id), identity: state.username,
             secretBlock: Array(blockBytes), timestamp: responses.timestamp)
         return ConstantTime.equals(expected, Array(signature))
-    }
-
-    /// The USER_ID_FOR_SRP of a decoy: what a real user's would look like — a UUID where users
-    /// sign in with an email, phone number or alias (their internal name differs from what they
-    /// typed), the typed name otherwise. Stable per name.
-    func decoyUsername(for typed: String, pool: PoolRecord) -> String {
-        let names = SignInNames(pool: pool.settings)
-        let couldBeUsername = (try? names.checkUsernameFormat(typed)) != nil
-        guard names.usesAttributeAsUsername || !couldBeUsername else { return typed }
-        let hex = Array(codes.hash("decoy-user|\(typed)", userSub: pool.id, purpose: .signUp))
-        var uuid = Array(hex.prefix(32))
-        uuid[12] = "4"
-        uuid[16] = ["8", "9", "a", "b"][Int(String(uuid[16]), radix: 16)! % 4]
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(uuid[$0]) }.joined(separator: "-")
-    }
-
-    /// A salt for a username that does not exist, the same on every request (a salt that
-    /// changed would give the decoy away) and unpredictable without the server's secret.
-    func decoySalt(for username: String, pool: PoolRecord) -> [UInt8] {
-        let mac = codes.hash("decoy-salt|\(username)", userSub: pool.id, purpose: .signUp)
-        return SRPEncoding.pad(SRPEncoding.bytes(fromHex: String(mac.prefix(32))) ?? [])
     }
 }

@@ -19,20 +19,36 @@ enum SignInThrottle {
 }
 
 extension IdentityService {
-    /// Refuses the attempt while the user is locked out; returns the user's failure record.
+    /// Refuses the attempt while the subject (a user's sub, or a decoy subject) is locked out;
+    /// returns its failure record.
     @discardableResult
-    func checkNotLockedOut(_ user: UserRecord, in transaction: any StoreTransaction) async throws -> SignInLockout? {
-        let lockout = try await transaction.signInLockout(poolId: user.poolId, userSub: user.sub)
+    func checkNotLockedOut(_ subject: String, poolId: String, in transaction: any StoreTransaction) async throws
+        -> SignInLockout?
+    {
+        let lockout = try await transaction.signInLockout(poolId: poolId, subject: subject)
         if let lockedUntil = lockout?.lockedUntil, time.now < lockedUntil { throw SignInThrottle.attemptsExceeded }
         return lockout
     }
 
     /// Counts a wrong password (atomically, so concurrent failures on any node all count) and
     /// starts or extends the lockout.
-    func recordFailedSignIn(_ user: UserRecord, in transaction: any StoreTransaction) async throws {
-        let failures = try await transaction.recordSignInFailure(poolId: user.poolId, userSub: user.sub)
+    func recordFailedSignIn(_ subject: String, poolId: String, in transaction: any StoreTransaction) async throws {
+        let now = time.now
+        let failures = try await transaction.recordSignInFailure(poolId: poolId, subject: subject, at: now)
         if let lockout = SignInThrottle.lockout(afterFailures: failures) {
-            try await transaction.extendSignInLockout(poolId: user.poolId, userSub: user.sub, until: time.now + lockout)
+            try await transaction.extendSignInLockout(poolId: poolId, subject: subject, until: now + lockout)
         }
+    }
+
+    /// A failed sign-in of a name that is no user, settled as a wrong password of a real user
+    /// is (`settlePasswordCheck`): the same reads and writes under the same lockout rules, so
+    /// neither the answer nor its timing tells the two apart. Always throws.
+    func settleDecoySignIn(_ subject: String, pool: PoolRecord, in transaction: any StoreTransaction) async throws
+        -> FirstFactorResult
+    {
+        _ = try await transaction.user(poolId: pool.id, sub: subject, forUpdate: true)  // the lock a real user takes
+        try await checkNotLockedOut(subject, poolId: pool.id, in: transaction)
+        try await recordFailedSignIn(subject, poolId: pool.id, in: transaction)
+        throw CommitAndFail(.incorrectCredentials)
     }
 }

@@ -8,7 +8,8 @@ struct CodeDestination: Sendable {
     var medium: DeliveryMediumType { attribute == "email" ? .email : .sms }
 
     /// `CodeDeliveryDetails` with the address masked as Cognito masks it:
-    /// `j***@e***` for email, `+*******1212` for phone numbers.
+    /// `j***@e***` for email (first letters of the local part and the domain), `+*******1212`
+    /// for phone numbers (every digit but the last four).
     var details: CodeDeliveryDetailsType {
         CodeDeliveryDetailsType(destination: masked, deliveryMedium: medium, attributeName: attribute)
     }
@@ -19,8 +20,7 @@ struct CodeDestination: Sendable {
         if attribute == "email" {
             let parts = address.split(separator: "@", maxSplits: 1)
             guard parts.count == 2, let local = parts[0].first, let domain = parts[1].first else { return "***" }
-            let tld = parts[1].split(separator: ".").last.map { ".\($0)" } ?? ""
-            return "\(local)***@\(domain)***\(parts[1].contains(".") ? tld : "")"
+            return "\(local)***@\(domain)***"
         }
         let digits = Array(address)
         guard digits.count > 4 else { return String(repeating: "*", count: digits.count) }

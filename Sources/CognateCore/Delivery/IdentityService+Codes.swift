@@ -1,6 +1,30 @@
 import CognateProtocol
+import Foundation
+
+/// A code to send once the transaction that stored it has committed.
+struct PendingCode: Sendable {
+    var user: UserRecord
+    var destination: CodeDestination
+    var code: String
+    var purpose: CodePurpose
+}
 
 extension IdentityService {
+    /// Issues a code for `purpose` to `destination` and stores it in `transaction` (replacing
+    /// the user's earlier code of that purpose, whose wrong guesses of the last hour carry
+    /// over); `pendingValue` is a new address held until verified. Lifetimes: one hour for
+    /// password resets, `confirmationCodeLifetime` (24 h) for the rest.
+    func issueCode(_ purpose: CodePurpose, for user: UserRecord, to destination: CodeDestination,
+                   pendingValue: String? = nil, in transaction: any StoreTransaction) async throws -> PendingCode {
+        let now = time.now
+        let lifetime = purpose == .forgotPassword
+            ? configuration.passwordResetCodeLifetime : configuration.confirmationCodeLifetime
+        let issued = codes.issue(
+            for: user, purpose: purpose, destination: destination, pendingValue: pendingValue, now: now, lifetime: lifetime)
+        try await transaction.saveCode(issued.record, keepingFailuresSince: now - CodeBook.guessWindow)
+        return PendingCode(user: user, destination: destination, code: issued.code, purpose: purpose)
+    }
+
     /// Where sign-up and attribute codes go: the first auto-verified attribute the user has
     /// (email before phone number).
     func verificationDestination(for user: UserRecord, pool: PoolRecord) -> CodeDestination? {

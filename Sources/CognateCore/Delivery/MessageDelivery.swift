@@ -34,22 +34,53 @@ public protocol MessageDelivery: Sendable {
     func deliver(_ message: OutboundMessage) async throws
 }
 
-/// Dev-mode delivery: every message is logged and kept in the store's outbox, readable over
-/// `GET /_dev/outbox` and with `cognate outbox`.
+/// The outbox: every message is kept in the store until it expires, readable over
+/// `GET /_dev/outbox` (dev mode) and with `cognate outbox`; the log names its recipient
+/// (masked) and purpose, never its text.
+///
+/// Contract: with `keepsSecrets` (dev mode) a message is kept as sent, codes and temporary
+/// passwords included, so developers can read them; without it (production) the code is
+/// blanked out of the stored subject and body and not stored at all — nothing in the outbox
+/// lets its reader sign in as someone else.
 public struct OutboxDelivery: MessageDelivery {
+    public static let defaultRetention: TimeInterval = 86_400
     let store: any Store
     let time: any TimeSource
+    let keepsSecrets: Bool
+    let retention: TimeInterval
     let log: @Sendable (String) -> Void
 
-    public init(store: any Store, time: any TimeSource = SystemTime(), log: @escaping @Sendable (String) -> Void) {
+    public init(store: any Store, time: any TimeSource = SystemTime(), keepsSecrets: Bool,
+                retention: TimeInterval = OutboxDelivery.defaultRetention, log: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.time = time
+        self.keepsSecrets = keepsSecrets
+        self.retention = retention
         self.log = log
     }
 
     public func deliver(_ message: OutboundMessage) async throws {
         let now = time.now
-        try await store.write { try await $0.appendOutboxMessage(message, at: now) }
-        log("outbox: \(message.medium.rawValue) to \(message.destination) [\(message.purpose)]: \(message.body)")
+        let kept = keepsSecrets ? message : message.withoutSecret()
+        try await store.write { try await $0.appendOutboxMessage(kept, at: now, expiresAt: now + retention) }
+        log("outbox: \(message.medium.rawValue) to \(message.maskedDestination) [\(message.purpose)] in \(message.poolId)")
+    }
+}
+
+extension OutboundMessage {
+    /// The message with its code (or temporary password) blanked out and dropped.
+    public func withoutSecret() -> OutboundMessage {
+        guard let code, !code.isEmpty else { return self }
+        var copy = self
+        let blank = String(repeating: "*", count: 6)
+        copy.body = body.replacingOccurrences(of: code, with: blank)
+        copy.subject = subject?.replacingOccurrences(of: code, with: blank)
+        copy.code = nil
+        return copy
+    }
+
+    /// The destination as CodeDeliveryDetails show it (`a***@e***`, `+*******1234`).
+    public var maskedDestination: String {
+        CodeDestination.mask(destination, attribute: medium == .email ? "email" : "phone_number")
     }
 }

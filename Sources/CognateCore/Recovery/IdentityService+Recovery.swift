@@ -3,40 +3,48 @@ import Foundation
 
 extension IdentityService {
     /// ForgotPassword: a reset code (valid one hour) to the user's verified channel, chosen by
-    /// the pool's AccountRecoverySetting; InvalidParameterException when there is none.
+    /// the pool's AccountRecoverySetting; InvalidParameterException when there is none. At most
+    /// `codeRequestsPerHour` per hour. With PreventUserExistenceErrors, a name that gets no code
+    /// (no user, disabled, waiting for a first sign-in, no verified channel) is answered as if
+    /// one went out, under the same hourly limit.
     public func forgotPassword(_ request: ForgotPasswordRequest) async throws -> ForgotPasswordResponse {
         let (pool, client) = try await requireClient(request.clientId)
-        let now = time.now
         let limit = configuration.codeRequestsPerHour
-        let sent: PendingCode? = try await store.write { transaction in
-            guard let user = try await self.publicCaller(
+        let pending: PendingCode? = try await store.write { transaction in
+            let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
-            else { return nil }
-            guard user.enabled else { throw CognitoError.userDisabled }
-            guard user.status != .forceChangePassword else {
-                // They sign in with the temporary password (or an administrator resends it).
-                throw CognitoError.notAuthorized("User password cannot be reset in the current state.")
+            let refusal = found.flatMap { self.resetRefusal(for: $0, pool: pool) }
+            guard let user = found, refusal == nil, let destination = self.recoveryDestination(for: user, pool: pool) else {
+                if let refusal, !client.preventsUserExistenceErrors { throw refusal }
+                let subject = found?.sub ?? self.decoySubject(for: request.username, pool: pool)
+                try await self.consumeHourlyAllowance("forgotPassword", subject: subject, pool: pool, limit: limit, transaction)
+                return nil
             }
-            guard let destination = self.recoveryDestination(for: user, pool: pool) else {
-                throw CognitoError.invalidParameter(
-                    "Cannot reset password for the user as there is no registered/verified email or phone_number")
-            }
-            try await self.consumeHourlyAllowance("forgotPassword", user: user, limit: limit, transaction)
-            let issued = self.codes.issue(
-                for: user, purpose: .forgotPassword, deliveredTo: destination.attribute, now: now,
-                lifetime: self.configuration.passwordResetCodeLifetime)
-            try await transaction.saveCode(issued.record)
-            return PendingCode(user: user, destination: destination, code: issued.code, purpose: .forgotPassword)
+            try await self.consumeHourlyAllowance("forgotPassword", subject: user.sub, pool: pool, limit: limit, transaction)
+            return try await self.issueCode(.forgotPassword, for: user, to: destination, in: transaction)
         }
-        guard let sent else {
-            return ForgotPasswordResponse(codeDeliveryDetails: Self.simulatedDelivery(for: request.username, pool: pool))
+        guard let pending else {
+            return ForgotPasswordResponse(codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: true))
         }
-        return ForgotPasswordResponse(codeDeliveryDetails: try await send([sent], pool: pool).first)
+        return ForgotPasswordResponse(codeDeliveryDetails: try await send([pending], pool: pool).first)
+    }
+
+    /// Why `user` cannot be sent a reset code, if they cannot.
+    func resetRefusal(for user: UserRecord, pool: PoolRecord) -> CognitoError? {
+        if !user.enabled { return .userDisabled }
+        // They sign in with the temporary password (or an administrator resends it).
+        if user.status == .forceChangePassword { return .notAuthorized("User password cannot be reset in the current state.") }
+        if recoveryDestination(for: user, pool: pool) == nil {
+            return .invalidParameter("Cannot reset password for the user as there is no registered/verified email or phone_number")
+        }
+        return nil
     }
 
     /// ConfirmForgotPassword: the reset code and a new password meeting the policy set the
     /// password (a refused password leaves the code unspent: the transaction rolls back); a
-    /// user who had to reset is CONFIRMED again and any lockout ends.
+    /// user who had to reset is CONFIRMED again and any lockout ends. With
+    /// PreventUserExistenceErrors, a name that is no user or a disabled user is answered as a
+    /// wrong code is (and counted like one).
     public func confirmForgotPassword(_ request: ConfirmForgotPasswordRequest) async throws -> ConfirmForgotPasswordResponse {
         let (pool, client) = try await requireClient(request.clientId)
         let now = time.now
@@ -44,15 +52,24 @@ extension IdentityService {
         try await transaction { transaction in
             guard let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
-            else { throw CognitoError.codeMismatch }
+            else {
+                try await codes.refuseGuessWithoutCode(
+                    subject: self.decoySubject(for: request.username, pool: pool), purpose: .forgotPassword,
+                    in: transaction, now: now)
+            }
             var user = try await self.locked(found, transaction)
-            guard user.enabled else { throw CognitoError.userDisabled }
-            _ = try await codes.redeem(request.confirmationCode, for: user, purpose: .forgotPassword, in: transaction, now: now)
+            guard user.enabled else {
+                guard client.preventsUserExistenceErrors else { throw CognitoError.userDisabled }
+                try await codes.refuseGuessWithoutCode(subject: user.sub, purpose: .forgotPassword, in: transaction, now: now)
+            }
+            _ = try await codes.redeem(
+                request.confirmationCode, for: user, purpose: .forgotPassword,
+                revealsMissingCode: !client.preventsUserExistenceErrors, in: transaction, now: now)
             try await self.setChosenPassword(request.password, on: &user, pool: pool, in: transaction)
             if user.status == .resetRequired || user.status == .forceChangePassword { user.status = .confirmed }
             user.updatedAt = now
             try await transaction.updateUser(user)
-            try await transaction.clearSignInLockout(poolId: pool.id, userSub: user.sub)
+            try await transaction.clearSignInLockout(poolId: pool.id, subject: user.sub)
             try await self.endSessionsAfterPasswordChange(of: user, pool: pool, in: transaction)
         }
         return ConfirmForgotPasswordResponse()
@@ -67,14 +84,14 @@ extension IdentityService {
         let limit = configuration.passwordChangesPerHour
         try await transaction { transaction in
             var user = try await self.locked(caller.user, transaction)
-            try await self.consumeHourlyAllowance("changePassword", user: user, limit: limit, transaction)
-            try await self.checkNotLockedOut(user, in: transaction)
+            try await self.consumeHourlyAllowance("changePassword", subject: user.sub, pool: pool, limit: limit, transaction)
+            try await self.checkNotLockedOut(user.sub, poolId: pool.id, in: transaction)
             if let stored = user.password {
                 guard let previous = request.previousPassword,
                     SRPServer.matches(secret: previous, salt: stored.salt, realm: realm, identity: user.username,
                                       verifier: stored.verifier)
                 else {
-                    try await self.recordFailedSignIn(user, in: transaction)
+                    try await self.recordFailedSignIn(user.sub, poolId: pool.id, in: transaction)
                     throw CommitAndFail(.incorrectCredentials)
                 }
             }

@@ -33,6 +33,11 @@ public enum SRPServer {
         return result.isZero ? nil : result.bytes
     }
 
+    /// `value mod N`.
+    static func reduced(_ value: [UInt8]) -> [UInt8] {
+        BigNumber(bytes: value).reduced(modulo: n).bytes
+    }
+
     /// Whether a client's `A` is acceptable: `A mod N ≠ 0`.
     public static func isValidClientPublicValue(_ a: [UInt8]) -> Bool {
         !BigNumber(bytes: a).reduced(modulo: n).isZero

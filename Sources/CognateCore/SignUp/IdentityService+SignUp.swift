@@ -9,11 +9,9 @@ extension IdentityService {
             throw CognitoError.notAuthorized("SignUp is not permitted for this user pool.")
         }
         let names = SignInNames(pool: pool.settings)
-        let rules = AttributeRules(pool: pool.settings)
-        var attributes = try rules.validated(request.userAttributes ?? [], writer: .user, isCreation: true)
-        for flag in ["email_verified", "phone_number_verified"] where attributes[flag] != nil {
-            throw AttributeRules.nonConforming(flag, "Attribute cannot be set by users.")
-        }
+        let writes = UserAttributeWrites(pool: pool, client: client)
+        let rules = writes.rules
+        var attributes = try writes.checked(request.userAttributes ?? [], isCreation: true)
         let sub = random.uuid()
         let username = try names.newUsername(request.username, sub: sub, attributes: &attributes)
         if let missing = rules.missingRequired(in: attributes).first {
@@ -30,11 +28,7 @@ extension IdentityService {
             enabled: true, createdAt: now, updatedAt: now, password: makePassword(password, username: username, poolId: pool.id),
             passwordUpdatedAt: now, attributes: attributes)
         let destination = verificationDestination(for: user, pool: pool)
-        let issued = destination.map {
-            codes.issue(for: user, purpose: .signUp, deliveredTo: $0.attribute, now: now,
-                        lifetime: configuration.confirmationCodeLifetime)
-        }
-        try await store.write { transaction in
+        let pending: PendingCode? = try await store.write { transaction in
             do {
                 try await transaction.insertUser(user)
             } catch StoreError.conflict(.username) {
@@ -46,15 +40,15 @@ extension IdentityService {
             } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
                 throw CognitoError(.usernameExists, error.message)
             }
-            if let issued { try await transaction.saveCode(issued.record) }
+            return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, in: transaction) }
         }
-        var details: CodeDeliveryDetailsType?
-        if let destination, let issued {
-            details = try await deliverVerificationCode(issued.code, to: destination, user: user, pool: pool, purpose: .signUp)
-        }
+        let details = try await send(pending.map { [$0] } ?? [], pool: pool).first
         return SignUpResponse(userConfirmed: false, codeDeliveryDetails: details, userSub: sub)
     }
 
+    /// ConfirmSignUp: the sign-up code confirms the user and verifies the address it was sent
+    /// to. With PreventUserExistenceErrors, a name that is no user and a user who is already
+    /// confirmed are answered as a wrong code is (and counted like one).
     public func confirmSignUp(_ request: ConfirmSignUpRequest) async throws -> ConfirmSignUpResponse {
         let (pool, client) = try await requireClient(request.clientId)
         let now = time.now
@@ -62,12 +56,20 @@ extension IdentityService {
         try await transaction { transaction in
             guard let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
-            else { throw CognitoError.codeMismatch }
+            else {
+                try await codes.refuseGuessWithoutCode(
+                    subject: self.decoySubject(for: request.username, pool: pool), purpose: .signUp, in: transaction, now: now)
+            }
             var user = try await self.locked(found, transaction)
             guard user.status == .unconfirmed else {
-                throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
+                guard client.preventsUserExistenceErrors else {
+                    throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
+                }
+                try await codes.refuseGuessWithoutCode(subject: user.sub, purpose: .signUp, in: transaction, now: now)
             }
-            let record = try await codes.redeem(request.confirmationCode, for: user, purpose: .signUp, in: transaction, now: now)
+            let record = try await codes.redeem(
+                request.confirmationCode, for: user, purpose: .signUp,
+                revealsMissingCode: !client.preventsUserExistenceErrors, in: transaction, now: now)
             user.status = .confirmed
             if let attribute = record.deliveredTo { user.attributes["\(attribute)_verified"] = "true" }
             user.updatedAt = now
@@ -78,33 +80,40 @@ extension IdentityService {
         return ConfirmSignUpResponse()
     }
 
+    /// ResendConfirmationCode: a new sign-up code to the user's first auto-verified address, at
+    /// most `codeRequestsPerHour` per hour. With PreventUserExistenceErrors, a name that gets no
+    /// code (no user, already confirmed, no address) is answered as if one went out, under the
+    /// same hourly limit.
     public func resendConfirmationCode(_ request: ResendConfirmationCodeRequest) async throws
         -> ResendConfirmationCodeResponse
     {
         let (pool, client) = try await requireClient(request.clientId)
-        let now = time.now
+        guard !(pool.settings.autoVerifiedAttributes ?? []).isEmpty else {
+            throw CognitoError.invalidParameter("Cannot resend codes. Auto verification not turned on.")
+        }
         let limit = configuration.codeRequestsPerHour
-        let outcome: (UserRecord, CodeDestination, String)? = try await transaction { transaction in
-            guard let user = try await self.publicCaller(
+        let pending: PendingCode? = try await transaction { transaction in
+            let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
-            else { return nil }
-            guard user.status == .unconfirmed else { throw CognitoError.invalidParameter("User is already confirmed.") }
-            guard let destination = self.verificationDestination(for: user, pool: pool) else {
-                throw CognitoError.invalidParameter("Cannot resend codes. Auto verification not turned on.")
+            guard let user = found, user.status == .unconfirmed, let destination = self.verificationDestination(for: user, pool: pool)
+            else {
+                if let found, !client.preventsUserExistenceErrors {
+                    throw found.status == .unconfirmed
+                        ? CognitoError.invalidParameter("Cannot resend codes. Auto verification not turned on.")
+                        : CognitoError.invalidParameter("User is already confirmed.")
+                }
+                let subject = found?.sub ?? self.decoySubject(for: request.username, pool: pool)
+                try await self.consumeHourlyAllowance("resendConfirmationCode", subject: subject, pool: pool, limit: limit, transaction)
+                return nil
             }
-            try await self.consumeHourlyAllowance("resendConfirmationCode", user: user, limit: limit, transaction)
-            let issued = self.codes.issue(
-                for: user, purpose: .signUp, deliveredTo: destination.attribute, now: now,
-                lifetime: self.configuration.confirmationCodeLifetime)
-            try await transaction.saveCode(issued.record)
-            return (user, destination, issued.code)
+            try await self.consumeHourlyAllowance("resendConfirmationCode", subject: user.sub, pool: pool, limit: limit, transaction)
+            return try await self.issueCode(.signUp, for: user, to: destination, in: transaction)
         }
-        guard let (user, destination, code) = outcome else {
-            // Unknown user with PreventUserExistenceErrors: answer as if a code went out.
-            return ResendConfirmationCodeResponse(codeDeliveryDetails: Self.simulatedDelivery(for: request.username, pool: pool))
+        guard let pending else {
+            return ResendConfirmationCodeResponse(
+                codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: false))
         }
-        let details = try await deliverVerificationCode(code, to: destination, user: user, pool: pool, purpose: .signUp)
-        return ResendConfirmationCodeResponse(codeDeliveryDetails: details)
+        return ResendConfirmationCodeResponse(codeDeliveryDetails: try await send([pending], pool: pool).first)
     }
 
     public func adminConfirmSignUp(_ request: AdminConfirmSignUpRequest) async throws -> AdminConfirmSignUpResponse {
@@ -129,13 +138,5 @@ extension IdentityService {
         let verifier = SRPServer.verifier(
             salt: salt, realm: SRPDerivation.poolName(ofPoolId: poolId), identity: username, secret: password)
         return StoredPassword(salt: salt, verifier: verifier)
-    }
-
-    /// Plausible delivery details for a user who does not exist (PreventUserExistenceErrors).
-    static func simulatedDelivery(for typed: String, pool: PoolRecord) -> CodeDeliveryDetailsType {
-        let isPhone = typed.hasPrefix("+")
-        let destination = CodeDestination(
-            attribute: isPhone ? "phone_number" : "email", address: typed.contains("@") || isPhone ? typed : "\(typed)@example.com")
-        return destination.details
     }
 }

@@ -39,7 +39,7 @@ public protocol AuthSessionRepository: Sendable {
     func deleteAuthSessions(expiredBefore date: Date) async throws
 }
 
-/// Failed password attempts of a user and the lockout they caused.
+/// Failed password attempts of a sign-in subject and the lockout they caused.
 public struct SignInLockout: Sendable, Equatable {
     public var failures: Int
     public var lockedUntil: Date?
@@ -50,11 +50,14 @@ public struct SignInLockout: Sendable, Equatable {
     }
 }
 
+/// Failed sign-ins per subject: a user's `sub`, or — for a name that is no user, under
+/// PreventUserExistenceErrors — a pseudonym of that name, so unknown names are throttled
+/// exactly like real users. Records of subjects without failures for a day are swept.
 public protocol SignInLockoutRepository: Sendable {
-    func signInLockout(poolId: String, userSub: String) async throws -> SignInLockout?
+    func signInLockout(poolId: String, subject: String) async throws -> SignInLockout?
     /// Adds one failure atomically (concurrent failures are all counted) and returns the count.
-    func recordSignInFailure(poolId: String, userSub: String) async throws -> Int
-    /// Locks the user out until `date`, unless an existing lockout lasts longer.
-    func extendSignInLockout(poolId: String, userSub: String, until date: Date) async throws
-    func clearSignInLockout(poolId: String, userSub: String) async throws
+    func recordSignInFailure(poolId: String, subject: String, at date: Date) async throws -> Int
+    /// Locks the subject out until `date`, unless an existing lockout lasts longer.
+    func extendSignInLockout(poolId: String, subject: String, until date: Date) async throws
+    func clearSignInLockout(poolId: String, subject: String) async throws
 }

@@ -61,8 +61,10 @@ public struct CodeRecord: Sendable, Equatable {
 
 public protocol CodeRepository: Sendable {
     /// Stores the code, replacing any earlier code of the same user and purpose (whose hash
-    /// becomes `previousCodeHash`).
-    func saveCode(_ code: CodeRecord) async throws
+    /// becomes `previousCodeHash`). The earlier code's failed attempts carry over when they
+    /// started counting after `keepingFailuresSince` (wrong guesses stay bounded per window,
+    /// however many codes are requested); otherwise the count starts again.
+    func saveCode(_ code: CodeRecord, keepingFailuresSince: Date) async throws
     func code(userSub: String, purpose: CodePurpose) async throws -> CodeRecord?
     /// Adds one failed attempt and returns the new count.
     func recordFailedAttempt(userSub: String, purpose: CodePurpose) async throws -> Int

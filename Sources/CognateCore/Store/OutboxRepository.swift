@@ -25,7 +25,8 @@ public struct OutboxEntry: Sendable, Equatable, Encodable {
 }
 
 public protocol OutboxRepository: Sendable {
-    func appendOutboxMessage(_ message: OutboundMessage, at date: Date) async throws
+    /// Keeps the message until `expiresAt` (then the sweeper deletes it).
+    func appendOutboxMessage(_ message: OutboundMessage, at date: Date, expiresAt: Date) async throws
     /// Messages in the order they were sent, after `afterId`, optionally of one pool.
     func outboxMessages(poolId: String?, afterId: Int64?, limit: Int) async throws -> [OutboxEntry]
 }

@@ -44,9 +44,7 @@ struct AttributeRules {
             if definition.mutable == false && !isCreation {
                 throw Self.nonConforming(name, "Attribute cannot be updated. (changing an immutable attribute)")
             }
-            let value = attribute.value ?? ""
-            try check(value, name: name, definition: definition)
-            result[name] = value
+            result[name] = try checked(attribute.value ?? "", name: name, definition: definition)
         }
         return result
     }
@@ -57,10 +55,16 @@ struct AttributeRules {
             .filter { (attributes[$0] ?? "").isEmpty }.sorted()
     }
 
-    func check(_ value: String, name: String, definition: SchemaAttributeType) throws {
+    /// The value as stored: checked against the definition, Booleans normalized to `true` /
+    /// `false` (Cognito accepts any letter case).
+    func checked(_ value: String, name: String, definition: SchemaAttributeType) throws -> String {
         switch definition.attributeDataType {
         case .boolean?:
-            guard value == "true" || value == "false" else { throw Self.nonConforming(name, "Value must be true or false.") }
+            let folded = value.lowercased()
+            guard folded == "true" || folded == "false" || value.isEmpty else {
+                throw Self.nonConforming(name, "Value must be true or false.")
+            }
+            return folded
         case .number?:
             guard let number = Double(value) else { throw Self.nonConforming(name, "Value must be a number.") }
             if let min = definition.numberAttributeConstraints?.minValue.flatMap(Double.init), number < min {
@@ -85,6 +89,7 @@ struct AttributeRules {
             }
         }
         try checkFormat(value, name: name)
+        return value
     }
 
     func checkFormat(_ value: String, name: String) throws {
@@ -94,8 +99,11 @@ struct AttributeRules {
         case "phone_number" where !value.isEmpty:
             guard Self.isPhoneNumber(value) else { throw CognitoError.invalidParameter("Invalid phone number format.") }
         case "birthdate" where !value.isEmpty:
-            guard Self.isBirthdate(value) else {
+            guard let date = Self.birthdateParts(value) else {
                 throw Self.nonConforming(name, "The birthdate must be in YYYY-MM-DD format.")
+            }
+            guard Self.isCalendarDate(date) else {
+                throw Self.nonConforming(name, "\(value) is not a date: there is no day \(date.day) in that month.")
             }
         default:
             break
@@ -117,15 +125,22 @@ struct AttributeRules {
             && digits.first != "0"
     }
 
-    static func isBirthdate(_ value: String) -> Bool {
+    /// Year, month and day of a `YYYY-MM-DD` text (month 01–12, day 01–31), or nil.
+    static func birthdateParts(_ value: String) -> (year: Int, month: Int, day: Int)? {
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         guard value.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            value.allSatisfy({ $0 == "-" || $0.isASCIIDigit }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1...12).contains(month), day >= 1
-        else { return false }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        return (year, month, day)
+    }
+
+    /// Whether the day exists in that month (leap years included).
+    static func isCalendarDate(_ date: (year: Int, month: Int, day: Int)) -> Bool {
+        let leap = date.year % 4 == 0 && (date.year % 100 != 0 || date.year % 400 == 0)
         let daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return day <= daysInMonth[month - 1]
+        return date.day <= daysInMonth[date.month - 1]
     }
 
     private static func format(_ number: Double) -> String {

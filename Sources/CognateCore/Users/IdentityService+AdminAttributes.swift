@@ -34,26 +34,23 @@ extension IdentityService {
     }
 
     /// AdminResetUserPassword: the user must reset the password (PasswordResetRequiredException
-    /// at sign-in) and, when a verified email or phone number exists, is sent a reset code for
-    /// ConfirmForgotPassword.
+    /// at sign-in, refresh refused) and, when a verified email or phone number exists, is sent
+    /// a reset code for ConfirmForgotPassword. Every session of the user ends: an administrator
+    /// resets a password because it may be known to someone else (docs/security.md).
     public func adminResetUserPassword(_ request: AdminResetUserPasswordRequest) async throws -> AdminResetUserPasswordResponse {
         let pool = try await requirePool(request.userPoolId)
         let now = time.now
-        let sent: (UserRecord, CodeDestination, String)? = try await store.write { transaction in
+        let pending: PendingCode? = try await store.write { transaction in
             var user = try await self.locked(try await self.requireUser(request.username, in: pool, transaction), transaction)
             user.status = .resetRequired
             user.updatedAt = now
             try await transaction.updateUser(user)
-            guard let destination = self.recoveryDestination(for: user, pool: pool) else { return nil }
-            let issued = self.codes.issue(
-                for: user, purpose: .forgotPassword, deliveredTo: destination.attribute, now: now,
-                lifetime: self.configuration.passwordResetCodeLifetime)
-            try await transaction.saveCode(issued.record)
-            return (user, destination, issued.code)
+            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+            return try await self.recoveryDestination(for: user, pool: pool).asyncFlatMap {
+                try await self.issueCode(.forgotPassword, for: user, to: $0, in: transaction)
+            }
         }
-        if let (user, destination, code) = sent {
-            _ = try await deliverVerificationCode(code, to: destination, user: user, pool: pool, purpose: .forgotPassword)
-        }
+        _ = try await send(pending.map { [$0] } ?? [], pool: pool)
         return AdminResetUserPasswordResponse()
     }
 

@@ -91,13 +91,15 @@ extension IdentityService {
     }
 
     /// AdminSetUserPassword: Permanent makes the user CONFIRMED, otherwise the password is
-    /// temporary (FORCE_CHANGE_PASSWORD).
+    /// temporary (FORCE_CHANGE_PASSWORD). Every session of the user ends: whoever knew the old
+    /// password must not stay signed in (docs/security.md).
     public func adminSetUserPassword(_ request: AdminSetUserPasswordRequest) async throws -> AdminSetUserPasswordResponse {
         let pool = try await requirePool(request.userPoolId)
+        let now = time.now
         try await changeUser(request.username, in: pool) { user, transaction in
             try await self.setChosenPassword(request.password, on: &user, pool: pool, in: transaction)
             user.status = request.permanent == true ? .confirmed : .forceChangePassword
-            try await self.endSessionsAfterPasswordChange(of: user, pool: pool, in: transaction)
+            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
         }
         return AdminSetUserPasswordResponse()
     }

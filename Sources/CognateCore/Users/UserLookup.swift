@@ -47,13 +47,15 @@ extension IdentityService {
         return current
     }
 
-    /// Fixed-window per-user limit (e.g. code requests per hour): LimitExceededException when
-    /// the count in the current hour passes `limit`.
-    func consumeHourlyAllowance(_ name: String, user: UserRecord, limit: Int, _ transaction: any StoreTransaction) async throws {
+    /// Fixed-window per-subject limit (e.g. code requests per hour): LimitExceededException
+    /// when the count in the current hour passes `limit`. The subject is a user's sub, or the
+    /// decoy subject of a name that is no user (so unknown names hit the same limit).
+    func consumeHourlyAllowance(_ name: String, subject: String, pool: PoolRecord, limit: Int,
+                                _ transaction: any StoreTransaction) async throws {
         let now = time.now.timeIntervalSince1970
         let window = now - now.truncatingRemainder(dividingBy: 3600)
         let count = try await transaction.incrementCounter(
-            key: "\(name):\(user.poolId):\(user.sub)", windowStart: .init(timeIntervalSince1970: window))
+            key: "\(name):\(pool.id):\(subject)", windowStart: .init(timeIntervalSince1970: window))
         if count > limit { throw CognitoError.attemptLimitExceeded }
     }
 }

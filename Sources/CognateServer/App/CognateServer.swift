@@ -16,7 +16,9 @@ public struct CognateServer: Sendable {
     /// Opens the database (migrating it) and prepares the use cases.
     public static func prepare(_ configuration: ServerConfiguration, logger: Logger) async throws -> CognateServer {
         let store = try await SQLStore.open(configuration.database, options: configuration.databaseOptions, logger: logger)
-        let delivery = OutboxDelivery(store: store) { [logger] line in logger.info("\(line)") }
+        let delivery = OutboxDelivery(store: store, keepsSecrets: configuration.mode == .dev) { [logger] line in
+            logger.info("\(line)")
+        }
         let service = try await IdentityService.start(
             store: store, delivery: delivery,
             configuration: CoreConfiguration(

@@ -33,30 +33,32 @@ extension SQLTransaction: AuthSessionRepository {
 }
 
 extension SQLTransaction: SignInLockoutRepository {
-    func signInLockout(poolId: String, userSub: String) async throws -> SignInLockout? {
+    func signInLockout(poolId: String, subject: String) async throws -> SignInLockout? {
         try await first(
-            "SELECT * FROM sign_in_lockouts WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub)"
+            "SELECT * FROM sign_in_failures WHERE pool_id = \(bind: poolId) AND subject = \(bind: subject)"
         ).map { SignInLockout(failures: try $0.int("failures"), lockedUntil: try $0.optionalDate("locked_until")) }
     }
 
-    func recordSignInFailure(poolId: String, userSub: String) async throws -> Int {
-        try await first(
+    func recordSignInFailure(poolId: String, subject: String, at date: Date) async throws -> Int {
+        let now = Columns.time(date)
+        return try await first(
             """
-            INSERT INTO sign_in_lockouts (pool_id, user_sub, failures) VALUES (\(bind: poolId), \(bind: userSub), 1) \
-            ON CONFLICT (pool_id, user_sub) DO UPDATE SET failures = sign_in_lockouts.failures + 1 RETURNING failures
+            INSERT INTO sign_in_failures (pool_id, subject, failures, last_failure_at) VALUES (\(bind: poolId), \
+            \(bind: subject), 1, \(bind: now)) ON CONFLICT (pool_id, subject) DO UPDATE SET \
+            failures = sign_in_failures.failures + 1, last_failure_at = excluded.last_failure_at RETURNING failures
             """)?.int("failures") ?? 1
     }
 
-    func extendSignInLockout(poolId: String, userSub: String, until date: Date) async throws {
+    func extendSignInLockout(poolId: String, subject: String, until date: Date) async throws {
         let until = Columns.time(date)
         try await run(
             """
-            UPDATE sign_in_lockouts SET locked_until = \(bind: until) WHERE pool_id = \(bind: poolId) \
-            AND user_sub = \(bind: userSub) AND (locked_until IS NULL OR locked_until < \(bind: until))
+            UPDATE sign_in_failures SET locked_until = \(bind: until) WHERE pool_id = \(bind: poolId) \
+            AND subject = \(bind: subject) AND (locked_until IS NULL OR locked_until < \(bind: until))
             """)
     }
 
-    func clearSignInLockout(poolId: String, userSub: String) async throws {
-        try await run("DELETE FROM sign_in_lockouts WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub)")
+    func clearSignInLockout(poolId: String, subject: String) async throws {
+        try await run("DELETE FROM sign_in_failures WHERE pool_id = \(bind: poolId) AND subject = \(bind: subject)")
     }
 }

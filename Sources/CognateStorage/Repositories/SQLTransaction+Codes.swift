@@ -1,18 +1,23 @@
 import CognateCore
+import Foundation
 import SQLKit
 
 extension SQLTransaction: CodeRepository {
-    func saveCode(_ code: CodeRecord) async throws {
+    func saveCode(_ code: CodeRecord, keepingFailuresSince: Date) async throws {
+        let created = Columns.time(code.createdAt)
+        let since = Columns.time(keepingFailuresSince)
         try await run(
             """
             INSERT INTO codes (pool_id, user_sub, purpose, code_hash, delivered_to, pending_value, created_at, expires_at, \
-            failed_attempts) VALUES (\(bind: code.poolId), \(bind: code.userSub), \(bind: code.purpose.rawValue), \
-            \(bind: code.codeHash), \(bind: code.deliveredTo), \(bind: code.pendingValue), \(bind: Columns.time(code.createdAt)), \
-            \(bind: Columns.time(code.expiresAt)), 0) \
+            failed_attempts, attempts_since) VALUES (\(bind: code.poolId), \(bind: code.userSub), \
+            \(bind: code.purpose.rawValue), \(bind: code.codeHash), \(bind: code.deliveredTo), \(bind: code.pendingValue), \
+            \(bind: created), \(bind: Columns.time(code.expiresAt)), 0, \(bind: created)) \
             ON CONFLICT (pool_id, user_sub, purpose) DO UPDATE SET code_hash = excluded.code_hash, \
             previous_hash = codes.code_hash, delivered_to = excluded.delivered_to, \
             pending_value = excluded.pending_value, created_at = excluded.created_at, expires_at = excluded.expires_at, \
-            failed_attempts = 0
+            failed_attempts = CASE WHEN codes.attempts_since > \(bind: since) THEN codes.failed_attempts ELSE 0 END, \
+            attempts_since = CASE WHEN codes.attempts_since > \(bind: since) THEN codes.attempts_since \
+            ELSE excluded.attempts_since END
             """)
     }
 

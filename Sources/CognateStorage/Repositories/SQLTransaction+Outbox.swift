@@ -4,13 +4,13 @@ import Foundation
 import SQLKit
 
 extension SQLTransaction: OutboxRepository {
-    func appendOutboxMessage(_ message: OutboundMessage, at date: Date) async throws {
+    func appendOutboxMessage(_ message: OutboundMessage, at date: Date, expiresAt: Date) async throws {
         try await run(
             """
-            INSERT INTO outbox (pool_id, username, medium, destination, subject, body, code, purpose, created_at) VALUES \
-            (\(bind: message.poolId), \(bind: message.username), \(bind: message.medium.rawValue), \
+            INSERT INTO outbox (pool_id, username, medium, destination, subject, body, code, purpose, created_at, \
+            expires_at) VALUES (\(bind: message.poolId), \(bind: message.username), \(bind: message.medium.rawValue), \
             \(bind: message.destination), \(bind: message.subject), \(bind: message.body), \(bind: message.code), \
-            \(bind: message.purpose), \(bind: Columns.time(date)))
+            \(bind: message.purpose), \(bind: Columns.time(date)), \(bind: Columns.time(expiresAt)))
             """)
     }
 

@@ -1,0 +1,71 @@
+import CognateProtocol
+
+/// What the server shows for a name that is no user when an app client prevents user
+/// existence errors (PreventUserExistenceErrors = ENABLED): values that look like a real
+/// user's, stable per name (a value that changed between requests would give the decoy away)
+/// and unpredictable without the server's secret — so neither answers nor timing tell an
+/// unknown name from a real user.
+extension IdentityService {
+    /// The USER_ID_FOR_SRP of a decoy: what a real user's would look like — a UUID where users
+    /// sign in with an email, phone number or alias (their internal name differs from what they
+    /// typed), the typed name otherwise. Stable per name.
+    func decoyUsername(for typed: String, pool: PoolRecord) -> String {
+        let names = SignInNames(pool: pool.settings)
+        let couldBeUsername = (try? names.checkUsernameFormat(typed)) != nil
+        guard names.usesAttributeAsUsername || !couldBeUsername else { return typed }
+        var uuid = Array(codes.pseudorandom("decoy-user|\(pool.id)|\(typed)").prefix(32))
+        uuid[12] = "4"
+        uuid[16] = ["8", "9", "a", "b"][Int(String(uuid[16]), radix: 16)! % 4]
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(uuid[$0]) }.joined(separator: "-")
+    }
+
+    /// A salt for a username that does not exist, the same on every request (a salt that
+    /// changed would give the decoy away) and unpredictable without the server's secret.
+    func decoySalt(for username: String, pool: PoolRecord) -> [UInt8] {
+        let mac = codes.pseudorandom("decoy-salt|\(pool.id)|\(username)")
+        return SRPEncoding.pad(SRPEncoding.bytes(fromHex: String(mac.prefix(32))) ?? [])
+    }
+
+    /// A verifier for a username that does not exist: a stable pseudorandom group element,
+    /// derived without an exponentiation (a real user's verifier is read, not computed, so the
+    /// decoy must not cost more).
+    func decoyVerifier(for username: String, pool: PoolRecord) -> [UInt8] {
+        let hex = (0..<12).map { codes.pseudorandom("decoy-verifier|\(pool.id)|\(username)|\($0)") }.joined()
+        return SRPServer.reduced(SRPEncoding.bytes(fromHex: hex) ?? [1])
+    }
+
+    /// The lockout subject of a name that is no user of the pool (PreventUserExistenceErrors):
+    /// a pseudonym of the name as the pool folds it, so wrong passwords for it are counted and
+    /// locked out exactly as a real user's are, on every flow and node.
+    func decoySubject(for typed: String, pool: PoolRecord) -> String {
+        "decoy:" + codes.pseudorandom("sign-in|\(pool.id)|\(SignInNames(pool: pool.settings).usernameKey(typed))")
+    }
+
+    /// CodeDeliveryDetails for a code that is not sent (the name is no user, or the user is in
+    /// no state to receive one): the medium the pool would use, and a destination masked as a
+    /// real one — the typed name itself when it is an address, else a stable pseudorandom one.
+    func simulatedDelivery(for typed: String, pool: PoolRecord, recovery: Bool) -> CodeDeliveryDetailsType {
+        let autoVerified = Set(pool.settings.autoVerifiedAttributes ?? [])
+        var prefersPhone = autoVerified.contains(.phoneNumber) && !autoVerified.contains(.email)
+        if recovery, autoVerified.contains(.phoneNumber),
+            pool.settings.accountRecoverySetting?.recoveryMechanisms?.min(by: { $0.priority < $1.priority })?.name
+                == .verifiedPhoneNumber
+        {
+            prefersPhone = true
+        }
+        let isPhone = typed.hasPrefix("+") || (prefersPhone && !typed.contains("@"))
+        let seed = Array(codes.pseudorandom("decoy-destination|\(pool.id)|\(typed)").utf8)
+        let address: String
+        if typed.contains("@") || (typed.hasPrefix("+") && AttributeRules.isPhoneNumber(typed)) {
+            address = typed
+        } else if isPhone {
+            address = "+1555" + seed.prefix(7).map { String(Int($0) % 10) }.joined()
+        } else {
+            let domains = ["gmail.com", "gmail.com", "gmail.com", "yahoo.com", "hotmail.com", "outlook.com", "icloud.com",
+                           "aol.com", "proton.me", "mail.com"]
+            let local = typed.first.map { String($0).lowercased() } ?? "u"
+            address = "\(local)@\(domains[Int(seed[0]) % domains.count])"
+        }
+        return CodeDestination(attribute: isPhone ? "phone_number" : "email", address: address).details
+    }
+}
