@@ -24,33 +24,14 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw StartupFailure("Cannot open the database \(SQLStore.redacted(config.database)): \(error)")
         }
-        try await server.run { port in
-            Self.printBanner(config, port: port)
+        do {
+            try await server.run { port in
+                // Unbuffered, so scripts reading a pipe see the banner at once.
+                FileHandle.standardOutput.write(Data(config.banner(port: port).utf8))
+            }
+        } catch let error as CognateServer.PortInUse {
+            throw StartupFailure(error.description)
         }
-    }
-
-    static func printBanner(_ config: ServerConfiguration, port: Int) {
-        var shown = config
-        shown.port = port
-        let endpoint = shown.resolvedPublicBaseURL
-        var lines = [
-            "Cognate is listening on http://\(config.host):\(port) (\(config.mode.rawValue) mode)",
-            "Database: \(config.database)",
-        ]
-        if config.mode == .dev {
-            lines += [
-                "Dev mode: admin operations accept any AWS credentials; messages go to the outbox",
-                "  (\(endpoint)/_dev/outbox, or `cognate outbox`).",
-                "",
-                "Try it:",
-                "  export AWS_ACCESS_KEY_ID=dev AWS_SECRET_ACCESS_KEY=dev AWS_DEFAULT_REGION=\(config.region)",
-                "  aws cognito-idp create-user-pool --pool-name demo --endpoint-url \(endpoint)",
-            ]
-        } else {
-            lines.append("Production mode: admin operations require SigV4 with \(config.adminCredentials.count) configured key(s).")
-        }
-        // Unbuffered, so scripts reading a pipe see the banner at once.
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }
 

@@ -51,6 +51,12 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Region used in pool ids and ARNs (env COGNATE_REGION; default us-east-1).")
     var region: String?
 
+    @Flag(name: .long, help: "Let dev mode listen on a non-loopback address (env COGNATE_DEV_MODE_ON_NETWORK=1). Dev mode accepts any credentials and shows every code: use it only on a network no one else reaches.")
+    var devModeOnNetwork = false
+
+    @Option(name: .long, help: "Comma-separated origins whose web pages may call the public operations, * for any (env COGNATE_CORS_ORIGINS; default *). Admin operations never answer to browsers.")
+    var corsOrigins: String?
+
     @Option(name: .long, help: "Seconds a pool/client change on another node may take to apply here (env COGNATE_CONFIG_CACHE_SECONDS; default 5).")
     var configCacheSeconds: Double?
 
@@ -73,6 +79,11 @@ struct ServerOptions: ParsableArguments {
         }
         config.mode = mode
         config.region = Setting.string(region, "COGNATE_REGION") ?? config.region
+        config.allowDevModeOnNetwork = devModeOnNetwork || Setting.environment["COGNATE_DEV_MODE_ON_NETWORK"] == "1"
+        if let origins = Setting.string(corsOrigins, "COGNATE_CORS_ORIGINS") {
+            config.corsAllowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
         config.configurationCacheSeconds =
             try Setting.number(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", minimum: 0) ?? config.configurationCacheSeconds
         config.keyRefreshSeconds =

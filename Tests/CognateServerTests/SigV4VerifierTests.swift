@@ -4,9 +4,12 @@ import Testing
 
 @testable import CognateServer
 
-/// AWS's published SigV4 test suite vector "get-vanilla".
+/// AWS's published SigV4 test suite vector "get-vanilla" (service `service`, signing only host
+/// and date), then the scope and signed-header policy Cognate adds.
 struct SigV4VerifierTests {
-    let verifier = SigV4Verifier(credentials: ["AKIDEXAMPLE": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"])
+    let verifier = SigV4Verifier(
+        credentials: ["AKIDEXAMPLE": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"], region: "us-east-1", service: "service",
+        requiredSignedHeaders: ["host", "x-amz-date"])
     let now = SigV4Verifier.parseAmzDate("20150830T123600Z")!
 
     /// As an HTTP/1 server sees them: the Host header has become the request's authority.
@@ -45,5 +48,30 @@ struct SigV4VerifierTests {
         #expect(throws: WireFault.self) {
             try verifier.verify(method: "GET", path: "/", query: "", authority: authority, headers: [:], body: Data(), now: now)
         }
+    }
+
+    @Test func refusesAnotherRegionServiceOrTooFewSignedHeaders() {
+        let good = "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"
+        func refusal(_ verifier: SigV4Verifier) -> String? {
+            do {
+                try verifier.verify(method: "GET", path: "/", query: "", authority: authority, headers: headers(signature: good),
+                                    body: Data(), now: now)
+                return nil
+            } catch let fault as WireFault {
+                return fault.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        let otherRegion = SigV4Verifier(credentials: verifier.credentials, region: "eu-west-1", service: "service",
+                                    requiredSignedHeaders: verifier.requiredSignedHeaders)
+        #expect(refusal(otherRegion)?.contains("region") == true)
+        var cognito = verifier
+        cognito.service = "cognito-idp"
+        #expect(refusal(cognito)?.contains("service") == true)
+        var strict = verifier
+        strict.requiredSignedHeaders.append("x-amz-target")
+        #expect(refusal(strict) == "The x-amz-target header must be signed.")
+        #expect(refusal(verifier) == nil)
     }
 }

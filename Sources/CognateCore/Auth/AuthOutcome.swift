@@ -44,6 +44,28 @@ enum AuthParameter {
     static let refreshToken = "REFRESH_TOKEN"
     static let srpA = "SRP_A"
 
+    /// Longest value accepted per parameter (Cognito's limits for usernames and passwords);
+    /// anything else is bounded by `maximumValueLength`.
+    static let maximumLengths = [username: 128, password: 256, "NEW_PASSWORD": 256, secretHash: 128]
+    static let maximumValueLength = 8192
+    static let maximumCount = 64
+
+    /// Refuses AuthParameters or ChallengeResponses no real client sends, before any of them
+    /// is stored or hashed: too many entries, or a value over its length limit.
+    static func checkBounds(_ parameters: [String: String], member: String) throws {
+        guard parameters.count <= maximumCount else {
+            throw CognitoError.invalidParameter("\(member) has more than \(maximumCount) entries.")
+        }
+        for (name, value) in parameters {
+            let limit = maximumLengths[name] ?? maximumValueLength
+            guard name.count <= 256, value.count <= limit else {
+                throw CognitoError.invalidParameter(
+                    "1 validation error detected: Value at '\(member).\(name.prefix(64))' failed to satisfy constraint: "
+                        + "Member must have length less than or equal to \(limit)")
+            }
+        }
+    }
+
     static func require(_ name: String, in parameters: [String: String]) throws -> String {
         guard let value = parameters[name], !value.isEmpty else {
             throw CognitoError.invalidParameter("Missing required parameter \(name)")

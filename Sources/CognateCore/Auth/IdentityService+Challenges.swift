@@ -23,6 +23,7 @@ extension IdentityService {
     func respond(to challenge: ChallengeNameType, responses: [String: String], session: String?, pool: PoolRecord,
                  client: ClientRecord) async throws -> AuthOutcome
     {
+        try AuthParameter.checkBounds(responses, member: "challengeResponses")
         switch challenge {
         case .passwordVerifier:
             return try await verifySRPClaim(responses, pool: pool, client: client)

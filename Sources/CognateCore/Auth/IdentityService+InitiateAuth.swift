@@ -24,6 +24,7 @@ extension IdentityService {
     func authenticate(_ flow: AuthFlowType, _ parameters: [String: String], pool: PoolRecord, client: ClientRecord)
         async throws -> AuthOutcome
     {
+        try AuthParameter.checkBounds(parameters, member: "authParameters")
         let allowed = ClientSettings.allowedFlows(client.settings)
         func require(_ flag: ExplicitAuthFlowsType) throws {
             guard allowed.contains(flag) else {

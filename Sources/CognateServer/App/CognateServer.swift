@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// A configured Cognate server: the HTTP application and what it owns.
@@ -31,21 +32,14 @@ public struct CognateServer: Sendable {
     /// The router with every route; tests drive it in-process.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: CORSMiddleware(
-            allowOrigin: configuration.corsAllowedOrigin == "*" ? .all : .custom(configuration.corsAllowedOrigin),
-            allowHeaders: [
-                .contentType, .authorization, .cacheControl, HTTPField.Name("x-amz-target")!,
-                HTTPField.Name("x-amz-user-agent")!, HTTPField.Name("x-amz-date")!,
-                HTTPField.Name("x-amz-security-token")!, HTTPField.Name("amz-sdk-invocation-id")!,
-                HTTPField.Name("amz-sdk-request")!,
-            ],
-            allowMethods: [.get, .post, .options],
-            exposedHeaders: ["x-amzn-RequestId", "x-amzn-ErrorType"]))
-        let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials) : nil
+        let cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
+        router.add(middleware: CORSPreflightMiddleware(policy: cors))
+        let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
         let api = CognitoAPIResponder(
-            service: service, table: .cognate, verifier: verifier, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+            service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
+            logger: logger)
         router.post("/") { request, _ in await api.respond(to: request) }
-        WellKnownRoutes.add(to: router, service: service)
+        WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service)
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
         return router
@@ -65,11 +59,25 @@ public struct CognateServer: Sendable {
             logger: logger)
         do {
             try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            await store.close()
+            throw PortInUse(host: configuration.host, port: configuration.port)
         } catch {
             await store.close()
             throw error
         }
         await store.close()
+    }
+
+    /// Another process listens on the configured address.
+    public struct PortInUse: Error, CustomStringConvertible {
+        public let host: String
+        public let port: Int
+
+        public var description: String {
+            "Port \(port) on \(host) is already in use (is another cognate serve running?). "
+                + "Choose another with --port or COGNATE_PORT."
+        }
     }
 }
 

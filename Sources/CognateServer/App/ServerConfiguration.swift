@@ -24,8 +24,11 @@ public struct ServerConfiguration: Sendable {
     public var region = "us-east-1"
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 1 << 20
-    /// `Access-Control-Allow-Origin` for browser clients.
-    public var corsAllowedOrigin = "*"
+    /// Origins whose web pages may call the public operations and read the JWKS (`*`: any).
+    /// Admin operations and the dev outbox never answer to other origins.
+    public var corsAllowedOrigins = ["*"]
+    /// Lets dev mode (no signatures, readable outbox) listen on a non-loopback address.
+    public var allowDevModeOnNetwork = false
     /// Longest a pool or client change made on another node takes to reach this one.
     public var configurationCacheSeconds: Double = 5
     /// How often this node loads signing keys rotated elsewhere (it also loads at once when a
@@ -49,9 +52,44 @@ public struct ServerConfiguration: Sendable {
         if mode == .production && adminCredentials.isEmpty {
             problems.append("Production mode needs admin credentials (--admin-credentials AKID:SECRET or COGNATE_ADMIN_CREDENTIALS).")
         }
+        if mode == .dev && !Self.isLoopback(host) && !allowDevModeOnNetwork {
+            problems.append(
+                "Dev mode accepts any credentials and shows every code in its outbox, so it listens on loopback only "
+                    + "(not \(host)). Use --mode production, or add --dev-mode-on-network if no one else can reach this network.")
+        }
         if let url = publicBaseURL, URL(string: url)?.scheme == nil {
             problems.append("The public base URL must be absolute (http://… or https://…): \(url)")
         }
         return problems
+    }
+
+    /// Whether `host` only accepts connections from this machine.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// What `cognate serve` prints once listening on `port`: where, how, and (in dev mode) how
+    /// to try it. Database passwords are never shown.
+    public func banner(port: Int) -> String {
+        var shown = self
+        shown.port = port
+        let endpoint = shown.resolvedPublicBaseURL
+        var lines = [
+            "Cognate is listening on http://\(host):\(port) (\(mode.rawValue) mode)",
+            "Database: \(SQLStore.redacted(database))",
+        ]
+        if mode == .dev {
+            lines += [
+                "Dev mode: admin operations accept any AWS credentials; messages go to the outbox",
+                "  (\(endpoint)/_dev/outbox, or `cognate outbox`).",
+                "",
+                "Try it:",
+                "  export AWS_ACCESS_KEY_ID=dev AWS_SECRET_ACCESS_KEY=dev AWS_DEFAULT_REGION=\(region)",
+                "  aws cognito-idp create-user-pool --pool-name demo --endpoint-url \(endpoint)",
+            ]
+        } else {
+            lines.append("Production mode: admin operations require SigV4 with \(adminCredentials.count) configured key(s).")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -6,12 +6,20 @@ import HTTPTypes
 /// Verifies AWS Signature Version 4 on admin operations (service `cognito-idp`), against the
 /// access keys the server was configured with.
 ///
-/// Contract: the `Authorization` header must name a known access key and sign at least `host`
-/// and `x-amz-date`; the date must be within `allowedSkew` of the server clock; the signature
-/// is recomputed over the request exactly as received and compared in constant time.
+/// Contract: the `Authorization` header must name a known access key, be scoped to this
+/// server's region and the `cognito-idp` service, and sign at least `host`, `x-amz-date`,
+/// `x-amz-target` (the operation) and `content-type`; the date must be within `allowedSkew` of
+/// the server clock; the signature is recomputed over the request exactly as received and
+/// compared in constant time.
 struct SigV4Verifier: Sendable {
     /// Secret access key by access key id.
     let credentials: [String: String]
+    /// The region credentials must be scoped to (`--region`).
+    let region: String
+    /// The service credentials must be scoped to.
+    var service = "cognito-idp"
+    /// Headers every signature must cover: where the request goes, when, and what it does.
+    var requiredSignedHeaders = ["host", "x-amz-date", "x-amz-target", "content-type"]
     var allowedSkew: TimeInterval = 15 * 60
 
     struct Authorization: Equatable {
@@ -38,8 +46,14 @@ struct SigV4Verifier: Sendable {
         guard amzDate.hasPrefix(authorization.date) else {
             throw WireFault.incompleteSignature("Credential date does not match X-Amz-Date.")
         }
-        guard authorization.signedHeaders.contains("host") else {
-            throw WireFault.incompleteSignature("The host header must be signed.")
+        guard authorization.service == service else {
+            throw WireFault.invalidSignature("Credential should be scoped to correct service: '\(service)'.")
+        }
+        guard authorization.region == region else {
+            throw WireFault.invalidSignature("Credential should be scoped to a valid region, not '\(authorization.region)'.")
+        }
+        if let unsigned = requiredSignedHeaders.first(where: { !authorization.signedHeaders.contains($0) }) {
+            throw WireFault.incompleteSignature("The \(unsigned) header must be signed.")
         }
 
         let canonicalHeaders = try authorization.signedHeaders.map { name -> String in

@@ -15,17 +15,24 @@ struct CognitoAPIResponder: Sendable {
     let service: IdentityService
     let table: OperationTable
     let verifier: SigV4Verifier?   // nil in dev mode: any credentials are accepted
+    /// Browsers may read the answers of public operations only (never of admin ones).
+    let cors: CORSPolicy
     let maxBodyBytes: Int
     let logger: Logger
 
     func respond(to request: Request) async -> Response {
+        let target = request.headers[HTTPField.Name("x-amz-target")!]
+        let handler = Self.operationName(target).flatMap { table.handlers[$0] }
+        let response = await answer(request, target: target, handler: handler)
+        guard let handler, handler.authorization != .sigV4 else { return response }
+        return response.allowing(cors, for: request)
+    }
+
+    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> Response {
         let requestId = UUID().uuidString.lowercased()
         do {
             let body = try await Self.collect(request.body, limit: maxBodyBytes)
-            let target = request.headers[HTTPField.Name("x-amz-target")!]
-            guard let name = Self.operationName(target), let handler = table.handlers[name] else {
-                throw WireFault.unknownOperation(target)
-            }
+            guard let handler else { throw WireFault.unknownOperation(target) }
             if handler.authorization == .sigV4, let verifier {
                 try verifier.verify(
                     method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",

@@ -39,6 +39,9 @@ struct WireFault: Error, Sendable {
     static func incompleteSignature(_ detail: String) -> WireFault {
         WireFault(type: "IncompleteSignatureException", message: detail, status: 400)
     }
+    static func invalidSignature(_ detail: String) -> WireFault {
+        WireFault(type: "InvalidSignatureException", message: detail, status: 400)
+    }
     static let signatureExpired = WireFault(
         type: "InvalidSignatureException", message: "Signature expired: the request time is too far from the server time.",
         status: 400)

@@ -3,33 +3,27 @@ import Foundation
 import Hummingbird
 
 /// `GET /<poolId>/.well-known/jwks.json` and `/openid-configuration`: what clients need to
-/// verify tokens (the issuer of a pool's tokens is `<publicBaseURL>/<poolId>`).
+/// verify tokens (the issuer of a pool's tokens is `<publicBaseURL>/<poolId>`). The discovery
+/// document advertises only endpoints this server answers.
 enum WellKnownRoutes {
-    static func add(to router: Router<BasicRequestContext>, service: IdentityService) {
-        router.get("/:poolId/.well-known/jwks.json") { _, context in
+    static func add(to router: Router<BasicRequestContext>, service: IdentityService, cors: CORSPolicy) {
+        router.get("/:poolId/.well-known/jwks.json") { request, context in
             let poolId = try context.parameters.require("poolId")
             guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
-            return try JSONResponse.ok(service.jwks())
+            return try JSONResponse.ok(service.jwks()).allowing(cors, for: request)
         }
-        router.get("/:poolId/.well-known/openid-configuration") { _, context in
+        router.get("/:poolId/.well-known/openid-configuration") { request, context in
             let poolId = try context.parameters.require("poolId")
             guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
             let issuer = service.issuer(poolId: poolId)
             let document: [String: JSONAny] = [
                 "issuer": .string(issuer),
                 "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
-                "authorization_endpoint": .string(issuer + "/oauth2/authorize"),
-                "token_endpoint": .string(issuer + "/oauth2/token"),
-                "userinfo_endpoint": .string(issuer + "/oauth2/userInfo"),
-                "revocation_endpoint": .string(issuer + "/oauth2/revoke"),
-                "end_session_endpoint": .string(issuer + "/logout"),
-                "response_types_supported": .strings(["code", "token"]),
-                "scopes_supported": .strings(["openid", "email", "phone", "profile"]),
+                // Only what this server serves: no OAuth 2.0 endpoints yet.
                 "subject_types_supported": .strings(["public"]),
                 "id_token_signing_alg_values_supported": .strings(["RS256"]),
-                "token_endpoint_auth_methods_supported": .strings(["client_secret_basic", "client_secret_post"]),
             ]
-            return try JSONResponse.ok(document)
+            return try JSONResponse.ok(document).allowing(cors, for: request)
         }
     }
 }

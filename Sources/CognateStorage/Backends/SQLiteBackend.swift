@@ -5,7 +5,9 @@ import SQLKit
 import SQLiteKit
 import SQLiteNIO
 
-/// SQLite, embedded: one connection in WAL mode, used by one session at a time.
+/// SQLite, embedded: one connection in WAL mode, used by one session at a time. The database
+/// holds signing keys and password verifiers: its directory is created `0700` and its files
+/// `0600` (see `PrivateFiles`).
 ///
 /// SQLite allows one writer at a time anyway; a single connection serialized by an async lock
 /// avoids `SQLITE_BUSY` waits that would hold the (two-thread) pool hostage. Commits are
@@ -17,8 +19,7 @@ public final class SQLiteBackend: SQLBackend {
     public let path: String
 
     public static func open(path: String, logger: Logger) async throws -> SQLiteBackend {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivateFiles.prepareDatabase(at: path, logger: logger)
         let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         for pragma in [
             "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON",
