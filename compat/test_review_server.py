@@ -220,3 +220,41 @@ def test_a_busy_port_says_so(server, tmp_path):
     output = result.stderr + result.stdout
     assert f"Port {server.port}" in output and "--port" in output
     assert "errno" not in output
+
+
+# --- 8. limits per caller and per destination ---------------------------------------------------
+
+def test_sign_ups_are_limited_per_client_and_address(tmp_path):
+    server = CognateServer(tmp_path, extra_args=["--rate-limit-user-creation", "3",
+                                                 "--client-address-header", "X-Forwarded-For"]).start()
+    try:
+        idp = server.client()
+        pool = idp.create_user_pool(PoolName="limits")["UserPool"]
+        client = new_client(idp, pool["Id"])
+
+        def attempt(address):
+            return requests.post(server.endpoint + "/", timeout=10, data=json.dumps(
+                {"ClientId": client["ClientId"], "Username": unique(), "Password": "Passw0rd!"}), headers={
+                "Content-Type": AMZ_JSON, "X-Amz-Target": TARGET_PREFIX + "SignUp", "X-Forwarded-For": f"10.0.0.9, {address}"})
+        assert [attempt("203.0.113.7").status_code for _ in range(3)] == [200] * 3
+        refused = attempt("203.0.113.7")
+        assert refused.status_code == 400 and refused.json()["__type"] == "TooManyRequestsException"
+        assert attempt("203.0.113.8").status_code == 200  # another caller is not affected
+        # Another client of the pool has its own allowance.
+        other = new_client(idp, pool["Id"], name="other")
+        sign_up(idp, other, unique())
+    finally:
+        server.stop()
+
+
+def test_codes_to_one_address_are_limited_per_hour(server, idp, pool, app_client):
+    target = f"{unique('inbox')}@example.com"
+    accepted = 0
+    for _ in range(15):
+        try:
+            sign_up(idp, app_client, unique(), email=target)
+            accepted += 1
+        except idp.exceptions.LimitExceededException:
+            pass
+    assert accepted == 10
+    assert len([m for m in server.outbox(pool["Id"]) if m["destination"] == target]) == 10

@@ -57,6 +57,18 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Comma-separated origins whose web pages may call the public operations, * for any (env COGNATE_CORS_ORIGINS; default *). Admin operations never answer to browsers.")
     var corsOrigins: String?
 
+    @Option(name: .long, help: "Behind a reverse proxy: header whose last entry is the caller's address, e.g. X-Forwarded-For (env COGNATE_CLIENT_ADDRESS_HEADER).")
+    var clientAddressHeader: String?
+
+    @Option(name: .long, help: "SignUp/ConfirmSignUp/ResendConfirmationCode calls per client and caller address per minute, 0 for no limit (env COGNATE_RATE_LIMIT_USER_CREATION; default 60).")
+    var rateLimitUserCreation: Int?
+
+    @Option(name: .long, help: "ForgotPassword/ConfirmForgotPassword calls per client and caller address per minute, 0 for no limit (env COGNATE_RATE_LIMIT_ACCOUNT_RECOVERY; default 30).")
+    var rateLimitAccountRecovery: Int?
+
+    @Option(name: .long, help: "Codes sent to one email address or phone number per pool per hour, 0 for no limit (env COGNATE_RATE_LIMIT_MESSAGES; default 10).")
+    var rateLimitMessages: Int?
+
     @Option(name: .long, help: "Seconds a pool/client change on another node may take to apply here (env COGNATE_CONFIG_CACHE_SECONDS; default 5).")
     var configCacheSeconds: Double?
 
@@ -79,6 +91,13 @@ struct ServerOptions: ParsableArguments {
         }
         config.mode = mode
         config.region = Setting.string(region, "COGNATE_REGION") ?? config.region
+        config.clientAddressHeader = Setting.string(clientAddressHeader, "COGNATE_CLIENT_ADDRESS_HEADER")
+        config.rateLimits.userCreationPerMinute = try Setting.number(
+            rateLimitUserCreation, "COGNATE_RATE_LIMIT_USER_CREATION", minimum: 0) ?? config.rateLimits.userCreationPerMinute
+        config.rateLimits.accountRecoveryPerMinute = try Setting.number(
+            rateLimitAccountRecovery, "COGNATE_RATE_LIMIT_ACCOUNT_RECOVERY", minimum: 0) ?? config.rateLimits.accountRecoveryPerMinute
+        config.rateLimits.messagesPerDestinationPerHour = try Setting.number(
+            rateLimitMessages, "COGNATE_RATE_LIMIT_MESSAGES", minimum: 0) ?? config.rateLimits.messagesPerDestinationPerHour
         config.allowDevModeOnNetwork = devModeOnNetwork || Setting.environment["COGNATE_DEV_MODE_ON_NETWORK"] == "1"
         if let origins = Setting.string(corsOrigins, "COGNATE_CORS_ORIGINS") {
             config.corsAllowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

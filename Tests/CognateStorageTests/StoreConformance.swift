@@ -28,6 +28,8 @@ enum StoreConformance {
         Case(name: "parallel counter increments are all counted", run: parallelCounters),
         Case(name: "parallel refreshes of one family read it consistently", run: parallelRefreshes),
         Case(name: "parallel group changes keep one membership each", run: parallelGroupChanges),
+        Case(name: "expired records are swept in batches, live ones stay", run: sweeping),
+        Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
     ]
 
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -332,5 +334,49 @@ enum StoreConformance {
         }
         #expect(try await store.read { try await $0.group(poolId: "p1", name: "g") } == nil)
         #expect(try await store.read { try await $0.groups(ofUser: "sub-m0", poolId: "p1") }.isEmpty)
+    }
+
+    static func sweeping(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        let message = OutboundMessage(poolId: "p1", username: "a", medium: .email, destination: "a@x.io", subject: nil,
+                                      body: "b", code: "1", purpose: "signUp")
+        try await store.write { tx in
+            for index in 0..<5 {
+                try await tx.appendOutboxMessage(message, at: t0, expiresAt: t0 + Double(index))  // expire at t0 … t0+4
+                try await tx.insertTokenFamily(TokenFamilyRecord(
+                    originJti: "j\(index)", poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "h\(index)",
+                    authTime: t0, createdAt: t0, expiresAt: t0 + Double(index)))
+                _ = try await tx.incrementCounter(key: "k\(index)", windowStart: t0 + Double(index))
+                _ = try await tx.recordSignInFailure(poolId: "p1", subject: "s\(index)", at: t0 + Double(index))
+            }
+        }
+        for kind in [ExpiringRecords.outbox, .tokenFamilies, .counters, .signInFailures] {
+            // Records before t0+3 go (three of them), two at a time.
+            #expect(try await store.write { try await $0.deleteExpired(kind, before: t0 + 3, limit: 2) } == 2, "\(kind)")
+            #expect(try await store.write { try await $0.deleteExpired(kind, before: t0 + 3, limit: 2) } == 1, "\(kind)")
+            #expect(try await store.write { try await $0.deleteExpired(kind, before: t0 + 3, limit: 2) } == 0, "\(kind)")
+        }
+        #expect(try await store.read { try await $0.outboxMessages(poolId: "p1", afterId: nil, limit: 10) }.count == 2)
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j2") } == nil)
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "j3") } != nil)
+        #expect(try await store.read { try await $0.signInLockout(poolId: "p1", subject: "s4") }?.failures == 1)
+        // A lockout still running is kept whatever the age of the last failure.
+        try await store.write { try await $0.extendSignInLockout(poolId: "p1", subject: "s4", until: t0 + 100) }
+        #expect(try await store.write { try await $0.deleteExpired(.signInFailures, before: t0 + 50, limit: 10) } == 1)
+        #expect(try await store.read { try await $0.signInLockout(poolId: "p1", subject: "s4") } != nil)
+    }
+
+    static func signInFailures(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        for subject in ["sub-a", "decoy:0123"] {
+            #expect(try await store.write { try await $0.recordSignInFailure(poolId: "p1", subject: subject, at: t0) } == 1)
+            #expect(try await store.write { try await $0.recordSignInFailure(poolId: "p1", subject: subject, at: t0) } == 2)
+            try await store.write { try await $0.extendSignInLockout(poolId: "p1", subject: subject, until: t0 + 10) }
+            try await store.write { try await $0.extendSignInLockout(poolId: "p1", subject: subject, until: t0 + 5) }  // shorter: kept
+            #expect(try await store.read { try await $0.signInLockout(poolId: "p1", subject: subject) }
+                == SignInLockout(failures: 2, lockedUntil: t0 + 10))
+            try await store.write { try await $0.clearSignInLockout(poolId: "p1", subject: subject) }
+            #expect(try await store.read { try await $0.signInLockout(poolId: "p1", subject: subject) } == nil)
+        }
     }
 }

@@ -31,12 +31,12 @@ extension IdentityService {
                 updated[kind] = user.attributes[kind]   // the verified address stays until the new one is verified
                 updated["\(kind)_verified"] = "true"
                 pending.append(try await issueCode(
-                    .verifyAttribute(kind), for: user, to: destination, pendingValue: value, in: transaction))
+                    .verifyAttribute(kind), for: user, to: destination, pool: pool, pendingValue: value, in: transaction))
                 continue
             }
             updated["\(kind)_verified"] = "false"
             if autoVerified.contains(attribute) {
-                pending.append(try await issueCode(.verifyAttribute(kind), for: user, to: destination, in: transaction))
+                pending.append(try await issueCode(.verifyAttribute(kind), for: user, to: destination, pool: pool, in: transaction))
             }
         }
         // A code sent to an address that changed or went away proves nothing any more.

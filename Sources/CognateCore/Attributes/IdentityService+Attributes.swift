@@ -43,7 +43,7 @@ extension IdentityService {
         let pending = try await store.write { transaction in
             try await self.consumeHourlyAllowance(
                 "verificationCode", subject: caller.user.sub, pool: caller.pool, limit: limit, transaction)
-            return try await self.issueCode(.verifyAttribute(kind), for: caller.user, to: destination, in: transaction)
+            return try await self.issueCode(.verifyAttribute(kind), for: caller.user, to: destination, pool: caller.pool, in: transaction)
         }
         let details = try await send([pending], pool: caller.pool).first
         return GetUserAttributeVerificationCodeResponse(codeDeliveryDetails: details)

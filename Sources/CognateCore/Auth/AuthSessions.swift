@@ -70,7 +70,6 @@ extension IdentityService {
         let token = AuthSessions.newToken(random, encoding: encoding)
         let minutes = TimeInterval(client.settings.authSessionValidity ?? 3)
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
-        if sweeper.isDue(now) { try await transaction.deleteAuthSessions(expiredBefore: now) }
         try await transaction.insertAuthSession(AuthSessionRecord(
             tokenHash: AuthSessions.hash(token), poolId: pool.id, clientId: client.clientId, userSub: user?.sub,
             challenge: challenge.rawValue, state: json, createdAt: now, expiresAt: now + minutes * 60))
@@ -96,22 +95,5 @@ extension IdentityService {
     /// Uses the session up; refuses it when another answer already did.
     func consumeAuthSession(_ session: AuthSessionRecord, in transaction: any StoreTransaction) async throws {
         guard try await transaction.consumeAuthSession(tokenHash: session.tokenHash) else { throw AuthSessions.invalid }
-    }
-}
-
-/// Runs an occasional clean-up at most once per interval on this node.
-final class Sweeper: @unchecked Sendable {
-    private let interval: TimeInterval
-    private let lock = NSLock()
-    private var last = Date.distantPast
-
-    init(interval: TimeInterval) { self.interval = interval }
-
-    func isDue(_ now: Date) -> Bool {
-        lock.withLock {
-            guard now.timeIntervalSince(last) >= interval else { return false }
-            last = now
-            return true
-        }
     }
 }

@@ -12,10 +12,12 @@ struct PendingCode: Sendable {
 extension IdentityService {
     /// Issues a code for `purpose` to `destination` and stores it in `transaction` (replacing
     /// the user's earlier code of that purpose, whose wrong guesses of the last hour carry
-    /// over); `pendingValue` is a new address held until verified. Lifetimes: one hour for
+    /// over), within the pool's hourly limit of messages per address; `pendingValue` is a new
+    /// address held until verified. Lifetimes: one hour for
     /// password resets, `confirmationCodeLifetime` (24 h) for the rest.
-    func issueCode(_ purpose: CodePurpose, for user: UserRecord, to destination: CodeDestination,
+    func issueCode(_ purpose: CodePurpose, for user: UserRecord, to destination: CodeDestination, pool: PoolRecord,
                    pendingValue: String? = nil, in transaction: any StoreTransaction) async throws -> PendingCode {
+        try await consumeMessageAllowance(to: destination, pool: pool, in: transaction)
         let now = time.now
         let lifetime = purpose == .forgotPassword
             ? configuration.passwordResetCodeLifetime : configuration.confirmationCodeLifetime

@@ -11,6 +11,7 @@ extension IdentityService {
         let (pool, client) = try await requireClient(request.clientId)
         let limit = configuration.codeRequestsPerHour
         let pending: PendingCode? = try await store.write { transaction in
+            try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
             let refusal = found.flatMap { self.resetRefusal(for: $0, pool: pool) }
@@ -21,7 +22,7 @@ extension IdentityService {
                 return nil
             }
             try await self.consumeHourlyAllowance("forgotPassword", subject: user.sub, pool: pool, limit: limit, transaction)
-            return try await self.issueCode(.forgotPassword, for: user, to: destination, in: transaction)
+            return try await self.issueCode(.forgotPassword, for: user, to: destination, pool: pool, in: transaction)
         }
         guard let pending else {
             return ForgotPasswordResponse(codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: true))
@@ -50,6 +51,7 @@ extension IdentityService {
         let now = time.now
         let codes = self.codes
         try await transaction { transaction in
+            try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             guard let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
             else {

@@ -20,13 +20,15 @@ public struct CoreConfiguration: Sendable {
     public var codeRequestsPerHour: Int
     /// ChangePassword calls allowed per user per hour (Cognito: 5).
     public var passwordChangesPerHour: Int
+    /// Limits per caller and per destination (see `RateLimitSettings`).
+    public var rateLimits: RateLimitSettings
 
     public init(
         region: String = "us-east-1", accountId: String = "000000000000",
         publicBaseURL: String = "http://127.0.0.1:9229", configurationCacheTTL: TimeInterval = 5,
         keyActivationDelay: TimeInterval = 60,
         confirmationCodeLifetime: TimeInterval = 86_400, passwordResetCodeLifetime: TimeInterval = 3600,
-        codeRequestsPerHour: Int = 5, passwordChangesPerHour: Int = 5
+        codeRequestsPerHour: Int = 5, passwordChangesPerHour: Int = 5, rateLimits: RateLimitSettings = RateLimitSettings()
     ) {
         self.region = region
         self.accountId = accountId
@@ -37,5 +39,6 @@ public struct CoreConfiguration: Sendable {
         self.passwordResetCodeLifetime = passwordResetCodeLifetime
         self.codeRequestsPerHour = codeRequestsPerHour
         self.passwordChangesPerHour = passwordChangesPerHour
+        self.rateLimits = rateLimits
     }
 }

@@ -18,8 +18,6 @@ public final class IdentityService: Sendable {
     let codes: CodeBook
     let tokens: TokenIssuer
     let accessTokens: AccessTokenVerifier
-    /// Deletes expired sign-in sessions, at most once a minute per node.
-    let sweeper = Sweeper(interval: 60)
 
     /// Prepares the service: loads (or creates) the signing keys and the code-hash secret.
     public static func start(

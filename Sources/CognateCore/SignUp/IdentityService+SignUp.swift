@@ -29,6 +29,7 @@ extension IdentityService {
             passwordUpdatedAt: now, attributes: attributes)
         let destination = verificationDestination(for: user, pool: pool)
         let pending: PendingCode? = try await store.write { transaction in
+            try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             do {
                 try await transaction.insertUser(user)
             } catch StoreError.conflict(.username) {
@@ -40,7 +41,7 @@ extension IdentityService {
             } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
                 throw CognitoError(.usernameExists, error.message)
             }
-            return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, in: transaction) }
+            return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, pool: pool, in: transaction) }
         }
         let details = try await send(pending.map { [$0] } ?? [], pool: pool).first
         return SignUpResponse(userConfirmed: false, codeDeliveryDetails: details, userSub: sub)
@@ -54,6 +55,7 @@ extension IdentityService {
         let now = time.now
         let codes = self.codes
         try await transaction { transaction in
+            try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             guard let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
             else {
@@ -93,6 +95,7 @@ extension IdentityService {
         }
         let limit = configuration.codeRequestsPerHour
         let pending: PendingCode? = try await transaction { transaction in
+            try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
             guard let user = found, user.status == .unconfirmed, let destination = self.verificationDestination(for: user, pool: pool)
@@ -107,7 +110,7 @@ extension IdentityService {
                 return nil
             }
             try await self.consumeHourlyAllowance("resendConfirmationCode", subject: user.sub, pool: pool, limit: limit, transaction)
-            return try await self.issueCode(.signUp, for: user, to: destination, in: transaction)
+            return try await self.issueCode(.signUp, for: user, to: destination, pool: pool, in: transaction)
         }
         guard let pending else {
             return ResendConfirmationCodeResponse(

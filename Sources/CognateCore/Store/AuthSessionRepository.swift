@@ -36,7 +36,6 @@ public protocol AuthSessionRepository: Sendable {
     /// Deletes the session and tells whether it was there: of concurrent answers using one
     /// session, exactly one gets `true`.
     func consumeAuthSession(tokenHash: String) async throws -> Bool
-    func deleteAuthSessions(expiredBefore date: Date) async throws
 }
 
 /// Failed password attempts of a sign-in subject and the lockout they caused.

@@ -24,7 +24,7 @@ public protocol Store: Sendable {
 /// Everything a use case may do inside a transaction.
 public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepository & CodeRepository
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
-    & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository
+    & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///

@@ -47,7 +47,7 @@ extension IdentityService {
             try await transaction.updateUser(user)
             try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
             return try await self.recoveryDestination(for: user, pool: pool).asyncFlatMap {
-                try await self.issueCode(.forgotPassword, for: user, to: $0, in: transaction)
+                try await self.issueCode(.forgotPassword, for: user, to: $0, pool: pool, in: transaction)
             }
         }
         _ = try await send(pending.map { [$0] } ?? [], pool: pool)

@@ -52,10 +52,7 @@ extension IdentityService {
     /// decoy subject of a name that is no user (so unknown names hit the same limit).
     func consumeHourlyAllowance(_ name: String, subject: String, pool: PoolRecord, limit: Int,
                                 _ transaction: any StoreTransaction) async throws {
-        let now = time.now.timeIntervalSince1970
-        let window = now - now.truncatingRemainder(dividingBy: 3600)
-        let count = try await transaction.incrementCounter(
-            key: "\(name):\(pool.id):\(subject)", windowStart: .init(timeIntervalSince1970: window))
+        let count = try await transaction.incrementCounter(key: "\(name):\(pool.id):\(subject)", windowStart: window(of: 3600))
         if count > limit { throw CognitoError.attemptLimitExceeded }
     }
 }

@@ -25,20 +25,25 @@ public struct CognateServer: Sendable {
             configuration: CoreConfiguration(
                 region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
                 configurationCacheTTL: configuration.configurationCacheSeconds,
-                keyActivationDelay: configuration.keyActivationSeconds))
+                keyActivationDelay: configuration.keyActivationSeconds, rateLimits: configuration.rateLimits))
         return CognateServer(configuration: configuration, service: service, store: store, logger: logger)
     }
 
     /// The router with every route; tests drive it in-process.
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func makeRouter() -> Router<CognateRequestContext> {
+        let router = Router(context: CognateRequestContext.self)
         let cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
         router.add(middleware: CORSPreflightMiddleware(policy: cors))
         let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
             logger: logger)
-        router.post("/") { request, _ in await api.respond(to: request) }
+        let addressHeader = configuration.clientAddressHeader
+        router.post("/") { request, context in
+            await RequestOrigin.$clientAddress.withValue(
+                request.clientAddress(peer: context.remoteAddress, header: addressHeader)
+            ) { await api.respond(to: request) }
+        }
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service)
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
@@ -54,7 +59,12 @@ public struct CognateServer: Sendable {
         let app = Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cognate"),
-            services: [KeyRefresher(service: service, interval: configuration.keyRefreshSeconds, logger: logger)],
+            services: [
+                Periodic("signing key refresh", every: configuration.keyRefreshSeconds, logger: logger) {
+                    try await service.refreshSigningKeys()
+                },
+                Periodic("expired record sweep", every: 60, logger: logger) { try await service.sweepExpired() },
+            ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         do {
@@ -77,26 +87,6 @@ public struct CognateServer: Sendable {
         public var description: String {
             "Port \(port) on \(host) is already in use (is another cognate serve running?). "
                 + "Choose another with --port or COGNATE_PORT."
-        }
-    }
-}
-
-/// Picks up signing keys rotated by another node (`cognate keys rotate`) every `interval`.
-struct KeyRefresher: Service {
-    let service: IdentityService
-    let interval: Double
-    let logger: Logger
-
-    func run() async throws {
-        while !Task.isShuttingDownGracefully {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(interval)) }
-                try await service.refreshSigningKeys()
-            } catch is CancellationError {
-                return
-            } catch {
-                logger.warning("Could not refresh signing keys: \(error)")
-            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import CognateCore
 import CognateStorage
 import Foundation
 
@@ -29,6 +30,11 @@ public struct ServerConfiguration: Sendable {
     public var corsAllowedOrigins = ["*"]
     /// Lets dev mode (no signatures, readable outbox) listen on a non-loopback address.
     public var allowDevModeOnNetwork = false
+    /// Behind a reverse proxy: the header whose last entry is the caller's address (e.g.
+    /// `X-Forwarded-For`). Only set it when every request comes through that proxy.
+    public var clientAddressHeader: String?
+    /// Limits per caller address and per message destination.
+    public var rateLimits = RateLimitSettings()
     /// Longest a pool or client change made on another node takes to reach this one.
     public var configurationCacheSeconds: Double = 5
     /// How often this node loads signing keys rotated elsewhere (it also loads at once when a

@@ -4,7 +4,7 @@ import Hummingbird
 /// Dev mode only: `GET /_dev/outbox[?pool=<id>&after=<id>&limit=<n>]` lists the messages the
 /// server sent, codes included, oldest first.
 enum DevRoutes {
-    static func add(to router: Router<BasicRequestContext>, store: any Store) {
+    static func add(to router: Router<CognateRequestContext>, store: any Store) {
         router.get("/_dev/outbox") { request, _ in
             let query = request.uri.queryParameters
             let pool = query["pool"].map(String.init)

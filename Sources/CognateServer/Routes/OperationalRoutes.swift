@@ -3,7 +3,7 @@ import Hummingbird
 
 /// `GET /health` (the process answers) and `GET /ready` (and so does its database).
 enum OperationalRoutes {
-    static func add(to router: Router<BasicRequestContext>, service: IdentityService) {
+    static func add(to router: Router<CognateRequestContext>, service: IdentityService) {
         router.get("/health") { _, _ in JSONResponse.status(.ok, ["status": "ok"]) }
         router.get("/ready") { _, _ in
             do {

@@ -6,7 +6,7 @@ import Hummingbird
 /// verify tokens (the issuer of a pool's tokens is `<publicBaseURL>/<poolId>`). The discovery
 /// document advertises only endpoints this server answers.
 enum WellKnownRoutes {
-    static func add(to router: Router<BasicRequestContext>, service: IdentityService, cors: CORSPolicy) {
+    static func add(to router: Router<CognateRequestContext>, service: IdentityService, cors: CORSPolicy) {
         router.get("/:poolId/.well-known/jwks.json") { request, context in
             let poolId = try context.parameters.require("poolId")
             guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }

@@ -41,6 +41,14 @@ public enum SQLFlavor: Sendable {
         }
     }
 
+    /// The hidden column that names a row physically (for batched deletes).
+    var rowIdentifier: String {
+        switch self {
+        case .sqlite: "rowid"
+        case .postgres: "ctid"
+        }
+    }
+
     var autoIncrementPrimaryKey: String {
         switch self {
         case .sqlite: "INTEGER PRIMARY KEY AUTOINCREMENT"

@@ -26,10 +26,6 @@ extension SQLTransaction: AuthSessionRepository {
     func consumeAuthSession(tokenHash: String) async throws -> Bool {
         try await first("DELETE FROM auth_sessions WHERE token_hash = \(bind: tokenHash) RETURNING token_hash") != nil
     }
-
-    func deleteAuthSessions(expiredBefore date: Date) async throws {
-        try await run("DELETE FROM auth_sessions WHERE expires_at < \(bind: Columns.time(date))")
-    }
 }
 
 extension SQLTransaction: SignInLockoutRepository {

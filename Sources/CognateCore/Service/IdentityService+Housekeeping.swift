@@ -1,0 +1,32 @@
+import Foundation
+
+extension IdentityService {
+    /// How long past its own expiry each kind of record is kept before it is deleted.
+    ///
+    /// Token families outlive their refresh token by a day, the longest access-token lifetime,
+    /// so an access token never outlives the record that can revoke it; codes are kept a day
+    /// past expiry so a late but right code still answers "expired" rather than "wrong".
+    static let retentionAfterExpiry: [ExpiringRecords: TimeInterval] = [
+        .authSessions: 0, .outbox: 0, .tokenFamilies: 86_400, .codes: 86_400, .counters: 86_400,
+        .signInFailures: 86_400, .changeFeed: 3600,
+    ]
+
+    /// Deletes what has expired, every kind in batches of `batchSize`, each batch in its own
+    /// short transaction; returns how many records went. Safe on several nodes at once.
+    @discardableResult
+    public func sweepExpired(batchSize: Int = 1000) async throws -> [ExpiringRecords: Int] {
+        let now = time.now
+        var deleted: [ExpiringRecords: Int] = [:]
+        for kind in ExpiringRecords.allCases {
+            let cutoff = now - (Self.retentionAfterExpiry[kind] ?? 0)
+            var total = 0
+            while true {
+                let count = try await store.write { try await $0.deleteExpired(kind, before: cutoff, limit: batchSize) }
+                total += count
+                if count < batchSize { break }
+            }
+            deleted[kind] = total
+        }
+        return deleted
+    }
+}

@@ -1,0 +1,69 @@
+import CognateProtocol
+import Foundation
+
+/// Limits on what unauthenticated callers can make the server do, shaped like Cognito's
+/// request-rate quota categories. Counted in the store, so they hold across nodes; 0 turns a
+/// limit off.
+public struct RateLimitSettings: Sendable {
+    /// SignUp, ConfirmSignUp and ResendConfirmationCode calls per app client and client address
+    /// per minute (Cognito's UserCreation category).
+    public var userCreationPerMinute: Int
+    /// ForgotPassword and ConfirmForgotPassword calls per app client and client address per
+    /// minute (Cognito's UserAccountRecovery category).
+    public var accountRecoveryPerMinute: Int
+    /// Codes sent to one email address or phone number per pool per hour, whoever asks.
+    public var messagesPerDestinationPerHour: Int
+
+    public init(userCreationPerMinute: Int = 60, accountRecoveryPerMinute: Int = 30, messagesPerDestinationPerHour: Int = 10) {
+        self.userCreationPerMinute = userCreationPerMinute
+        self.accountRecoveryPerMinute = accountRecoveryPerMinute
+        self.messagesPerDestinationPerHour = messagesPerDestinationPerHour
+    }
+
+    /// No limits (benchmarks, tests that create many users from one address).
+    public static let off = RateLimitSettings(userCreationPerMinute: 0, accountRecoveryPerMinute: 0, messagesPerDestinationPerHour: 0)
+}
+
+/// A request-rate category (Cognito's names).
+enum RequestCategory: String {
+    case userCreation = "UserCreation"
+    case accountRecovery = "UserAccountRecovery"
+}
+
+extension IdentityService {
+    /// Counts this request against its category's limit for the app client and the caller's
+    /// address, in `transaction`: TooManyRequestsException past the limit (the transaction then
+    /// rolls back, so refused requests do not pile up).
+    func consumeRequestAllowance(_ category: RequestCategory, client: ClientRecord,
+                                 in transaction: any StoreTransaction) async throws {
+        let limit = switch category {
+        case .userCreation: configuration.rateLimits.userCreationPerMinute
+        case .accountRecovery: configuration.rateLimits.accountRecoveryPerMinute
+        }
+        guard limit > 0, let address = RequestOrigin.clientAddress else { return }
+        let count = try await transaction.incrementCounter(
+            key: "rate:\(category.rawValue):\(client.clientId):\(address)", windowStart: window(of: 60))
+        if count > limit {
+            throw CognitoError(.tooManyRequests, "Too many \(category.rawValue) requests from this address; try again later.")
+        }
+    }
+
+    /// Counts a message to `destination` against the pool's hourly limit per address:
+    /// LimitExceededException past it, so no one can flood an inbox or a phone through Cognate.
+    func consumeMessageAllowance(to destination: CodeDestination, pool: PoolRecord,
+                                 in transaction: any StoreTransaction) async throws {
+        let limit = configuration.rateLimits.messagesPerDestinationPerHour
+        guard limit > 0 else { return }
+        let count = try await transaction.incrementCounter(
+            key: "messages:\(pool.id):\(destination.address.lowercased())", windowStart: window(of: 3600))
+        if count > limit {
+            throw CognitoError(.limitExceeded, "Exceeded the message limit for \(destination.masked); try again later.")
+        }
+    }
+
+    /// The start of the current fixed window of `seconds`.
+    func window(of seconds: TimeInterval) -> Date {
+        let now = time.now.timeIntervalSince1970
+        return Date(timeIntervalSince1970: now - now.truncatingRemainder(dividingBy: seconds))
+    }
+}

@@ -1,0 +1,25 @@
+import CognateCore
+import Foundation
+import SQLKit
+
+extension SQLTransaction: HousekeepingRepository {
+    func deleteExpired(_ kind: ExpiringRecords, before date: Date, limit: Int) async throws -> Int {
+        let cutoff = Columns.time(date)
+        let (table, condition): (String, SQLQueryString) = switch kind {
+        case .authSessions: ("auth_sessions", "expires_at < \(bind: cutoff)")
+        case .outbox: ("outbox", "expires_at < \(bind: cutoff)")
+        case .tokenFamilies: ("token_families", "expires_at < \(bind: cutoff)")
+        case .codes: ("codes", "expires_at < \(bind: cutoff)")
+        case .counters: ("counters", "window_start < \(bind: cutoff)")
+        case .signInFailures:
+            ("sign_in_failures", "last_failure_at < \(bind: cutoff) AND (locked_until IS NULL OR locked_until < \(bind: cutoff))")
+        case .changeFeed: ("change_feed", "changed_at < \(bind: cutoff)")
+        }
+        // In batches, so no sweep holds the database for long.
+        let row = flavor.rowIdentifier
+        return try await all(
+            "DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: row) IN (SELECT \(unsafeRaw: row) FROM \(unsafeRaw: table) WHERE "
+                + condition + " LIMIT \(bind: limit)) RETURNING 1 AS deleted"
+        ).count
+    }
+}
