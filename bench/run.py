@@ -96,7 +96,9 @@ def start_cognate(binary, workdir, database, nodes):
     ports = [free_port() for _ in range(nodes)]
     public_url = f"http://127.0.0.1:{ports[0]}"  # one issuer for every node, as behind a load balancer
     for port in ports:
-        p = subprocess.Popen([binary, "serve", "--port", str(port), "--database", database, "--public-url", public_url],
+        p = subprocess.Popen([binary, "serve", "--port", str(port), "--database", database, "--public-url", public_url,
+                              # one load generator signs up thousands of users from one address
+                              "--rate-limit-user-creation", "0", "--rate-limit-messages", "0"],
                              stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "LOG_LEVEL": "warning"})
         wait_ready(f"http://127.0.0.1:{port}/health", p)
         processes.append(p)

@@ -8,8 +8,10 @@ import pathlib
 import stat
 import subprocess
 import tempfile
+import time
 
 import boto3
+import jwt
 import pytest
 import requests
 from botocore.auth import SigV4Auth
@@ -17,7 +19,7 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
 from conftest import BINARY, CognateServer
-from helpers import AMZ_JSON, TARGET_PREFIX, cognito_error, confirmed_user, new_client, sign_up, unique
+from helpers import AMZ_JSON, TARGET_PREFIX, cognito_error, confirmed_user, new_client, sign_in, sign_up, unique
 
 ACCESS_KEY, SECRET_KEY = "AKIACOGNATEREVIEW", "review/secret+key"
 
@@ -258,3 +260,44 @@ def test_codes_to_one_address_are_limited_per_hour(server, idp, pool, app_client
             pass
     assert accepted == 10
     assert len([m for m in server.outbox(pool["Id"]) if m["destination"] == target]) == 10
+
+
+# --- 10. keys per pool; a leaked key retired at once ---------------------------------------------
+
+def cognate_cli(server, *args):
+    result = subprocess.run([str(BINARY), *args, "--database", server.database], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_retiring_a_leaked_key_stops_it_on_the_running_server_within_a_second(server, idp, pool, app_client):
+    username, _, _ = confirmed_user(server, idp, pool, app_client)
+    tokens = sign_in(idp, app_client, username)
+    kid = jwt.get_unverified_header(tokens["AccessToken"])["kid"]
+    listed = [json.loads(line) for line in cognate_cli(server, "keys", "list", "--json").splitlines()]
+    assert {"kid": kid, "pool": pool["Id"], "state": "signing"}.items() <= next(k for k in listed if k["kid"] == kid).items()
+
+    print(cognate_cli(server, "keys", "retire", kid))
+    deadline = time.time() + 3
+    while time.time() < deadline:
+        try:
+            idp.get_user(AccessToken=tokens["AccessToken"])
+            time.sleep(0.1)
+        except idp.exceptions.NotAuthorizedException:
+            break
+    with cognito_error("NotAuthorizedException"):
+        idp.get_user(AccessToken=tokens["AccessToken"])
+    published = {k["kid"] for k in requests.get(f"{server.endpoint}/{pool['Id']}/.well-known/jwks.json", timeout=10).json()["keys"]}
+    assert kid not in published and len(published) == 1
+    fresh = sign_in(idp, app_client, username)
+    assert jwt.get_unverified_header(fresh["AccessToken"])["kid"] in published
+    assert idp.get_user(AccessToken=fresh["AccessToken"])["Username"] == username
+
+
+def test_rotating_one_pool_leaves_the_others_alone(server, idp, pool):
+    other = idp.create_user_pool(PoolName="untouched")["UserPool"]
+    before = requests.get(f"{server.endpoint}/{other['Id']}/.well-known/jwks.json", timeout=10).json()
+    cognate_cli(server, "keys", "rotate", "--pool", pool["Id"])
+    time.sleep(1.5)
+    assert len(requests.get(f"{server.endpoint}/{pool['Id']}/.well-known/jwks.json", timeout=10).json()["keys"]) == 2
+    assert requests.get(f"{server.endpoint}/{other['Id']}/.well-known/jwks.json", timeout=10).json() == before

@@ -96,8 +96,14 @@ def test_token_headers(signed_in):
 def test_tokens_do_not_verify_for_other_pools_or_clients(server, idp, pool, app_client, signed_in):
     _, _, tokens = signed_in
     other = idp.create_user_pool(PoolName="other")["UserPool"]
-    with pytest.raises(jwt.InvalidIssuerError):
-        verify_token(server, other["Id"], tokens["IdToken"], "id", app_client["ClientId"])
+    # Each pool signs with its own keys: no key of the other pool's JWKS verifies the token,
+    # even for a verifier that checks nothing but the signature.
+    other_keys = jwks(server, other["Id"])["keys"]
+    assert jwt.get_unverified_header(tokens["IdToken"])["kid"] not in {k["kid"] for k in other_keys}
+    for key in other_keys:
+        with pytest.raises(jwt.InvalidSignatureError):
+            jwt.decode(tokens["IdToken"], jwt.PyJWK(key).key, algorithms=["RS256"],
+                       options={"verify_aud": False, "verify_iss": False})
     with pytest.raises(jwt.InvalidAudienceError):
         verify_token(server, pool["Id"], tokens["IdToken"], "id", "someotherclient")
 

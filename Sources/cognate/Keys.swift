@@ -6,26 +6,92 @@ import Logging
 
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage token signing keys.", subcommands: [Rotate.self])
+        abstract: "Manage token signing keys (each user pool has its own).", subcommands: [List.self, Rotate.self, Retire.self])
+
+    /// Opens the store, runs `body`, closes the store.
+    static func withStore<Result>(_ database: DatabaseOption, _ body: (SQLStore) async throws -> Result) async throws -> Result {
+        let store = try await SQLStore.open(database.resolved, options: try database.options(), logger: Logger(label: "cognate"))
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List signing keys: pool, kid, state, dates.")
+
+        @OptionGroup var database: DatabaseOption
+        @Flag(help: "One JSON object per line.") var json = false
+
+        func run() async throws {
+            let keys = try await Keys.withStore(database) { store in try await store.read { try await $0.allSigningKeys() } }
+            let now = Date()
+            let formatter = ISO8601DateFormatter()
+            for key in keys {
+                let state = key.retiredAt != nil ? "retired" : key.expiresAt.map { $0 <= now ? "expired" : "superseded" }
+                    ?? (key.activatesAt <= now ? "signing" : "published")
+                if json {
+                    let object: [String: String] = [
+                        "kid": key.kid, "pool": key.poolId ?? "*", "state": state,
+                        "created": formatter.string(from: key.createdAt), "activates": formatter.string(from: key.activatesAt),
+                        "expires": key.expiresAt.map(formatter.string(from:)) ?? "",
+                    ]
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    print([key.poolId ?? "*", key.kid, state, formatter.string(from: key.createdAt)].joined(separator: "\t"))
+                }
+            }
+        }
+    }
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a signing key: published at once, it signs after the activation delay (60 s by default); "
-                + "the previous key stays published until its tokens have expired.")
+            abstract: "Add a signing key to a pool (or to every pool): published at once, it signs after the activation "
+                + "delay (60 s by default); the keys it replaces stay published until their tokens have expired.")
 
         @OptionGroup var database: DatabaseOption
+        @Option(help: "The pool to rotate (default: every pool).") var pool: String?
+        @Option(help: "Seconds the new key is published before it signs; keep it above the servers' key refresh interval.")
+        var activationSeconds: Double = 60
 
         func run() async throws {
-            let store = try await SQLStore.open(database.resolved, options: try database.options(), logger: Logger(label: "cognate"))
-            do {
-                let kid = try await SigningKeyRing.rotate(in: store, now: Date())
-                print("New signing key \(kid): servers publish it within their key refresh interval (30 s by default) "
-                    + "and sign with it after the activation delay (60 s by default).")
-            } catch {
-                await store.close()
-                throw error
+            try await Keys.withStore(database) { store in
+                var pools: [String] = []
+                if let pool { pools = [pool] } else {
+                    var after: String?
+                    repeat {
+                        let page = try await store.read { [after] in try await $0.listPools(after: after, limit: 500) }
+                        pools += page.items.map(\.id)
+                        after = page.next
+                    } while after != nil
+                }
+                for pool in pools {
+                    let key = try await SigningKeyRing.rotate(
+                        poolId: pool, in: store, now: Date(), activationDelay: activationSeconds)
+                    print("\(pool): new signing key \(key.kid), signing from \(ISO8601DateFormatter().string(from: key.activatesAt)).")
+                }
             }
-            await store.close()
+        }
+    }
+
+    struct Retire: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Stop publishing and accepting a signing key at once (a leaked key); its pool signs with a new key "
+                + "from now on. Tokens it signed stop verifying: their users sign in again or refresh.")
+
+        @OptionGroup var database: DatabaseOption
+        @Argument(help: "The kid of the key to retire (see `cognate keys list`).") var kid: String
+
+        func run() async throws {
+            let outcome = try await Keys.withStore(database) { store in try await SigningKeyRing.retire(kid: kid, in: store, now: Date()) }
+            guard let outcome else { throw ValidationError("No signing key has the kid \(kid).") }
+            print("Retired \(outcome.retired.kid) (\(outcome.retired.poolId ?? "every pool")); running servers drop it within a second.")
+            if let replacement = outcome.replacement { print("\(replacement.poolId ?? ""): now signing with \(replacement.kid).") }
         }
     }
 }

@@ -208,12 +208,31 @@ enum StoreConformance {
     }
 
     static func keysSecretsCounters(_ store: SQLStore) async throws {
-        let key = SigningKeyRecord(kid: "k1", privateKeyPEM: "pem", createdAt: t0)
-        try await store.write { try await $0.insertSigningKey(key) }
+        try await seed(store)
+        try await store.write { try await $0.insertPool(pool("p2")) }
+        let key = SigningKeyRecord(kid: "k1", poolId: "p1", privateKeyPEM: "pem", createdAt: t0, activatesAt: t0)
+        let shared = SigningKeyRecord(kid: "k0", poolId: nil, privateKeyPEM: "pem0", createdAt: t0 - 1, activatesAt: t0 - 1,
+                                      expiresAt: t0 + 100)
+        let other = SigningKeyRecord(kid: "k2", poolId: "p2", privateKeyPEM: "pem2", createdAt: t0 + 1, activatesAt: t0 + 1)
+        try await store.write { tx in for record in [key, shared, other] { try await tx.insertSigningKey(record) } }
         await expectConflict(.signingKey) { try await store.write { try await $0.insertSigningKey(key) } }
-        #expect(try await store.read { try await $0.signingKeys() } == [key])
-        try await store.write { try await $0.deleteSigningKey(kid: "k1") }
-        #expect(try await store.read { try await $0.signingKeys() }.isEmpty)
+        // A pool sees its own keys and the shared ones, never another pool's.
+        #expect(try await store.read { try await $0.signingKeys(poolId: "p1") } == [shared, key])
+        #expect(try await store.read { try await $0.allSigningKeys() } == [shared, key, other])
+        // Rotation expires the others; retiring marks one.
+        let next = SigningKeyRecord(kid: "k3", poolId: "p1", privateKeyPEM: "pem3", createdAt: t0 + 2, activatesAt: t0 + 62)
+        try await store.write { tx in
+            try await tx.insertSigningKey(next)
+            try await tx.expireSigningKeys(poolId: "p1", except: "k3", at: t0 + 1000)
+        }
+        #expect(try await store.read { try await $0.signingKeys(poolId: "p1") }.map(\.expiresAt) == [t0 + 100, t0 + 1000, nil])
+        #expect(try await store.write { try await $0.retireSigningKey(kid: "k3", at: t0 + 5) }?.retiredAt == t0 + 5)
+        #expect(try await store.write { try await $0.retireSigningKey(kid: "nope", at: t0 + 5) } == nil)
+        #expect(try await store.write { try await $0.deleteExpired(.signingKeys, before: t0 + 200, limit: 10) } == 2)  // k0, k3
+        #expect(try await store.read { try await $0.allSigningKeys() }.map(\.kid) == ["k1", "k2"])
+        // Deleting a pool deletes its keys.
+        try await store.write { try await $0.deletePool(id: "p2") }
+        #expect(try await store.read { try await $0.allSigningKeys() }.map(\.kid) == ["k1"])
         let first = try await store.write { try await $0.insertServerSecretIfAbsent(named: "s", value: [1, 2, 3]) }
         let second = try await store.write { try await $0.insertServerSecretIfAbsent(named: "s", value: [4, 5, 6]) }
         #expect(first == [1, 2, 3] && second == [1, 2, 3])

@@ -13,8 +13,7 @@ extension IdentityService {
     /// (GlobalSignOut, RevokeToken, deletion) and the user's state. Every operation that takes
     /// an access token goes through here.
     func authenticatedUser(_ accessToken: String) async throws -> AuthenticatedUser {
-        if let kid = JWT.keyId(of: accessToken) { try await keys.refreshForUnknownKey(kid, from: store, now: time.now) }
-        let claims = try accessTokens.verify(accessToken, now: time.now)
+        let claims = try await accessTokens.verify(accessToken, now: time.now)
         guard claims.scopes.contains("aws.cognito.signin.user.admin") else {
             throw CognitoError.notAuthorized("Access Token does not have required scopes")
         }

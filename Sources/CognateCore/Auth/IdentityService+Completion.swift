@@ -43,12 +43,12 @@ extension IdentityService {
 
     /// The answer to a first factor, after its transaction committed: JWTs are signed here, not
     /// while the database is held.
-    func outcome(of result: FirstFactorResult, pool: PoolRecord, client: ClientRecord) throws -> AuthOutcome {
+    func outcome(of result: FirstFactorResult, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
         switch result {
         case .challenge(let outcome):
             return outcome
         case .tokens(let family, let refreshToken, let user, let groups):
-            let minted = try tokens.issue(
+            let minted = try await tokens.issue(
                 TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
                              groups: groups),
                 now: time.now)
@@ -81,7 +81,7 @@ extension IdentityService {
         case .forceChangePassword: throw CognitoError.notAuthorized("User must change the temporary password to continue.")
         default: break
         }
-        let minted = try tokens.issue(
+        let minted = try await tokens.issue(
             TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
                          groups: groups),
             now: now)

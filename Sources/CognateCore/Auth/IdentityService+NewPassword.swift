@@ -66,7 +66,7 @@ extension IdentityService {
         // The sign-in has succeeded; a code that cannot be delivered now is asked for again
         // with GetUserAttributeVerificationCode.
         _ = try? await send(codes, pool: pool)
-        return try outcome(of: result, pool: pool, client: client)
+        return try await outcome(of: result, pool: pool, client: client)
     }
 
     /// NotAuthorizedException for an attribute the challenge answer may not change: one that

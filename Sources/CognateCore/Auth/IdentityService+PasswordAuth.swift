@@ -16,7 +16,7 @@ extension IdentityService {
             _ = SRPServer.matches(secret: password, salt: Self.decoySalt, realm: realm, identity: typed, verifier: [1])
             let subject = decoySubject(for: typed, pool: pool)
             let result = try await transaction { try await self.settleDecoySignIn(subject, pool: pool, in: $0) }
-            return try outcome(of: result, pool: pool, client: client)
+            return try await outcome(of: result, pool: pool, client: client)
         }
         try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed, user.username, user.sub])
         let correct = user.password.map {
@@ -25,7 +25,7 @@ extension IdentityService {
         let result = try await transaction { transaction in
             try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
         }
-        return try outcome(of: result, pool: pool, client: client)
+        return try await outcome(of: result, pool: pool, client: client)
     }
 
     static let decoySalt: [UInt8] = Array(repeating: 0x5a, count: 16)

@@ -77,7 +77,7 @@ extension IdentityService {
             }
             return try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
         }
-        return try outcome(of: result, pool: pool, client: client)
+        return try await outcome(of: result, pool: pool, client: client)
     }
 
     /// Whether a PASSWORD_CLAIM_SIGNATURE proves the secret behind `verifier`: timestamp within

@@ -46,6 +46,7 @@ extension IdentityService {
             if let name = request.clientName { client.name = name }
             client.updatedAt = now
             try await transaction.updateClient(client)
+            try await transaction.recordChange(.client, subject: client.clientId, at: now)
             return client
         }
         cache.invalidateClient(request.clientId)
@@ -54,7 +55,11 @@ extension IdentityService {
 
     public func deleteUserPoolClient(_ request: DeleteUserPoolClientRequest) async throws -> EmptyResponse {
         _ = try await storedClient(request.clientId, poolId: request.userPoolId)
-        try await store.write { try await $0.deleteClient(poolId: request.userPoolId, clientId: request.clientId) }
+        let now = time.now
+        try await store.write { transaction in
+            try await transaction.deleteClient(poolId: request.userPoolId, clientId: request.clientId)
+            try await transaction.recordChange(.client, subject: request.clientId, at: now)
+        }
         cache.invalidateClient(request.clientId)
         return EmptyResponse()
     }

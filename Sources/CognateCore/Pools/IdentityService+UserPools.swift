@@ -16,8 +16,12 @@ extension IdentityService {
         var pool = PoolRecord(id: "", name: request.poolName, createdAt: now, updatedAt: now, settings: settings)
         for _ in 0..<5 {
             pool.id = configuration.region + "_" + random.string(9, from: Alphabet.alphanumeric)
+            let key = try SigningKeyRing.firstKey(for: pool.id, now: now)  // its own keys, from the start
             do {
-                try await store.write { [pool] in try await $0.insertPool(pool) }
+                try await store.write { [pool] transaction in
+                    try await transaction.insertPool(pool)
+                    try await transaction.insertSigningKey(key)
+                }
                 return CreateUserPoolResponse(userPool: describe(pool, estimatedUsers: 0))
             } catch StoreError.conflict(.pool) {
                 continue
@@ -46,6 +50,7 @@ extension IdentityService {
             if let name = request.poolName { pool.name = name }
             pool.updatedAt = now
             try await transaction.updatePool(pool)
+            try await transaction.recordChange(.pool, subject: pool.id, at: now)
         }
         cache.invalidatePool(request.userPoolId)
         return UpdateUserPoolResponse()
@@ -61,8 +66,10 @@ extension IdentityService {
                     "The user pool cannot be deleted because deletion protection is activated. Deletion protection must be inactivated first.")
             }
             try await transaction.deletePool(id: pool.id)
+            try await transaction.recordChange(.pool, subject: pool.id, at: self.time.now)
         }
         cache.invalidatePool(request.userPoolId)
+        keys.forget(poolId: request.userPoolId)
         return EmptyResponse()
     }
 

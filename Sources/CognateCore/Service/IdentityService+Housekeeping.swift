@@ -8,7 +8,7 @@ extension IdentityService {
     /// past expiry so a late but right code still answers "expired" rather than "wrong".
     static let retentionAfterExpiry: [ExpiringRecords: TimeInterval] = [
         .authSessions: 0, .outbox: 0, .tokenFamilies: 86_400, .codes: 86_400, .counters: 86_400,
-        .signInFailures: 86_400, .changeFeed: 3600,
+        .signInFailures: 86_400, .changeFeed: 3600, .signingKeys: 86_400,
     ]
 
     /// Deletes what has expired, every kind in batches of `batchSize`, each batch in its own

@@ -18,14 +18,15 @@ public final class IdentityService: Sendable {
     let codes: CodeBook
     let tokens: TokenIssuer
     let accessTokens: AccessTokenVerifier
+    let changeFeedCursor = ChangeFeedCursor()
 
-    /// Prepares the service: loads (or creates) the signing keys and the code-hash secret.
+    /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
+    /// pool on first use.
     public static func start(
         store: any Store, delivery: any MessageDelivery, configuration: CoreConfiguration,
         time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom()
     ) async throws -> IdentityService {
-        let keys = SigningKeyRing(activationDelay: configuration.keyActivationDelay)
-        try await keys.refresh(from: store, now: time.now)
+        let keys = SigningKeyRing(store: store, activationDelay: configuration.keyActivationDelay)
         let codeKey = try await store.write { transaction in
             try await transaction.insertServerSecretIfAbsent(named: "code-hash-key", value: random.bytes(32))
         }
@@ -48,11 +49,15 @@ public final class IdentityService: Sendable {
         self.accessTokens = AccessTokenVerifier(keys: keys, issuerBase: configuration.publicBaseURL)
     }
 
-    /// The JWKS every pool publishes.
-    public func jwks() throws -> [String: [[String: String]]] { try keys.jwks() }
+    /// The JWKS of a pool (its own keys only); nil when there is no such pool.
+    public func jwks(poolId: String) async throws -> [String: [[String: String]]]? {
+        guard try await cachedPool(poolId) != nil else { return nil }
+        return try await keys.jwks(for: poolId, now: time.now)
+    }
 
-    /// Reloads signing keys rotated by another node (call periodically).
-    public func refreshSigningKeys() async throws { try await keys.refresh(from: store, now: time.now) }
+    /// Reloads the signing keys of the pools this node uses (a safety net behind the change
+    /// feed; call periodically).
+    public func refreshSigningKeys() async throws { try await keys.refreshLoaded(now: time.now) }
 
     /// The issuer of a pool's tokens.
     public func issuer(poolId: String) -> String { tokens.issuer(poolId: poolId) }

@@ -16,6 +16,8 @@ public enum ExpiringRecords: String, CaseIterable, Sendable {
     case signInFailures
     /// Configuration change notices, by when the change happened.
     case changeFeed
+    /// Signing keys, by `expires_at`, or by `retired_at` for retired ones.
+    case signingKeys
 }
 
 public protocol HousekeepingRepository: Sendable {

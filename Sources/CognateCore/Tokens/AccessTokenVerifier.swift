@@ -13,6 +13,9 @@ struct AccessTokenClaims: Sendable {
 
 /// Checks an access token's signature, issuer, use and expiry (not revocation: that needs the
 /// store, see `IdentityService.authenticatedUser`).
+///
+/// The issuer is read before the signature is checked, to know whose keys to check it with;
+/// an issuer naming a pool without keys (or no pool) only finds no key.
 struct AccessTokenVerifier: Sendable {
     let keys: SigningKeyRing
     let issuerBase: String
@@ -29,14 +32,21 @@ struct AccessTokenVerifier: Sendable {
         var scope: String?
     }
 
-    func verify(_ token: String, now: Date) throws -> AccessTokenClaims {
-        guard let payload = JWT.verifiedPayload(of: token, as: Payload.self, keys: keys), payload.token_use == "access",
+    /// The claims of a valid access token: well formed, issued by this server for a pool
+    /// (`<issuerBase>/<poolId>`), signed by one of that pool's keys, `token_use` access, not
+    /// expired.
+    func verify(_ token: String, now: Date) async throws -> AccessTokenClaims {
+        guard let parts = JWT.parts(of: token), let kid = parts.header.kid,
+            let payload = try? JSONDecoder().decode(Payload.self, from: parts.payload), payload.token_use == "access",
             payload.iss.hasPrefix(issuerBase + "/")
+        else { throw CognitoError.invalidAccessToken }
+        let poolId = String(payload.iss.dropFirst(issuerBase.count + 1))
+        guard !poolId.isEmpty, poolId.count <= 55, !poolId.contains("/"),
+            let key = try? await keys.verificationKey(kid: kid, poolId: poolId, now: now), JWT.isSigned(parts, by: key)
         else { throw CognitoError.invalidAccessToken }
         guard now.timeIntervalSince1970 < payload.exp else { throw CognitoError.expiredAccessToken }
         return AccessTokenClaims(
-            poolId: String(payload.iss.dropFirst(issuerBase.count + 1)), clientId: payload.client_id, sub: payload.sub,
-            username: payload.username, originJti: payload.origin_jti,
-            scopes: Set((payload.scope ?? "").split(separator: " ").map(String.init)))
+            poolId: poolId, clientId: payload.client_id, sub: payload.sub, username: payload.username,
+            originJti: payload.origin_jti, scopes: Set((payload.scope ?? "").split(separator: " ").map(String.init)))
     }
 }

@@ -25,22 +25,32 @@ enum JWT {
         return (try? JSONDecoder().decode(Header.self, from: data))?.kid
     }
 
-    /// The payload of a token whose RS256 signature verifies with one of the ring's keys, decoded
-    /// as `Payload`; nil for anything else (malformed, unknown key, other algorithm, bad
-    /// signature, a payload of another shape).
-    static func verifiedPayload<Payload: Decodable>(of token: String, as: Payload.Type, keys: SigningKeyRing) -> Payload? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, token.utf8.count <= 16_384,
-            let headerData = Base64URL.decode(parts[0]),
-            let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "RS256",
-            let kid = header.kid, let key = keys.key(kid: kid),
-            let signature = Base64URL.decode(parts[2]),
-            let payloadData = Base64URL.decode(parts[1])
+    /// The parts of a compact token, before any check.
+    struct Parts {
+        var header: Header
+        var encodedHeader: Substring
+        var encodedPayload: Substring
+        var signature: Data
+        var payload: Data
+    }
+
+    /// Splits and decodes a compact RS256 token; nil when it is malformed, oversized or uses
+    /// another algorithm or no `kid`.
+    static func parts(of token: String) -> Parts? {
+        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count == 3, token.utf8.count <= 16_384,
+            let headerData = Base64URL.decode(pieces[0]),
+            let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "RS256", header.kid != nil,
+            let signature = Base64URL.decode(pieces[2]),
+            let payload = Base64URL.decode(pieces[1])
         else { return nil }
-        let signingInput = Data("\(parts[0]).\(parts[1])".utf8)
-        guard key.publicKey.isValidSignature(
-            _RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput, padding: .insecurePKCS1v1_5)
-        else { return nil }
-        return try? JSONDecoder().decode(Payload.self, from: payloadData)
+        return Parts(header: header, encodedHeader: pieces[0], encodedPayload: pieces[1], signature: signature, payload: payload)
+    }
+
+    /// Whether `key` signed the token.
+    static func isSigned(_ parts: Parts, by key: SigningKey) -> Bool {
+        key.publicKey.isValidSignature(
+            _RSA.Signing.RSASignature(rawRepresentation: parts.signature),
+            for: Data("\(parts.encodedHeader).\(parts.encodedPayload)".utf8), padding: .insecurePKCS1v1_5)
     }
 }

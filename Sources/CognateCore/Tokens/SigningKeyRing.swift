@@ -1,26 +1,31 @@
+import CognateProtocol
 import Crypto
 import CryptoExtras
 import Foundation
 
-/// An RSA key that signs tokens, identified by `kid`.
+/// An RSA key that signs one pool's tokens, identified by `kid`.
 public struct SigningKey: Sendable {
     public let kid: String
+    public let poolId: String?
     public let publicKey: _RSA.Signing.PublicKey
     let signer: RSASigner
-    public let createdAt: Date
+    public let activatesAt: Date
 
     init(record: SigningKeyRecord) throws {
         self.kid = record.kid
+        self.poolId = record.poolId
         self.publicKey = try _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM).publicKey
         self.signer = try RSASigner(pem: record.privateKeyPEM)
-        self.createdAt = record.createdAt
+        self.activatesAt = record.activatesAt
     }
 
-    /// A new 2048-bit key; its kid is the base64url SHA-256 of the public key (RFC 7638 style).
-    static func generate(at date: Date) throws -> SigningKeyRecord {
+    /// A new 2048-bit key for `poolId`; its kid is the base64url SHA-256 of the public key
+    /// (RFC 7638 style).
+    static func generate(poolId: String, at date: Date, activatesAt: Date) throws -> SigningKeyRecord {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let kid = Base64URL.encode(Array(SHA256.hash(data: key.publicKey.derRepresentation)))
-        return SigningKeyRecord(kid: kid, privateKeyPEM: key.pemRepresentation, createdAt: date)
+        return SigningKeyRecord(
+            kid: kid, poolId: poolId, privateKeyPEM: key.pemRepresentation, createdAt: date, activatesAt: activatesAt)
     }
 
     /// The JSON Web Key of the public half.
@@ -33,93 +38,184 @@ public struct SigningKey: Sendable {
     }
 }
 
-/// The server's signing keys, shared by every node through the store.
+/// Every pool's signing keys, shared by every node through the store and loaded per pool on
+/// first use.
 ///
-/// Contract (rotation never breaks a client):
-/// - a new key (`cognate keys rotate`) is published in the JWKS at once, but signs only after
+/// Contract:
+/// - each pool has keys of its own, created with the pool: its JWKS publishes only them, and a
+///   token verifies only with a key of the pool its issuer names — a token of pool A never
+///   verifies with pool B's keys, here or for anyone using B's JWKS;
+/// - a new key (`cognate keys rotate`) is published at once but signs only after
 ///   `activationDelay`, so every node and every JWKS cache has seen it before a token needs it;
-/// - the signing key is the newest key past its activation (the first key ever signs at once);
-/// - a key stays published, and accepted, until its successor has signed for longer than the
-///   longest token lifetime (one day), so no unexpired token loses its key; then it is deleted.
+///   the keys it supersedes stay published, and accepted, for the longest token lifetime (one
+///   day) after it starts signing, then expire;
+/// - a retired key (`cognate keys retire`) is neither published nor accepted by a node from the
+///   moment it learns of it (the change feed, within about a second); its pool gets a key that
+///   signs at once;
+/// - keys from before keys per pool (no pool) are published and accepted by every pool until
+///   they expire (a day after the upgrade); a pool that has no key of its own gets one on first
+///   use.
 public final class SigningKeyRing: @unchecked Sendable {
     public static let retentionAfterSuperseded: TimeInterval = 86_400 + 300
+    /// A pool's keys are reloaded for an unknown `kid` at most this often (unknown kids cannot
+    /// flood the store).
+    static let unknownKeyReloadInterval: TimeInterval = 5
 
+    let store: any Store
     let activationDelay: TimeInterval
     private let lock = NSLock()
-    private var keys: [SigningKey] = []  // oldest first
-    private var lastLoad = Date.distantPast
+    private var loaded: [String: LoadedKeys] = [:]
+    private var loading: [String: Task<LoadedKeys, any Error>] = [:]
+    private var parsed: [String: SigningKey] = [:]
 
-    public init(activationDelay: TimeInterval = 60) {
+    struct LoadedKeys {
+        /// Usable keys (not retired, not expired) in the order they sign; the pool's own, then
+        /// shared ones.
+        var own: [SigningKey]
+        var shared: [SigningKey]
+        var loadedAt: Date
+        var all: [SigningKey] { own + shared }
+    }
+
+    public init(store: any Store, activationDelay: TimeInterval = 60) {
+        self.store = store
         self.activationDelay = activationDelay
     }
 
-    /// Loads the keys, creating the first one when the store has none, and deletes keys whose
-    /// retention has passed.
-    public func refresh(from store: any Store, now: Date) async throws {
-        var records = try await store.read { try await $0.signingKeys() }
-        if records.isEmpty {
-            // Nodes starting together on an empty database must agree on one first key: the
-            // first to claim the marker inserts its key; the others wait for it and use it.
-            let record = try SigningKey.generate(at: now)
-            try await store.write { transaction in
-                let claimed = try await transaction.insertServerSecretIfAbsent(
-                    named: "first-signing-key", value: Array(record.kid.utf8))
-                if claimed == Array(record.kid.utf8) { try await transaction.insertSigningKey(record) }
-            }
-            records = try await store.read { try await $0.signingKeys() }
+    // MARK: - Use
+
+    /// The key that signs `poolId`'s tokens at `now`: its newest active key.
+    func signingKey(for poolId: String, now: Date) async throws -> SigningKey {
+        let keys = try await keys(for: poolId, now: now)
+        guard let key = keys.own.last(where: { $0.activatesAt <= now }) ?? keys.own.first ?? keys.shared.last else {
+            throw CognitoError.internalError("No signing key for \(poolId).")
         }
-        records.sort { $0.createdAt < $1.createdAt }
-        let expired = Self.expired(records, now: now, activationDelay: activationDelay)
-        if !expired.isEmpty {
-            try await store.write { transaction in
-                for kid in expired { try await transaction.deleteSigningKey(kid: kid) }
-            }
-        }
-        let loaded = try records.filter { !expired.contains($0.kid) }.map(SigningKey.init(record:))
+        return key
+    }
+
+    /// The key of `poolId` a token names, reloading the pool's keys once if it is unknown here
+    /// (another node may have just rotated).
+    func verificationKey(kid: String, poolId: String, now: Date) async throws -> SigningKey? {
+        if let key = try await keys(for: poolId, now: now).all.first(where: { $0.kid == kid }) { return key }
+        let stale = lock.withLock { loaded[poolId].map { now.timeIntervalSince($0.loadedAt) >= Self.unknownKeyReloadInterval } ?? true }
+        guard stale else { return nil }
+        forget(poolId: poolId)
+        return try await keys(for: poolId, now: now).all.first { $0.kid == kid }
+    }
+
+    /// `{"keys": [...]}`: the pool's published keys, newest first.
+    func jwks(for poolId: String, now: Date) async throws -> [String: [[String: String]]] {
+        ["keys": try await keys(for: poolId, now: now).all.reversed().map { try $0.jwk() }]
+    }
+
+    /// Drops what this node loaded for a pool (nil: for every pool); the next use reloads it.
+    func forget(poolId: String?) {
         lock.withLock {
-            keys = loaded
-            lastLoad = now
+            if let poolId { loaded[poolId] = nil } else { loaded.removeAll() }
         }
     }
 
-    /// Reloads when a token names a key this node does not know (another node may have just
-    /// rotated), at most once per `minimumInterval`, so unknown kids cannot flood the store.
-    func refreshForUnknownKey(_ kid: String, from store: any Store, now: Date, minimumInterval: TimeInterval = 5) async throws {
-        let stale = lock.withLock { !keys.contains { $0.kid == kid } && now.timeIntervalSince(lastLoad) >= minimumInterval }
-        if stale { try await refresh(from: store, now: now) }
-    }
-
-    /// Keys whose successor has been signing for longer than the retention.
-    static func expired(_ records: [SigningKeyRecord], now: Date, activationDelay: TimeInterval) -> Set<String> {
-        var expired: Set<String> = []
-        for (index, record) in records.enumerated().dropLast() {
-            let successorActive = records[index + 1].createdAt + activationDelay
-            if now.timeIntervalSince(successorActive) > retentionAfterSuperseded { expired.insert(record.kid) }
-        }
-        return expired
-    }
-
-    /// Adds a key that is published now and signs after the activation delay.
-    public static func rotate(in store: any Store, now: Date) async throws -> String {
-        let record = try SigningKey.generate(at: now)
-        try await store.write { try await $0.insertSigningKey(record) }
-        return record.kid
-    }
-
-    /// The key that signs at `now`.
-    func signingKey(at now: Date) -> SigningKey? {
-        lock.withLock {
-            keys.last { $0.createdAt + activationDelay <= now } ?? keys.first
+    /// Reloads the pools this node has loaded (a safety net behind the change feed).
+    func refreshLoaded(now: Date) async throws {
+        let pools = lock.withLock { Array(loaded.keys) }
+        for pool in pools {
+            forget(poolId: pool)
+            _ = try await keys(for: pool, now: now)
         }
     }
 
-    func key(kid: String) -> SigningKey? {
-        lock.withLock { keys.first { $0.kid == kid } }
+    // MARK: - Loading
+
+    private func keys(for poolId: String, now: Date) async throws -> LoadedKeys {
+        if let keys = lock.withLock({ loaded[poolId] }) { return keys }
+        let task: Task<LoadedKeys, any Error> = lock.withLock {
+            if let running = loading[poolId] { return running }
+            let task = Task { try await self.load(poolId, now: now) }
+            loading[poolId] = task
+            return task
+        }
+        do {
+            let keys = try await task.value
+            lock.withLock {
+                if loading[poolId] == task { loading[poolId] = nil }
+                loaded[poolId] = keys
+            }
+            return keys
+        } catch {
+            lock.withLock { if loading[poolId] == task { loading[poolId] = nil } }
+            throw error
+        }
     }
 
-    /// `{"keys": [...]}` with every published key, newest first.
-    public func jwks() throws -> [String: [[String: String]]] {
-        let published = lock.withLock { keys }
-        return ["keys": try published.reversed().map { try $0.jwk() }]
+    private func load(_ poolId: String, now: Date) async throws -> LoadedKeys {
+        var records = try await store.read { try await $0.signingKeys(poolId: poolId) }
+        if !records.contains(where: { $0.poolId == poolId && Self.isUsable($0, at: now) }) {
+            // A pool from before keys per pool, or whose keys all went: it gets one that signs now.
+            // Nothing is cached for a pool that does not exist (forged issuers cannot fill memory).
+            let record = try SigningKey.generate(poolId: poolId, at: now, activatesAt: now)
+            try await store.write { transaction in
+                guard try await transaction.pool(id: poolId) != nil else { throw IdentityService.poolNotFound(poolId) }
+                try await transaction.insertSigningKey(record)
+                try await transaction.recordChange(.signingKeys, subject: poolId, at: now)
+            }
+            records = try await store.read { try await $0.signingKeys(poolId: poolId) }
+        }
+        let usable = try records.filter { Self.isUsable($0, at: now) }
+            .sorted { ($0.activatesAt, $0.createdAt) < ($1.activatesAt, $1.createdAt) }.map(parse)
+        return LoadedKeys(
+            own: usable.filter { $0.poolId == poolId }, shared: usable.filter { $0.poolId == nil }, loadedAt: now)
+    }
+
+    static func isUsable(_ record: SigningKeyRecord, at now: Date) -> Bool {
+        record.retiredAt == nil && (record.expiresAt.map { now < $0 } ?? true)
+    }
+
+    /// Parses a key once per node (parsing costs far more than a lookup).
+    private func parse(_ record: SigningKeyRecord) throws -> SigningKey {
+        if let key = lock.withLock({ parsed[record.kid] }) { return key }
+        let key = try SigningKey(record: record)
+        lock.withLock { parsed[record.kid] = key }
+        return key
+    }
+
+    // MARK: - Changes (the pool's creation, `cognate keys`)
+
+    /// The first key of a new pool: it signs at once. Store it in the pool's transaction.
+    static func firstKey(for poolId: String, now: Date) throws -> SigningKeyRecord {
+        try SigningKey.generate(poolId: poolId, at: now, activatesAt: now)
+    }
+
+    /// Adds a key to `poolId` that is published now and signs after `activationDelay`; the
+    /// pool's other keys expire one retention period after it starts signing.
+    public static func rotate(poolId: String, in store: any Store, now: Date, activationDelay: TimeInterval) async throws
+        -> SigningKeyRecord
+    {
+        let record = try SigningKey.generate(poolId: poolId, at: now, activatesAt: now + activationDelay)
+        try await store.write { transaction in
+            guard try await transaction.pool(id: poolId) != nil else { throw IdentityService.poolNotFound(poolId) }
+            try await transaction.insertSigningKey(record)
+            try await transaction.expireSigningKeys(
+                poolId: poolId, except: record.kid, at: record.activatesAt + retentionAfterSuperseded)
+            try await transaction.recordChange(.signingKeys, subject: poolId, at: now)
+        }
+        return record
+    }
+
+    /// Stops publishing and accepting a key at once (a leaked key). A pool key is replaced by a
+    /// new key that signs at once; tokens it signed stop verifying. Returns the retired key and
+    /// its replacement, or nil for an unknown kid.
+    public static func retire(kid: String, in store: any Store, now: Date) async throws
+        -> (retired: SigningKeyRecord, replacement: SigningKeyRecord?)?
+    {
+        let keys = try await store.read { try await $0.allSigningKeys() }
+        guard let target = keys.first(where: { $0.kid == kid }) else { return nil }
+        let replacement = try target.poolId.map { try SigningKey.generate(poolId: $0, at: now, activatesAt: now) }
+        let retired: SigningKeyRecord? = try await store.write { transaction in
+            guard let retired = try await transaction.retireSigningKey(kid: kid, at: now) else { return nil }
+            if let replacement { try await transaction.insertSigningKey(replacement) }
+            try await transaction.recordChange(.signingKeys, subject: retired.poolId ?? "*", at: now)
+            return retired
+        }
+        return retired.map { ($0, replacement) }
     }
 }

@@ -36,8 +36,8 @@ struct TokenIssuer: Sendable {
 
     func issuer(poolId: String) -> String { issuerBase + "/" + poolId }
 
-    func issue(_ context: TokenContext, now: Date) throws -> (idToken: String, accessToken: String, expiresIn: Int) {
-        guard let key = keys.signingKey(at: now) else { throw CognitoError.internalError("No signing key is loaded.") }
+    func issue(_ context: TokenContext, now: Date) async throws -> (idToken: String, accessToken: String, expiresIn: Int) {
+        let key = try await keys.signingKey(for: context.pool.id, now: now)
         let validity = TokenValidity(client: context.client.settings)
         let iat = now.timeIntervalSince1970.rounded(.down)
         let eventId = random.uuid()

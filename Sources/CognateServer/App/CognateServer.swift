@@ -64,6 +64,7 @@ public struct CognateServer: Sendable {
                     try await service.refreshSigningKeys()
                 },
                 Periodic("expired record sweep", every: 60, logger: logger) { try await service.sweepExpired() },
+                Periodic("change feed", every: 1, logger: logger) { try await service.applyChanges() },
             ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -9,8 +9,10 @@ enum WellKnownRoutes {
     static func add(to router: Router<CognateRequestContext>, service: IdentityService, cors: CORSPolicy) {
         router.get("/:poolId/.well-known/jwks.json") { request, context in
             let poolId = try context.parameters.require("poolId")
-            guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
-            return try JSONResponse.ok(service.jwks()).allowing(cors, for: request)
+            guard let jwks = try await service.jwks(poolId: poolId) else {
+                return JSONResponse.notFound("User pool \(poolId) does not exist.")
+            }
+            return try JSONResponse.ok(jwks).allowing(cors, for: request)
         }
         router.get("/:poolId/.well-known/openid-configuration") { request, context in
             let poolId = try context.parameters.require("poolId")

@@ -41,6 +41,14 @@ public enum SQLFlavor: Sendable {
         }
     }
 
+    /// The current time in epoch seconds, as an SQL expression (for migrations).
+    var currentEpochSeconds: String {
+        switch self {
+        case .sqlite: "CAST(strftime('%s', 'now') AS REAL)"
+        case .postgres: "EXTRACT(EPOCH FROM now())"
+        }
+    }
+
     /// The hidden column that names a row physically (for batched deletes).
     var rowIdentifier: String {
         switch self {

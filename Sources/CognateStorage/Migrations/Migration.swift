@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// One versioned schema change, written once for every flavor (see ``SQLFlavor`` for the
-/// placeholders it may use: `{timestamp}`, `{binary_text}`, `{autoincrement_pk}`).
+/// placeholders it may use: `{timestamp}`, `{binary_text}`, `{autoincrement_pk}`, `{now}`).
 struct Migration: Sendable {
     let version: Int
     let name: String
@@ -13,6 +13,7 @@ struct Migration: Sendable {
             $0.replacingOccurrences(of: "{timestamp}", with: flavor.timestampType)
                 .replacingOccurrences(of: "{binary_text}", with: flavor.binaryTextType)
                 .replacingOccurrences(of: "{autoincrement_pk}", with: flavor.autoIncrementPrimaryKey)
+                .replacingOccurrences(of: "{now}", with: flavor.currentEpochSeconds)
         }
     }
 }

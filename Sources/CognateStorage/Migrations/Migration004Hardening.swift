@@ -23,8 +23,13 @@ enum Migration004Hardening {
         """,
         "DROP TABLE sign_in_lockouts",
         "CREATE INDEX sign_in_failures_by_time ON sign_in_failures (last_failure_at)",
+        // Keys from before keys per pool have no pool: every pool publishes and accepts them
+        // for one more day (the longest token lifetime, and a margin), then they expire.
         "ALTER TABLE signing_keys ADD COLUMN pool_id {binary_text}",
+        "ALTER TABLE signing_keys ADD COLUMN activates_at {timestamp}",
+        "ALTER TABLE signing_keys ADD COLUMN expires_at {timestamp}",
         "ALTER TABLE signing_keys ADD COLUMN retired_at {timestamp}",
+        "UPDATE signing_keys SET activates_at = created_at, expires_at = {now} + 86700",
         "CREATE INDEX signing_keys_by_pool ON signing_keys (pool_id)",
         """
         CREATE TABLE change_feed (

@@ -14,6 +14,7 @@ extension SQLTransaction: HousekeepingRepository {
         case .signInFailures:
             ("sign_in_failures", "last_failure_at < \(bind: cutoff) AND (locked_until IS NULL OR locked_until < \(bind: cutoff))")
         case .changeFeed: ("change_feed", "changed_at < \(bind: cutoff)")
+        case .signingKeys: ("signing_keys", "expires_at < \(bind: cutoff) OR retired_at < \(bind: cutoff)")
         }
         // In batches, so no sweep holds the database for long.
         let row = flavor.rowIdentifier

@@ -24,6 +24,7 @@ extension SQLTransaction: PoolRepository {
     }
 
     func deletePool(id: String) async throws {
+        try await run("DELETE FROM signing_keys WHERE pool_id = \(bind: id)")
         try await run("DELETE FROM user_pools WHERE id = \(bind: id)")
     }
 

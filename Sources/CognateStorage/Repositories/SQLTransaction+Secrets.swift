@@ -3,23 +3,47 @@ import Foundation
 import SQLKit
 
 extension SQLTransaction: SigningKeyRepository {
-    func signingKeys() async throws -> [SigningKeyRecord] {
-        try await all("SELECT * FROM signing_keys ORDER BY created_at").map { row in
-            SigningKeyRecord(
-                kid: try row.string("kid"), privateKeyPEM: try row.string("private_key_pem"), createdAt: try row.date("created_at"))
-        }
+    func signingKeys(poolId: String) async throws -> [SigningKeyRecord] {
+        try await all(
+            "SELECT * FROM signing_keys WHERE pool_id = \(bind: poolId) OR pool_id IS NULL ORDER BY created_at, kid"
+        ).map(Self.signingKey(from:))
+    }
+
+    func allSigningKeys() async throws -> [SigningKeyRecord] {
+        try await all("SELECT * FROM signing_keys ORDER BY created_at, kid").map(Self.signingKey(from:))
     }
 
     func insertSigningKey(_ key: SigningKeyRecord) async throws {
         try await insert(
             """
-            INSERT INTO signing_keys (kid, private_key_pem, created_at) VALUES (\(bind: key.kid), \
-            \(bind: key.privateKeyPEM), \(bind: Columns.time(key.createdAt)))
+            INSERT INTO signing_keys (kid, pool_id, private_key_pem, created_at, activates_at, expires_at, retired_at) \
+            VALUES (\(bind: key.kid), \(bind: key.poolId), \(bind: key.privateKeyPEM), \(bind: Columns.time(key.createdAt)), \
+            \(bind: Columns.time(key.activatesAt)), \(bind: key.expiresAt.map(Columns.time)), \
+            \(bind: key.retiredAt.map(Columns.time)))
             """, conflict: .signingKey)
     }
 
-    func deleteSigningKey(kid: String) async throws {
-        try await run("DELETE FROM signing_keys WHERE kid = \(bind: kid)")
+    func expireSigningKeys(poolId: String, except kid: String, at date: Date) async throws {
+        try await run(
+            """
+            UPDATE signing_keys SET expires_at = \(bind: Columns.time(date)) WHERE pool_id = \(bind: poolId) \
+            AND kid <> \(bind: kid) AND expires_at IS NULL
+            """)
+    }
+
+    func retireSigningKey(kid: String, at date: Date) async throws -> SigningKeyRecord? {
+        try await first(
+            "UPDATE signing_keys SET retired_at = \(bind: Columns.time(date)) WHERE kid = \(bind: kid) RETURNING *"
+        ).map(Self.signingKey(from:))
+    }
+
+    static func signingKey(from row: any SQLRow) throws -> SigningKeyRecord {
+        let created = try row.date("created_at")
+        return SigningKeyRecord(
+            kid: try row.string("kid"), poolId: try row.optionalString("pool_id"),
+            privateKeyPEM: try row.string("private_key_pem"), createdAt: created,
+            activatesAt: try row.optionalDate("activates_at") ?? created, expiresAt: try row.optionalDate("expires_at"),
+            retiredAt: try row.optionalDate("retired_at"))
     }
 }
 
