@@ -6,7 +6,8 @@ enum ClientSettings {
     static let legacyFlows: Set<ExplicitAuthFlowsType> = [.adminNoSrpAuth, .customAuthFlowOnly, .userPasswordAuth]
 
     /// Applies defaults and checks consistency; `settings` carries the requested values.
-    static func normalized(_ requested: UserPoolClientType, pool: PoolRecord) throws -> UserPoolClientType {
+    /// `isCreation` chooses Cognito's wording ("while creating" / "while updating a client").
+    static func normalized(_ requested: UserPoolClientType, pool: PoolRecord, isCreation: Bool) throws -> UserPoolClientType {
         var s = requested
         let flows = s.explicitAuthFlows ?? []
         if !flows.isEmpty, flows.contains(where: legacyFlows.contains), flows.contains(where: { !legacyFlows.contains($0) }) {
@@ -36,8 +37,12 @@ enum ClientSettings {
         s.allowedOAuthFlowsUserPoolClient = s.allowedOAuthFlowsUserPoolClient ?? false
 
         let known = Set(pool.settings.schemaAttributes?.compactMap(\.name) ?? [])
-        for name in (s.readAttributes ?? []) + (s.writeAttributes ?? []) where !known.contains(name) {
-            throw CognitoError.invalidParameter("Invalid read or write attribute: \(name)")
+        let doing = isCreation ? "creating" : "updating"
+        if (s.readAttributes ?? []).contains(where: { !known.contains($0) }) {
+            throw CognitoError.invalidParameter("Invalid read attributes specified while \(doing) a client")
+        }
+        if (s.writeAttributes ?? []).contains(where: { !known.contains($0) }) {
+            throw CognitoError.invalidParameter("Invalid write attributes specified while \(doing) a client")
         }
         if let write = s.writeAttributes, write.contains("sub") {
             throw CognitoError.invalidParameter("The sub attribute can not be writable.")

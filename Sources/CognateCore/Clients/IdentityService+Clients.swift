@@ -8,7 +8,7 @@ extension IdentityService {
             throw CognitoError.invalidParameter("GenerateSecret and ClientSecret can not both be set.")
         }
         let now = time.now
-        var settings = try ClientSettings.normalized(request.requestedSettings, pool: pool)
+        var settings = try ClientSettings.normalized(request.requestedSettings, pool: pool, isCreation: true)
         settings.clientSecret = request.clientSecret
             ?? (request.generateSecret == true ? random.string(51, from: Alphabet.lowerAlphanumeric) : nil)
         var client = ClientRecord(
@@ -35,7 +35,7 @@ extension IdentityService {
     public func updateUserPoolClient(_ request: UpdateUserPoolClientRequest) async throws -> UpdateUserPoolClientResponse {
         let pool = try await requirePool(request.userPoolId)
         let now = time.now
-        let settings = try ClientSettings.normalized(request.requestedSettings, pool: pool)
+        let settings = try ClientSettings.normalized(request.requestedSettings, pool: pool, isCreation: false)
         let client = try await store.write { transaction in
             guard var client = try await transaction.client(id: request.clientId), client.poolId == pool.id else {
                 throw Self.clientNotFound(request.clientId)

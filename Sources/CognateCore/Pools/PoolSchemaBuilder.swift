@@ -38,10 +38,13 @@ enum PoolSchemaBuilder {
         if attribute.required == true {
             throw CognitoError.invalidParameter("Required custom attributes are not supported currently.")
         }
+        guard attribute.attributeDataType != nil else {
+            throw CognitoError.invalidParameter(
+                "Invalid AttributeDataType input, consider using the provided AttributeDataType enum.")
+        }
         var result = attribute
         let developerOnly = attribute.developerOnlyAttribute ?? false
         result.name = (developerOnly ? "dev:custom:" : "custom:") + bare
-        result.attributeDataType = attribute.attributeDataType ?? .string
         result.developerOnlyAttribute = developerOnly
         result.mutable = attribute.mutable ?? true
         result.required = false

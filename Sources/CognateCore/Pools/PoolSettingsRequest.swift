@@ -36,10 +36,16 @@ extension PoolSettingsRequest {
         settings.deletionProtection = deletionProtection ?? .inactive
         settings.lambdaConfig = lambdaConfig ?? LambdaConfigType()
         settings.autoVerifiedAttributes = autoVerifiedAttributes
-        settings.smsVerificationMessage = smsVerificationMessage
-        settings.emailVerificationMessage = emailVerificationMessage
-        settings.emailVerificationSubject = emailVerificationSubject
-        settings.verificationMessageTemplate = PoolSettings.verificationTemplate(verificationMessageTemplate)
+        // The older top-level messages and VerificationMessageTemplate say the same thing; the
+        // template wins where both are given, and both are shown, equal, as Cognito does.
+        var template = PoolSettings.verificationTemplate(verificationMessageTemplate)
+        template.emailMessage = template.emailMessage ?? emailVerificationMessage
+        template.emailSubject = template.emailSubject ?? emailVerificationSubject
+        template.smsMessage = template.smsMessage ?? smsVerificationMessage
+        settings.verificationMessageTemplate = template
+        settings.emailVerificationMessage = template.emailMessage
+        settings.emailVerificationSubject = template.emailSubject
+        settings.smsVerificationMessage = template.smsMessage
         settings.smsAuthenticationMessage = smsAuthenticationMessage
         settings.userAttributeUpdateSettings = userAttributeUpdateSettings
         settings.mfaConfiguration = mfaConfiguration ?? .off

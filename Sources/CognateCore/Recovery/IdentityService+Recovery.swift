@@ -13,7 +13,8 @@ extension IdentityService {
         let pending: PendingCode? = try await store.write { transaction in
             try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             let found = try await self.publicCaller(
-                request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
+                request.username, secretHash: request.secretHash, pool: pool, client: client,
+                notFound: CognitoError(.userNotFound, "Username/client id combination not found."), transaction)
             let refusal = found.flatMap { self.resetRefusal(for: $0, pool: pool) }
             guard let user = found, refusal == nil, let destination = self.recoveryDestination(for: user, pool: pool) else {
                 if let refusal, !client.preventsUserExistenceErrors { throw refusal }

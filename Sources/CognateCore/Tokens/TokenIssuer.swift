@@ -88,11 +88,16 @@ struct TokenIssuer: Sendable {
     }
 
     /// Attribute claims of the ID token: every attribute the client may read, verified flags as
-    /// booleans, `updated_at` as a number, everything else (custom attributes too) as strings.
+    /// booleans (`false` when the user has the address but it is not verified, as Cognito
+    /// sends), `updated_at` as a number, everything else (custom attributes too) as strings.
     static func attributeClaims(_ user: UserRecord, readable: [String]?) -> [String: JSONValue] {
         let allowed = readable.map(Set.init)
+        var attributes = user.attributes
+        for address in ["email", "phone_number"] where attributes[address] != nil && attributes["\(address)_verified"] == nil {
+            attributes["\(address)_verified"] = "false"
+        }
         var claims: [String: JSONValue] = [:]
-        for (name, value) in user.attributes where allowed?.contains(name) ?? true {
+        for (name, value) in attributes where allowed?.contains(name) ?? true {
             guard !name.hasPrefix("dev:") else { continue }
             switch name {
             case "email_verified", "phone_number_verified":

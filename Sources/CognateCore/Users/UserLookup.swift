@@ -25,14 +25,13 @@ extension IdentityService {
 
     /// The user a public call (SignUp family, recovery) names, with `SecretHash` checked over any
     /// of the user's names. For an unknown user: nil when the client prevents user-existence
-    /// errors (the caller then answers as it would for a real user), UserNotFoundException
-    /// otherwise.
+    /// errors (the caller then answers as it would for a real user), `notFound` otherwise.
     func publicCaller(_ typed: String, secretHash: String?, pool: PoolRecord, client: ClientRecord,
-                      _ transaction: any StoreTransaction) async throws -> UserRecord? {
+                      notFound: CognitoError = .userNotFound, _ transaction: any StoreTransaction) async throws -> UserRecord? {
         guard let user = try await findUser(typed, in: pool, transaction) else {
             try client.checkSecretHash(secretHash, usernames: [typed])
             if client.preventsUserExistenceErrors { return nil }
-            throw CognitoError.userNotFound
+            throw notFound
         }
         try client.checkSecretHash(secretHash, usernames: [typed, user.username, user.sub])
         return user

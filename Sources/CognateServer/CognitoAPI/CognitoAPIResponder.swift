@@ -64,11 +64,19 @@ struct CognitoAPIResponder: Sendable {
         return String(target.dropFirst(WireCoding.targetPrefix.count))
     }
 
+    /// The whole body, at most `limit` bytes. A body the HTTP layer cannot read (broken chunked
+    /// framing, a connection cut mid-body) is the client's fault: SerializationException, 400.
     static func collect(_ body: RequestBody, limit: Int) async throws -> Data {
         var data = Data()
-        for try await buffer in body {
-            guard data.count + buffer.readableBytes <= limit else { throw WireFault.bodyTooLarge(limit: limit) }
-            data.append(contentsOf: buffer.readableBytesView)
+        do {
+            for try await buffer in body {
+                guard data.count + buffer.readableBytes <= limit else { throw WireFault.bodyTooLarge(limit: limit) }
+                data.append(contentsOf: buffer.readableBytesView)
+            }
+        } catch let fault as WireFault {
+            throw fault
+        } catch {
+            throw WireFault.serialization("The request body could not be read: \(error)")
         }
         return data
     }
