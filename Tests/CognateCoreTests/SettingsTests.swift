@@ -54,7 +54,7 @@ struct SettingsTests {
         try await TestEnvironment.with { env in
             let pool = try await env.pool(CreateUserPoolRequest(
                 poolName: "p", schema: [SchemaAttributeType(name: "email", required: true),
-                                        SchemaAttributeType(name: "secret", developerOnlyAttribute: true)]))
+                                        SchemaAttributeType(name: "secret", attributeDataType: .string, developerOnlyAttribute: true)]))
             let names = pool.schemaAttributes!.map(\.name!)
             #expect(names.first == "sub")
             #expect(names.contains("dev:custom:secret"))
