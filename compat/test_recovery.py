@@ -168,7 +168,7 @@ def test_admin_only_recovery_sends_nothing(server, idp):
 
 
 def test_unknown_user(server, idp, pool, app_client):
-    with cognito_error("UserNotFoundException", "User does not exist."):
+    with cognito_error("UserNotFoundException", "Username/client id combination not found."):
         forgot(idp, app_client, unique("nobody"))
     with cognito_error("UserNotFoundException", "User does not exist."):
         confirm_forgot(idp, app_client, unique("nobody"), "123456")

@@ -56,8 +56,8 @@ struct Keys: AsyncParsableCommand {
 
         @OptionGroup var database: DatabaseOption
         @Option(help: "The pool to rotate (default: every pool).") var pool: String?
-        @Option(help: "Seconds the new key is published before it signs; keep it above the servers' key refresh interval.")
-        var activationSeconds: Double = 60
+        @Option(help: "Seconds the new key is published before it signs: long enough for JWKS caches to fetch it (env COGNATE_KEY_ACTIVATION_SECONDS; default 60).")
+        var activationSeconds: Double?
 
         func run() async throws {
             try await Keys.withStore(database) { store in
@@ -70,9 +70,9 @@ struct Keys: AsyncParsableCommand {
                         after = page.next
                     } while after != nil
                 }
+                let delay = try Setting.number(activationSeconds, "COGNATE_KEY_ACTIVATION_SECONDS", minimum: 0) ?? 60
                 for pool in pools {
-                    let key = try await SigningKeyRing.rotate(
-                        poolId: pool, in: store, now: Date(), activationDelay: activationSeconds)
+                    let key = try await SigningKeyRing.rotate(poolId: pool, in: store, now: Date(), activationDelay: delay)
                     print("\(pool): new signing key \(key.kid), signing from \(ISO8601DateFormatter().string(from: key.activatesAt)).")
                 }
             }

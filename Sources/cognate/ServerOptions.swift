@@ -75,9 +75,6 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds between loads of signing keys rotated elsewhere (env COGNATE_KEY_REFRESH_SECONDS; default 30).")
     var keyRefreshSeconds: Double?
 
-    @Option(name: .long, help: "Seconds a new signing key is published before it signs (env COGNATE_KEY_ACTIVATION_SECONDS; default 60).")
-    var keyActivationSeconds: Double?
-
     func configuration() throws -> ServerConfiguration {
         var config = ServerConfiguration()
         config.database = database.resolved
@@ -107,8 +104,6 @@ struct ServerOptions: ParsableArguments {
             try Setting.number(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", minimum: 0) ?? config.configurationCacheSeconds
         config.keyRefreshSeconds =
             try Setting.number(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", minimum: 1) ?? config.keyRefreshSeconds
-        config.keyActivationSeconds =
-            try Setting.number(keyActivationSeconds, "COGNATE_KEY_ACTIVATION_SECONDS", minimum: 0) ?? config.keyActivationSeconds
         let pairs = adminCredentials.isEmpty
             ? (Setting.environment["COGNATE_ADMIN_CREDENTIALS"] ?? "").split(separator: ",").map(String.init) : adminCredentials
         for pair in pairs where !pair.isEmpty {

@@ -81,7 +81,7 @@ struct SigningKeyTests {
             _ = try await kids(env, pool.id!)  // this node has loaded the pool's keys
             // Another "node" on the same store rotates and, once active, signs with the new key.
             let other = try await IdentityService.start(
-                store: env.store, delivery: env.delivery, configuration: CoreConfiguration(keyActivationDelay: 0), time: env.time)
+                store: env.store, delivery: env.delivery, configuration: CoreConfiguration(), time: env.time)
             env.time.advance(by: 1)
             let rotated = try await SigningKeyRing.rotate(poolId: pool.id!, in: env.store, now: env.time.now, activationDelay: 0)
             env.time.advance(by: 1)

@@ -10,8 +10,6 @@ public struct CoreConfiguration: Sendable {
     public var publicBaseURL: String
     /// How long a node may serve a pool or client configuration changed on another node.
     public var configurationCacheTTL: TimeInterval
-    /// How long a new signing key is published before it signs (see `SigningKeyRing`).
-    public var keyActivationDelay: TimeInterval
     /// Lifetime of sign-up confirmation and attribute verification codes (Cognito: 24 h).
     public var confirmationCodeLifetime: TimeInterval
     /// Lifetime of password reset codes (Cognito: 1 h).
@@ -26,7 +24,6 @@ public struct CoreConfiguration: Sendable {
     public init(
         region: String = "us-east-1", accountId: String = "000000000000",
         publicBaseURL: String = "http://127.0.0.1:9229", configurationCacheTTL: TimeInterval = 5,
-        keyActivationDelay: TimeInterval = 60,
         confirmationCodeLifetime: TimeInterval = 86_400, passwordResetCodeLifetime: TimeInterval = 3600,
         codeRequestsPerHour: Int = 5, passwordChangesPerHour: Int = 5, rateLimits: RateLimitSettings = RateLimitSettings()
     ) {
@@ -34,7 +31,6 @@ public struct CoreConfiguration: Sendable {
         self.accountId = accountId
         self.publicBaseURL = publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL
         self.configurationCacheTTL = configurationCacheTTL
-        self.keyActivationDelay = keyActivationDelay
         self.confirmationCodeLifetime = confirmationCodeLifetime
         self.passwordResetCodeLifetime = passwordResetCodeLifetime
         self.codeRequestsPerHour = codeRequestsPerHour

@@ -26,7 +26,7 @@ public final class IdentityService: Sendable {
         store: any Store, delivery: any MessageDelivery, configuration: CoreConfiguration,
         time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom()
     ) async throws -> IdentityService {
-        let keys = SigningKeyRing(store: store, activationDelay: configuration.keyActivationDelay)
+        let keys = SigningKeyRing(store: store)
         let codeKey = try await store.write { transaction in
             try await transaction.insertServerSecretIfAbsent(named: "code-hash-key", value: random.bytes(32))
         }

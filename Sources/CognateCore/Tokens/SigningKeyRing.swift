@@ -45,8 +45,9 @@ public struct SigningKey: Sendable {
 /// - each pool has keys of its own, created with the pool: its JWKS publishes only them, and a
 ///   token verifies only with a key of the pool its issuer names — a token of pool A never
 ///   verifies with pool B's keys, here or for anyone using B's JWKS;
-/// - a new key (`cognate keys rotate`) is published at once but signs only after
-///   `activationDelay`, so every node and every JWKS cache has seen it before a token needs it;
+/// - a new key (`cognate keys rotate`) is published at once but signs only after its
+///   activation delay (stored with it), so every node and every JWKS cache has seen it before a
+///   token needs it;
 ///   the keys it supersedes stay published, and accepted, for the longest token lifetime (one
 ///   day) after it starts signing, then expire;
 /// - a retired key (`cognate keys retire`) is neither published nor accepted by a node from the
@@ -62,7 +63,6 @@ public final class SigningKeyRing: @unchecked Sendable {
     static let unknownKeyReloadInterval: TimeInterval = 5
 
     let store: any Store
-    let activationDelay: TimeInterval
     private let lock = NSLock()
     private var loaded: [String: LoadedKeys] = [:]
     private var loading: [String: Task<LoadedKeys, any Error>] = [:]
@@ -77,9 +77,8 @@ public final class SigningKeyRing: @unchecked Sendable {
         var all: [SigningKey] { own + shared }
     }
 
-    public init(store: any Store, activationDelay: TimeInterval = 60) {
+    public init(store: any Store) {
         self.store = store
-        self.activationDelay = activationDelay
     }
 
     // MARK: - Use

@@ -25,7 +25,7 @@ public struct CognateServer: Sendable {
             configuration: CoreConfiguration(
                 region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
                 configurationCacheTTL: configuration.configurationCacheSeconds,
-                keyActivationDelay: configuration.keyActivationSeconds, rateLimits: configuration.rateLimits))
+                rateLimits: configuration.rateLimits))
         return CognateServer(configuration: configuration, service: service, store: store, logger: logger)
     }
 

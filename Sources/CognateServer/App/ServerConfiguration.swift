@@ -35,13 +35,12 @@ public struct ServerConfiguration: Sendable {
     public var clientAddressHeader: String?
     /// Limits per caller address and per message destination.
     public var rateLimits = RateLimitSettings()
-    /// Longest a pool or client change made on another node takes to reach this one.
+    /// Longest a pool or client change made on another node takes to reach this one if its
+    /// notice in the change feed (read every second) were missed.
     public var configurationCacheSeconds: Double = 5
-    /// How often this node loads signing keys rotated elsewhere (it also loads at once when a
-    /// token names an unknown key).
+    /// How often this node reloads the signing keys it uses, should it miss a change-feed
+    /// notice (it also reloads when a token names an unknown key).
     public var keyRefreshSeconds: Double = 30
-    /// How long a rotated-in key is published before it signs; keep it above keyRefreshSeconds.
-    public var keyActivationSeconds: Double = 60
 
     public init() {}
 
