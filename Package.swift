@@ -24,10 +24,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: nil, providers: [.apt(["libssl-dev"])]),
         .target(
             name: "CognateProtocol",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "BigInt", package: "BigInt"),
-            ]
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "CognateCore",
@@ -71,6 +68,11 @@ let package = Package(
             name: "RegistrationDemo",
             dependencies: ["RegistrationDemoKit", "CognateAuth"],
             path: "Examples/RegistrationDemo/Sources/RegistrationDemo"
+        ),
+        .executableTarget(
+            name: "srp-client-cost",
+            dependencies: ["CognateProtocol"],
+            path: "Benchmarks/SRPClientCost"
         ),
         .executableTarget(
             name: "cognate",
