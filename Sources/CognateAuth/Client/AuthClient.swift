@@ -15,8 +15,9 @@ import Foundation
 public actor AuthClient {
     public nonisolated let configuration: AuthConfiguration
     /// The profile of the store this client reads and writes: ``AuthConfiguration/profile``,
-    /// unless a sign-in found the same user (by `sub`) stored under another profile — then the
-    /// client continued in that one (see ``adoptStoredProfile(ofUser:)``).
+    /// unless a sign-in found the same account (by `sub`) stored under another profile — then
+    /// the client moved its data there, removed its own profile and continues in that one (one
+    /// account, one profile).
     public internal(set) var profile: String
     let channel: CognitoChannel
     var broadcaster = StateBroadcaster()
