@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Cognate",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // The minimum CognateAuth needs (async URLSession): an app that adds the package gets these
+    // minimums. The server is built and deployed on Linux, where platform minimums do not apply.
+    platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .executable(name: "cognate", targets: ["cognate"]),
         .library(name: "CognateAuth", targets: ["CognateAuth"]),
@@ -24,10 +26,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: nil, providers: [.apt(["libssl-dev"])]),
         .target(
             name: "CognateProtocol",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "BigInt", package: "BigInt"),
-            ]
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "CognateCore",
@@ -71,6 +70,17 @@ let package = Package(
             name: "RegistrationDemo",
             dependencies: ["RegistrationDemoKit", "CognateAuth"],
             path: "Examples/RegistrationDemo/Sources/RegistrationDemo"
+        ),
+        // SwiftUI on AuthModel; compiles on Apple platforms, empty elsewhere.
+        .target(
+            name: "SwiftUISample",
+            dependencies: ["CognateAuth"],
+            path: "Examples/SwiftUISample/Sources/SwiftUISample"
+        ),
+        .executableTarget(
+            name: "srp-client-cost",
+            dependencies: ["CognateProtocol"],
+            path: "Benchmarks/SRPClientCost"
         ),
         .executableTarget(
             name: "cognate",

@@ -152,6 +152,33 @@ struct RegistrationFlowTests {
         }
     }
 
+    /// Only "already CONFIRMED" counts as confirmed: a code refused for a wrong secret hash is
+    /// thrown, and the flow stays at the code step instead of offering a password reset.
+    @Test func wrongSecretHashAtConfirmIsAnError() async throws {
+        try await LiveServer.with { live in
+            let pool = try await live.makePool(emailSignIn: true, schema: Self.consentSchema)
+            let app = try await live.makeClient(pool: pool, secret: true)
+            let store = InMemoryTokenStore()
+            let email = uniqueEmail("hash")
+            let step = try await Self.flow(live.authClient(pool: pool, client: app, store: store))
+                .signUp(username: email, password: "Passw0rd1")
+
+            // The app comes back with a wrong secret configured.
+            let misconfigured = LiveServer.AppClient(id: app.id, secret: "not-the-secret")
+            let flow = Self.flow(live.authClient(pool: pool, client: misconfigured, store: store))
+            #expect(try await flow.resume() == step)
+            await expectAuthError({ _ = try await flow.confirm(code: try await live.lastCode(to: email)) }) {
+                if case .notAuthorized(let message) = $0 { message.contains("secret hash") } else { false }
+            }
+            #expect(await flow.step == step)
+
+            // With the right secret the same code confirms.
+            let fixed = Self.flow(live.authClient(pool: pool, client: app, store: store))
+            #expect(try await fixed.resume() == step)
+            #expect(try await fixed.confirm(code: try await live.lastCode(to: email)) == .signIn(username: email))
+        }
+    }
+
     @Test func poolRequiredAttributesAreLearnedFromTheServer() async throws {
         try await LiveServer.with { live in
             let pool = try await live.makePool(

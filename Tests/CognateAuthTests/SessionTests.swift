@@ -128,7 +128,7 @@ struct SessionTests {
 extension AuthClient {
     /// The stored tokens as they are (tests compare before and after a refresh).
     func currentSessionWithoutRefresh() async throws -> AuthTokens {
-        guard let tokens = try await configuration.tokenStore.load(profile: configuration.profile)?.tokens else {
+        guard let tokens = try await configuration.tokenStore.load(profile: profile)?.tokens else {
             throw AuthError.notSignedIn
         }
         return tokens

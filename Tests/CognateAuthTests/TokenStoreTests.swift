@@ -65,4 +65,17 @@ struct TokenStoreTests {
         }
         #expect(try await FileTokenStore(directory: directory, name: "tokens").profiles().count == 24)
     }
+
+    /// A store file written before codes were kept as pending reads as before (no codes).
+    @Test func readsFilesOfEarlierVersions() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let earlier = #"{"profiles":{"ada":{"registration":{"learnedRequiredAttributes":[],"#
+            + #""step":{"signIn":{"username":"ada"}},"username":"ada"}}},"version":1}"#
+        try Data(earlier.utf8).write(to: directory.appendingPathComponent("cognate-auth.json"))
+        let record = try await FileTokenStore(directory: directory).load(profile: "ada")
+        #expect(record == ProfileRecord(registration: RegistrationProgress(
+            step: .signIn(username: "ada"), username: "ada", learnedRequiredAttributes: [])))
+    }
 }

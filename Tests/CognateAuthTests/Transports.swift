@@ -5,11 +5,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Counts requests by operation (and refreshes separately) on their way to a real transport;
-/// refreshes can be slowed down so concurrent callers certainly overlap.
+/// Counts requests by operation (and refreshes separately) and keeps their bodies on their way
+/// to a real transport; refreshes can be slowed down so concurrent callers certainly overlap.
 final class CountingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
+    private var bodies: [String: [Data]] = [:]
     private var refreshes = 0
     let inner: any HTTPTransport
     let refreshDelay: Duration
@@ -24,6 +25,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
             && String(decoding: request.body, as: UTF8.self).contains("REFRESH_TOKEN_AUTH")
         lock.withLock {
             counts[request.operationName ?? "?", default: 0] += 1
+            bodies[request.operationName ?? "?", default: []].append(request.body)
             if isRefresh { refreshes += 1 }
         }
         if isRefresh && refreshDelay > .zero { try await Task.sleep(for: refreshDelay) }
@@ -32,6 +34,37 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 
     var refreshCount: Int { lock.withLock { refreshes } }
     func count(_ operation: String) -> Int { lock.withLock { counts[operation] ?? 0 } }
+
+    /// The JSON bodies sent for an operation, oldest first.
+    func sentBodies(_ operation: String) -> [[String: Any]] {
+        lock.withLock { bodies[operation] ?? [] }.map {
+            (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] ?? [:]
+        }
+    }
+}
+
+/// Holds every request until its task is cancelled, then fails it as the wrapped transport
+/// would: URLSession with `URLError(.cancelled)`, others with `CancellationError`. Each request
+/// that arrives is announced on ``arrivals`` (so a test cancels while one is in flight).
+final class HoldingTransport: HTTPTransport, Sendable {
+    let cancellationError: any Error & Sendable
+    let arrivals: AsyncStream<String>
+    private let arrived: AsyncStream<String>.Continuation
+
+    init(cancellationError: any Error & Sendable) {
+        self.cancellationError = cancellationError
+        (arrivals, arrived) = AsyncStream.makeStream(of: String.self)
+    }
+
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        arrived.yield(request.operationName ?? "?")
+        do {
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
+        } catch {
+            throw cancellationError
+        }
+        throw URLError(.timedOut)
+    }
 }
 
 /// A server that cannot be reached.

@@ -15,15 +15,23 @@ extension AuthClient {
     /// Writes attributes of the signed-in user (`UpdateUserAttributes`).
     /// - Returns: one delivery per attribute that needs a code before it counts as verified
     ///   (changing `email` or `phone_number`); confirm each with ``confirmAttribute(_:code:)``.
+    ///   They are remembered as ``PendingCode``s until then.
     /// - Throws: ``AuthError`` — `invalidParameter` (unknown or immutable attribute, bad
     ///   format), `aliasExists`, `codeDeliveryFailure`.
     @discardableResult
-    public func updateUserAttributes(_ attributes: [String: String]) async throws -> [CodeDelivery] {
+    public func updateUserAttributes(
+        _ attributes: [String: String], clientMetadata: [String: String] = [:]
+    ) async throws -> [CodeDelivery] {
         let response = try await withAccessToken { accessToken in
             try await channel.send(CognitoAPI.UpdateUserAttributes.self, UpdateUserAttributesRequest(
-                userAttributes: Self.attributeList(attributes), accessToken: accessToken))
+                userAttributes: Self.attributeList(attributes), accessToken: accessToken,
+                clientMetadata: clientMetadata.nilIfEmpty))
         }
-        return (response.codeDeliveryDetailsList ?? []).map(CodeDelivery.init)
+        let deliveries = (response.codeDeliveryDetailsList ?? []).map(CodeDelivery.init)
+        for delivery in deliveries {
+            await rememberCode(.attributeVerification(attribute: delivery.attributeName), delivery: delivery)
+        }
+        return deliveries
     }
 
     /// Verifies an attribute with the code sent for it (`VerifyUserAttribute`).
@@ -32,15 +40,18 @@ extension AuthClient {
             _ = try await channel.send(CognitoAPI.VerifyUserAttribute.self, VerifyUserAttributeRequest(
                 accessToken: accessToken, attributeName: name, code: code))
         }
+        await forgetCode(.attributeVerification(attribute: name))
     }
 
     /// Sends a new verification code for an attribute (`GetUserAttributeVerificationCode`).
     @discardableResult
-    public func resendAttributeCode(_ name: String) async throws -> CodeDelivery? {
+    public func resendAttributeCode(_ name: String, clientMetadata: [String: String] = [:]) async throws -> CodeDelivery? {
         let response = try await withAccessToken { accessToken in
             try await channel.send(CognitoAPI.GetUserAttributeVerificationCode.self, GetUserAttributeVerificationCodeRequest(
-                accessToken: accessToken, attributeName: name))
+                accessToken: accessToken, attributeName: name, clientMetadata: clientMetadata.nilIfEmpty))
         }
-        return response.codeDeliveryDetails.map(CodeDelivery.init)
+        let delivery = response.codeDeliveryDetails.map(CodeDelivery.init)
+        await rememberCode(.attributeVerification(attribute: name), delivery: delivery)
+        return delivery
     }
 }

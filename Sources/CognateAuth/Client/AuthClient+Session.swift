@@ -65,22 +65,33 @@ extension AuthClient {
         return fresh
     }
 
-    /// Runs a token-authenticated call with a valid access token. If the server rejects the
-    /// token itself (revoked or expired by its clock), refreshes once and retries, so a dead
-    /// session always ends as ``AuthError/sessionExpired(_:)``.
+    /// Runs a token-authenticated call with a valid access token, so that a dead session
+    /// always ends as ``AuthError/sessionExpired(_:)``.
+    ///
+    /// Cognito answers `NotAuthorizedException` both when it refuses the access token (revoked,
+    /// expired by its clock, user disabled) and when it refuses the request (a wrong previous
+    /// password). The SDK tells them apart by asking the server, not by reading the message:
+    /// after a refusal it presents the same token to `GetUser`. Refused there too, the token is
+    /// dead: the session is refreshed and the call retried once (a refused refresh ends as
+    /// `sessionExpired`). Accepted there, the refusal was about the request and is thrown as is
+    /// (so a wrong password is not sent twice).
     func withAccessToken<Result>(_ call: (String) async throws -> Result) async throws -> Result {
         let tokens = try await currentSession()
         do {
             return try await call(tokens.accessToken)
-        } catch AuthError.notAuthorized(let message) where Self.rejectsAccessToken(message) {
+        } catch AuthError.notAuthorized(let message) {
+            guard try await serverRefuses(accessToken: tokens.accessToken) else { throw AuthError.notAuthorized(message) }
             return try await call(try await refresh(tokens).accessToken)
         }
     }
 
-    /// Cognito's messages for a bad access token: "Invalid Access Token", "Access Token has
-    /// expired", "Access Token has been revoked" (other NotAuthorized messages, such as a wrong
-    /// previous password, are about the request, not the token).
-    static func rejectsAccessToken(_ message: String) -> Bool {
-        message.range(of: "access token", options: .caseInsensitive) != nil
+    /// Whether the server refuses the access token itself (`GetUser` answers `NotAuthorized`).
+    private func serverRefuses(accessToken: String) async throws -> Bool {
+        do {
+            _ = try await channel.send(CognitoAPI.GetUser.self, GetUserRequest(accessToken: accessToken))
+            return false
+        } catch AuthError.notAuthorized {
+            return true
+        }
     }
 }

@@ -4,29 +4,37 @@ import Foundation
 extension AuthClient {
     /// Signs a user in.
     ///
-    /// - Parameter flow: `.srp` (default) proves the password without sending it; `.password`
-    ///   sends it (the app client must allow `USER_PASSWORD_AUTH`).
+    /// - Parameters:
+    ///   - flow: `.srp` (default) proves the password without sending it; `.password` sends it
+    ///     (the app client must allow `USER_PASSWORD_AUTH`).
+    ///   - clientMetadata: passed to the pool's Lambda triggers that receive it (Amazon
+    ///     Cognito); not sent when empty.
     /// - Returns: `.signedIn` (tokens stored), or what the user must do next. An unconfirmed
-    ///   account and a required password reset are steps, not errors.
+    ///   account and a required password reset are steps, not errors (their codes are
+    ///   remembered as ``PendingCode``s).
     /// - Throws: ``AuthError`` — `notAuthorized` (wrong password, disabled user, lockout:
     ///   see the message), `userNotFound`, `userLambdaValidation`, `network`.
-    public func signIn(username: String, password: String, flow: SignInFlow = .srp) async throws -> SignInStep {
+    public func signIn(
+        username: String, password: String, flow: SignInFlow = .srp, clientMetadata: [String: String] = [:]
+    ) async throws -> SignInStep {
         pendingChallenge = nil
         do {
             let response: AuthResponse
             switch flow {
             case .srp:
-                response = try await srpExchange(username: username, password: password)
+                response = try await srpExchange(username: username, password: password, clientMetadata: clientMetadata)
             case .password:
                 response = AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
                     authFlow: .userPasswordAuth,
                     authParameters: withSecretHash(["USERNAME": username, "PASSWORD": password], username: username),
-                    clientId: configuration.clientId)))
+                    clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId)))
             }
             return try await nextStep(after: response, username: username)
         } catch AuthError.userNotConfirmed {
+            await rememberCode(.signUp(username: username), delivery: nil)
             return .confirmSignUp(username: username)
         } catch AuthError.passwordResetRequired {
+            await rememberCode(.passwordReset(username: username), delivery: nil)
             return .resetPassword(username: username)
         }
     }
@@ -36,21 +44,23 @@ extension AuthClient {
     /// - Throws: ``AuthError`` — `invalidState` without that pending challenge;
     ///   `invalidPassword` or `invalidParameter` (a required attribute is missing) leave the
     ///   challenge pending, so the user can correct and retry.
-    public func confirmSignIn(newPassword: String, attributes: [String: String] = [:]) async throws -> SignInStep {
+    public func confirmSignIn(
+        newPassword: String, attributes: [String: String] = [:], clientMetadata: [String: String] = [:]
+    ) async throws -> SignInStep {
         let pending = try requirePending(ChallengeNameType.newPasswordRequired.rawValue)
         var responses = ["USERNAME": pending.username, "NEW_PASSWORD": newPassword]
         for (name, value) in attributes { responses["userAttributes.\(name)"] = value }
-        return try await answer(pending, responses)
+        return try await answer(pending, responses, clientMetadata: clientMetadata)
     }
 
     /// Answers a multi-factor code challenge (`SMS_MFA`, `SOFTWARE_TOKEN_MFA`, `EMAIL_OTP`).
     /// Cognate does not issue these yet; Amazon Cognito does.
-    public func confirmSignIn(mfaCode: String) async throws -> SignInStep {
+    public func confirmSignIn(mfaCode: String, clientMetadata: [String: String] = [:]) async throws -> SignInStep {
         guard let pending = pendingChallenge, let kind = MFACodeChallenge.Kind(rawValue: pending.challengeName) else {
             throw AuthError.invalidState("No multi-factor challenge is pending.")
         }
         let field = kind == .email ? "EMAIL_OTP_CODE" : "\(kind.rawValue)_CODE"
-        return try await answer(pending, ["USERNAME": pending.username, field: mfaCode])
+        return try await answer(pending, ["USERNAME": pending.username, field: mfaCode], clientMetadata: clientMetadata)
     }
 
     private func requirePending(_ challenge: String) throws -> ChallengeSession {
@@ -61,18 +71,24 @@ extension AuthClient {
     }
 
     /// Sends a challenge answer (with `SECRET_HASH` for the challenge's username).
-    private func answer(_ pending: ChallengeSession, _ responses: [String: String]) async throws -> SignInStep {
+    private func answer(
+        _ pending: ChallengeSession, _ responses: [String: String], clientMetadata: [String: String]
+    ) async throws -> SignInStep {
         let response = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
             clientId: configuration.clientId, challengeName: ChallengeNameType(rawValue: pending.challengeName),
-            session: pending.session, challengeResponses: withSecretHash(responses, username: pending.username)))
+            session: pending.session, challengeResponses: withSecretHash(responses, username: pending.username),
+            clientMetadata: clientMetadata.nilIfEmpty))
         return try await nextStep(after: AuthResponse(response), username: pending.username)
     }
 
-    /// Stores tokens, or turns the next challenge into a step (remembering it for the answer).
+    /// Stores tokens (in the profile already holding this user, if any: see
+    /// ``adoptStoredProfile(ofUser:)``), or turns the next challenge into a step (remembering
+    /// it for the answer).
     func nextStep(after response: AuthResponse, username: String) async throws -> SignInStep {
         if let result = response.result {
             let tokens = try AuthTokens(result)
             pendingChallenge = nil
+            try await adoptStoredProfile(ofUser: tokens.user.userId)
             try await updateRecord { $0.tokens = tokens }
             return .signedIn(tokens.user)
         }

@@ -8,10 +8,13 @@ extension AuthClient {
     ///   (`GlobalSignOut`); `false` ends only this one (`RevokeToken` on its refresh token).
     /// - Returns: whether the server was told. The local part — removing this profile's tokens
     ///   and registration progress — always happens, and the state becomes ``AuthState/signedOut``.
-    /// - Throws: ``AuthError/storage(_:)`` only, when the store cannot remove the profile.
+    /// - Throws: ``AuthError/storage(_:)`` when the store cannot remove the profile;
+    ///   `CancellationError` when the task was cancelled before the server answered (the local
+    ///   part has happened all the same).
     @discardableResult
     public func signOut(globally: Bool = false) async throws -> SignOutResult {
         var outcome = SignOutResult.complete
+        var cancelled = false
         if let tokens = (try? await loadRecord())?.tokens {
             do {
                 if globally {
@@ -27,11 +30,14 @@ extension AuthClient {
                 // The server had already ended the session.
             } catch let error as AuthError {
                 outcome = .localOnly(error)
+            } catch is CancellationError {
+                cancelled = true
             } catch {
                 outcome = .localOnly(.network(error))
             }
         }
         try await clearProfile()
+        if cancelled { throw CancellationError() }
         return outcome
     }
 

@@ -8,38 +8,51 @@ extension AuthClient {
     ///   - username: the sign-in name: a username, or the email / phone number in pools that
     ///     sign in with those.
     ///   - attributes: user attributes by name (`email`, `phone_number`, `custom:…`).
-    /// - Returns: the new user's `sub` and whether a code must be confirmed.
+    ///   - validationData: passed to the pool's pre-sign-up Lambda trigger, not stored
+    ///     (Amazon Cognito); not sent when empty.
+    ///   - clientMetadata: passed to the pool's Lambda triggers (Amazon Cognito); not sent
+    ///     when empty.
+    /// - Returns: the new user's `sub` and whether a code must be confirmed (that code is
+    ///   remembered as a ``PendingCode`` until confirmed).
     /// - Throws: ``AuthError`` — typically `usernameExists`, `invalidPassword` (with the
     ///   policy's message), `invalidParameter` (a missing required attribute or bad format),
     ///   `userLambdaValidation`.
-    public func signUp(username: String, password: String, attributes: [String: String] = [:]) async throws
-        -> SignUpResult
-    {
+    public func signUp(
+        username: String, password: String, attributes: [String: String] = [:],
+        validationData: [String: String] = [:], clientMetadata: [String: String] = [:]
+    ) async throws -> SignUpResult {
         let response = try await channel.send(CognitoAPI.SignUp.self, SignUpRequest(
             clientId: configuration.clientId, secretHash: configuration.secretHash(for: username), username: username,
-            password: password, userAttributes: Self.attributeList(attributes)))
-        let next: SignUpResult.NextStep =
-            response.userConfirmed ? .done : .confirmSignUp(response.codeDeliveryDetails.map(CodeDelivery.init))
-        return SignUpResult(userSub: response.userSub, nextStep: next)
+            password: password, userAttributes: Self.attributeList(attributes),
+            validationData: validationData.isEmpty ? nil : Self.attributeList(validationData),
+            clientMetadata: clientMetadata.nilIfEmpty))
+        guard !response.userConfirmed else { return SignUpResult(userSub: response.userSub, nextStep: .done) }
+        let delivery = response.codeDeliveryDetails.map(CodeDelivery.init)
+        await rememberCode(.signUp(username: username), delivery: delivery)
+        return SignUpResult(userSub: response.userSub, nextStep: .confirmSignUp(delivery))
     }
 
     /// Confirms a sign-up with the code the user received (`ConfirmSignUp`). Sign in afterwards.
     /// - Throws: ``AuthError`` — `codeMismatch`, `expiredCode` (send a new one with
-    ///   ``resendSignUpCode(username:)``), `notAuthorized` when the account is already
-    ///   confirmed, `aliasExists`, `limitExceeded`.
-    public func confirmSignUp(username: String, code: String) async throws {
+    ///   ``resendSignUpCode(username:clientMetadata:)``), `notAuthorized` when the account is
+    ///   already confirmed, `aliasExists`, `limitExceeded`.
+    public func confirmSignUp(username: String, code: String, clientMetadata: [String: String] = [:]) async throws {
         _ = try await channel.send(CognitoAPI.ConfirmSignUp.self, ConfirmSignUpRequest(
             clientId: configuration.clientId, secretHash: configuration.secretHash(for: username), username: username,
-            confirmationCode: code))
+            confirmationCode: code, clientMetadata: clientMetadata.nilIfEmpty))
+        await forgetCode(.signUp(username: username))
     }
 
     /// Sends a new sign-up code; earlier codes stop working (`ResendConfirmationCode`).
     /// - Returns: where it went (nil if the server did not say).
     @discardableResult
-    public func resendSignUpCode(username: String) async throws -> CodeDelivery? {
+    public func resendSignUpCode(username: String, clientMetadata: [String: String] = [:]) async throws -> CodeDelivery? {
         let response = try await channel.send(CognitoAPI.ResendConfirmationCode.self, ResendConfirmationCodeRequest(
-            clientId: configuration.clientId, secretHash: configuration.secretHash(for: username), username: username))
-        return response.codeDeliveryDetails.map(CodeDelivery.init)
+            clientId: configuration.clientId, secretHash: configuration.secretHash(for: username), username: username,
+            clientMetadata: clientMetadata.nilIfEmpty))
+        let delivery = response.codeDeliveryDetails.map(CodeDelivery.init)
+        await rememberCode(.signUp(username: username), delivery: delivery)
+        return delivery
     }
 
     /// Attributes as the wire sends them, in name order.

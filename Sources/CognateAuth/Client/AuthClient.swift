@@ -4,14 +4,21 @@ import Foundation
 /// The one object an app talks to for sign-up, sign-in, sessions and the user's account.
 ///
 /// Create one per profile (usually one for the app's lifetime) and share it: it is an actor, so
-/// every method is safe to call from anywhere. Every failure is an ``AuthError``.
+/// every method is safe to call from anywhere. Every failure is an ``AuthError``; a cancelled
+/// task throws `CancellationError`. Code that should not depend on this type (view models,
+/// their tests) can hold an ``AuthProviding`` instead.
 ///
-/// The client keeps nothing important in memory: tokens and registration progress live in the
-/// configured ``TokenStore`` under ``AuthConfiguration/profile``, so a client created after a
+/// The client keeps nothing important in memory: tokens, registration progress and pending
+/// codes live in the configured ``TokenStore`` under ``profile``, so a client created after a
 /// relaunch continues where the last one stopped. Only the answer to a pending sign-in
 /// challenge (valid for minutes) is held in memory.
 public actor AuthClient {
     public nonisolated let configuration: AuthConfiguration
+    /// The profile of the store this client reads and writes: ``AuthConfiguration/profile``,
+    /// unless a sign-in found the same account (by `sub`) stored under another profile — then
+    /// the client moved its data there, removed its own profile and continues in that one (one
+    /// account, one profile).
+    public internal(set) var profile: String
     let channel: CognitoChannel
     var broadcaster = StateBroadcaster()
     /// The refresh in flight; concurrent callers of ``currentSession()`` await this one.
@@ -21,6 +28,7 @@ public actor AuthClient {
 
     public init(configuration: AuthConfiguration) {
         self.configuration = configuration
+        self.profile = configuration.profile
         self.channel = CognitoChannel(endpoint: configuration.endpoint, transport: configuration.transport)
     }
 
@@ -28,12 +36,20 @@ public actor AuthClient {
 
     // MARK: - Auth state
 
-    /// The current state (read from the store the first time).
+    /// The current state. The store is read the first time, and again every time while it
+    /// cannot be read (``AuthState/storageUnavailable``).
     public func state() async -> AuthState {
-        if let current = broadcaster.current { return current }
-        let record = (try? await loadRecord()) ?? ProfileRecord()
-        if broadcaster.current == nil { broadcaster.publish(Self.derivedState(of: record)) }
-        return broadcaster.current ?? .signedOut
+        if let current = broadcaster.current, current != .storageUnavailable { return current }
+        return await reloadState()
+    }
+
+    /// Reads the store again and announces the state it implies (`sessionExpired` stays until a
+    /// sign-in). For when the store may have become readable — on iOS, after
+    /// `protectedDataDidBecomeAvailableNotification` — or was changed by another process.
+    @discardableResult
+    public func reloadState() async -> AuthState {
+        if let record = try? await loadRecord() { publishDerived(from: record) }
+        return broadcaster.current ?? .storageUnavailable
     }
 
     /// A stream of auth states: the current one first, then every change, for as long as the
@@ -65,12 +81,18 @@ public actor AuthClient {
 
     // MARK: - The profile's record
 
+    /// The profile's record (empty when none is stored). While the state is not known yet, a
+    /// successful read announces it and a failed one announces `storageUnavailable`.
     func loadRecord() async throws -> ProfileRecord {
+        let record: ProfileRecord
         do {
-            return try await configuration.tokenStore.load(profile: configuration.profile) ?? ProfileRecord()
+            record = try await configuration.tokenStore.load(profile: profile) ?? ProfileRecord()
         } catch {
+            if broadcaster.current == nil { broadcaster.publish(.storageUnavailable) }
             throw AuthError.storage(error)
         }
+        if broadcaster.current == nil || broadcaster.current == .storageUnavailable { publishDerived(from: record) }
+        return record
     }
 
     /// Reads the record, applies `change`, writes it back (removing the profile when nothing
@@ -79,25 +101,30 @@ public actor AuthClient {
     func updateRecord(publish: Bool = true, _ change: (inout ProfileRecord) -> Void) async throws -> ProfileRecord {
         var record = try await loadRecord()
         change(&record)
-        let store = configuration.tokenStore, profile = configuration.profile
+        try await write(record, to: profile)
+        if publish { publishDerived(from: record) }
+        return record
+    }
+
+    /// Writes a record under a profile, or removes the profile when the record is empty.
+    func write(_ record: ProfileRecord, to name: String) async throws {
+        let store = configuration.tokenStore
         do {
             if record.isEmpty {
-                try await store.remove(profile: profile)
+                try await store.remove(profile: name)
             } else {
-                try await store.save(record, profile: profile)
+                try await store.save(record, profile: name)
             }
         } catch {
             throw AuthError.storage(error)
         }
-        if publish { publishDerived(from: record) }
-        return record
     }
 
     /// Forgets everything this profile stored and announces `signedOut`.
     func clearProfile() async throws {
         pendingChallenge = nil
         do {
-            try await configuration.tokenStore.remove(profile: configuration.profile)
+            try await configuration.tokenStore.remove(profile: profile)
         } catch {
             throw AuthError.storage(error)
         }

@@ -28,7 +28,10 @@ public enum SignInStep: Sendable, Equatable {
 
 /// A challenge the server is waiting for. Valid for a few minutes (the pool's auth session
 /// validity); the client keeps the latest one to answer it.
-public struct ChallengeSession: Sendable, Equatable {
+///
+/// The server's session token travels with it but is not part of the public API, nor of its
+/// descriptions (`print`, `dump`, debugger): it is a bearer secret for the next answer.
+public struct ChallengeSession: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// `NEW_PASSWORD_REQUIRED`, `SMS_MFA` …
     public var challengeName: String
     /// The internal username the answer must name.
@@ -36,7 +39,25 @@ public struct ChallengeSession: Sendable, Equatable {
     /// Attributes the user has now (NEW_PASSWORD_REQUIRED shows them so a form can be prefilled).
     public var currentAttributes: [String: String]
     /// The opaque session token of the challenge.
-    public var session: String?
+    var session: String?
+
+    /// A challenge without a server session, for fakes of ``AuthProviding`` in app tests.
+    public init(challengeName: String, username: String, currentAttributes: [String: String] = [:]) {
+        self.init(challengeName: challengeName, username: username, currentAttributes: currentAttributes, session: nil)
+    }
+
+    init(challengeName: String, username: String, currentAttributes: [String: String], session: String?) {
+        self.challengeName = challengeName
+        self.username = username
+        self.currentAttributes = currentAttributes
+        self.session = session
+    }
+
+    public var description: String { "ChallengeSession(\(challengeName), username: \(username))" }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["challengeName": challengeName, "username": username, "currentAttributes": currentAttributes])
+    }
 }
 
 /// A multi-factor code challenge.
@@ -50,4 +71,9 @@ public struct MFACodeChallenge: Sendable, Equatable {
     public var kind: Kind
     /// Where the code went (nil for authenticator apps).
     public var destination: String?
+
+    public init(kind: Kind, destination: String?) {
+        self.kind = kind
+        self.destination = destination
+    }
 }

@@ -1,4 +1,4 @@
-/// What ``AuthClient/signUp(username:password:attributes:)`` produced.
+/// What ``AuthClient/signUp(username:password:attributes:validationData:clientMetadata:)`` produced.
 public struct SignUpResult: Sendable, Equatable {
     public enum NextStep: Sendable, Equatable {
         /// The account is unconfirmed: ask for the code (delivery is nil when the pool sends
@@ -11,4 +11,9 @@ public struct SignUpResult: Sendable, Equatable {
     /// The new user's `sub`.
     public var userSub: String
     public var nextStep: NextStep
+
+    public init(userSub: String, nextStep: NextStep) {
+        self.userSub = userSub
+        self.nextStep = nextStep
+    }
 }

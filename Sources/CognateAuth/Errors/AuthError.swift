@@ -1,13 +1,19 @@
 import CognateProtocol
 import Foundation
 
-/// Every way an ``AuthClient`` call can fail, as cases a UI can switch on.
+/// Every way an ``AuthClient`` call can fail, as cases a UI can switch on. (A cancelled task is
+/// not a failure: calls then throw `CancellationError`, as Apple's own APIs do.)
 ///
 /// Errors the server sent keep its message (Cognito's wording: show it, or match your own text
-/// on the case). Each Cognito error type (`__type`) has a case of its own when an app can meet
-/// it through the public API; the rest arrive as ``service(_:_:)`` with their typed code, and
-/// a type this SDK does not know (another server's extension) as ``unexpected(code:message:)``.
-public enum AuthError: Error, Sendable, CustomStringConvertible {
+/// on the case); `localizedDescription` is that message. Each Cognito error type (`__type`) has
+/// a case of its own when an app can meet it through the public API; the rest arrive as
+/// ``service(_:_:)`` with their typed code, and a type this SDK does not know (another
+/// server's extension) as ``unexpected(code:message:)``.
+///
+/// Two errors are equal when they are the same Cognito error type with the same message, or
+/// the same failure of the SDK; `network` and `storage` compare their underlying errors by
+/// domain and code (`URLError(.timedOut)` equals any other `URLError(.timedOut)`).
+public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
     // MARK: Account and sign-up
     case usernameExists(String)
     case userNotConfirmed(String)
@@ -51,7 +57,7 @@ public enum AuthError: Error, Sendable, CustomStringConvertible {
     case unexpected(code: String, message: String)
 
     // MARK: Raised by the SDK itself
-    /// No response arrived (server unreachable, timeout, cancelled).
+    /// No response arrived (server unreachable, timeout, connection lost).
     case network(any Error)
     /// The ``TokenStore`` failed to read or write this profile.
     case storage(any Error)
@@ -132,6 +138,11 @@ public enum AuthError: Error, Sendable, CustomStringConvertible {
         guard let serverError else { return message }
         return "\(serverError.code?.rawValue ?? serverError.type): \(serverError.message)"
     }
+
+    /// What `localizedDescription` shows: ``message``.
+    public var errorDescription: String? { message }
+
+    public static func == (lhs: AuthError, rhs: AuthError) -> Bool { lhs.identity == rhs.identity }
 
     /// Errors the server sent: their code (nil when unknown), `__type` and message. The inverse
     /// of ``init(code:message:)``.

@@ -11,9 +11,13 @@ import Foundation
 ///
 /// Branches handled for the app:
 /// - the username exists → sign in with the typed password instead (unconfirmed → code step;
-///   wrong password → `notAuthorized` thrown at step 1);
+///   wrong password → `notAuthorized` thrown at step 1); the account's data then stays in the
+///   one profile of the store that holds this user (by `sub`, see ``AuthClient/profile``);
 /// - not confirmed → code step; an expired code → a new code is sent, code step again;
-/// - the code is accepted but the password no longer matches → ``RegistrationStep/forgotPassword(username:)``;
+/// - the code was confirmed already ("Current status is CONFIRMED") → on to signing in; any
+///   other refusal of the code (a wrong secret hash …) is thrown;
+/// - the code is accepted but the password no longer matches ("Incorrect username or
+///   password.") → ``RegistrationStep/forgotPassword(username:)``;
 /// - the pool requires attributes the sign-up lacked → ``RegistrationStep/signUp(missingAttributes:)``;
 /// - an administrator-created account → ``RegistrationStep/newPasswordRequired(username:requiredAttributes:)``;
 /// - signed in with an incomplete profile → ``RegistrationStep/needsProfile(missing:)`` until
@@ -24,16 +28,23 @@ public actor RegistrationFlow {
     /// `custom:accepted_tos`), in the order to ask for them.
     public nonisolated let requiredAttributes: [String]
     public nonisolated let signInFlow: SignInFlow
+    /// Sent with every call of the flow that Cognito passes to Lambda triggers.
+    public nonisolated let clientMetadata: [String: String]
 
     public private(set) var step: RegistrationStep = .signUp(missingAttributes: [])
     private var username: String?
+    private var userSub: String?
     private var password: String?
     private var learnedRequired: [String] = []
 
-    public init(client: AuthClient, requiredAttributes: [String] = [], signInFlow: SignInFlow = .srp) {
+    public init(
+        client: AuthClient, requiredAttributes: [String] = [], signInFlow: SignInFlow = .srp,
+        clientMetadata: [String: String] = [:]
+    ) {
         self.client = client
         self.requiredAttributes = requiredAttributes
         self.signInFlow = signInFlow
+        self.clientMetadata = clientMetadata
     }
 
     /// Continues from the stored progress. Without any, a signed-in user's profile is checked
@@ -47,6 +58,7 @@ public actor RegistrationFlow {
             return step
         }
         username = progress.username
+        userSub = progress.userSub
         learnedRequired = progress.learnedRequiredAttributes
         step = progress.step
         switch progress.step {
@@ -61,14 +73,18 @@ public actor RegistrationFlow {
     }
 
     /// Step 1: registers the user (see the type's notes for the branches).
-    public func signUp(username: String, password: String, attributes: [String: String] = [:]) async throws
-        -> RegistrationStep
-    {
+    /// - Parameter validationData: for the pool's pre-sign-up Lambda trigger (Amazon Cognito).
+    public func signUp(
+        username: String, password: String, attributes: [String: String] = [:], validationData: [String: String] = [:]
+    ) async throws -> RegistrationStep {
         try expect("signUp") { if case .signUp = $0 { true } else { false } }
         self.username = username
         self.password = password
         do {
-            let result = try await client.signUp(username: username, password: password, attributes: attributes)
+            let result = try await client.signUp(
+                username: username, password: password, attributes: attributes, validationData: validationData,
+                clientMetadata: clientMetadata)
+            userSub = result.userSub
             switch result.nextStep {
             case .confirmSignUp(let delivery):
                 return try await move(to: .confirmSignUp(username: username, delivery: delivery, previousCodeExpired: false))
@@ -96,11 +112,12 @@ public actor RegistrationFlow {
     public func confirm(code: String) async throws -> RegistrationStep {
         let name = try currentUsername(at: "confirm") { if case .confirmSignUp = $0 { true } else { false } }
         do {
-            try await client.confirmSignUp(username: name, code: code)
+            try await client.confirmSignUp(username: name, code: code, clientMetadata: clientMetadata)
         } catch AuthError.expiredCode {
             return try await sendNewCodeAfterExpiry(name)
-        } catch AuthError.notAuthorized {
-            // "User cannot be confirmed. Current status is CONFIRMED": confirmed already; go on.
+        } catch AuthError.notAuthorized(let message) where NotAuthorizedReason(message: message) == .alreadyConfirmed {
+            // Confirmed already (on another device, or by an administrator): go on.
+            await client.forgetCode(.signUp(username: name))
         }
         guard let password else { return try await move(to: .signIn(username: name)) }
         return try await signIn(with: password, afterConfirmation: true)
@@ -109,12 +126,13 @@ public actor RegistrationFlow {
     /// Sends a new sign-up code (step 2's "resend").
     public func resendCode() async throws -> RegistrationStep {
         let name = try currentUsername(at: "resendCode") { if case .confirmSignUp = $0 { true } else { false } }
-        let delivery = try await client.resendSignUpCode(username: name)
+        let delivery = try await client.resendSignUpCode(username: name, clientMetadata: clientMetadata)
         return try await move(to: .confirmSignUp(username: name, delivery: delivery, previousCodeExpired: false))
     }
 
     /// Signs in with the password (at `.signIn` and `.forgotPassword`). A wrong password moves
-    /// `.signIn` to `.forgotPassword`; at `.forgotPassword` it throws `notAuthorized`.
+    /// `.signIn` to `.forgotPassword`; at `.forgotPassword` it throws `notAuthorized`, as every
+    /// other refusal.
     public func signIn(password: String) async throws -> RegistrationStep {
         let atForgot: Bool
         switch step {
@@ -134,14 +152,15 @@ public actor RegistrationFlow {
             default: false
             }
         }
-        let delivery = try await client.forgotPassword(username: name)
+        let delivery = try await client.forgotPassword(username: name, clientMetadata: clientMetadata)
         return try await move(to: .resetPassword(username: name, delivery: delivery))
     }
 
     /// Sets a new password with the reset code, then signs in.
     public func confirmPasswordReset(code: String, newPassword: String) async throws -> RegistrationStep {
         let name = try currentUsername(at: "confirmPasswordReset") { if case .resetPassword = $0 { true } else { false } }
-        try await client.confirmForgotPassword(username: name, code: code, newPassword: newPassword)
+        try await client.confirmForgotPassword(
+            username: name, code: code, newPassword: newPassword, clientMetadata: clientMetadata)
         password = newPassword
         return try await signIn(with: newPassword, afterConfirmation: false)
     }
@@ -152,7 +171,8 @@ public actor RegistrationFlow {
     {
         guard case .newPasswordRequired = step else { throw invalidStep("setNewPassword") }
         do {
-            let next = try await client.confirmSignIn(newPassword: newPassword, attributes: attributes)
+            let next = try await client.confirmSignIn(
+                newPassword: newPassword, attributes: attributes, clientMetadata: clientMetadata)
             password = newPassword
             return try await continueAfter(next)
         } catch AuthError.invalidParameter(let message)
@@ -167,13 +187,15 @@ public actor RegistrationFlow {
     /// session is refreshed first, so the `signedIn` state carries an ID token with the profile.
     public func completeProfile(_ attributes: [String: String]) async throws -> RegistrationStep {
         guard case .needsProfile = step else { throw invalidStep("completeProfile") }
-        try await client.updateUserAttributes(attributes)
+        try await client.updateUserAttributes(attributes, clientMetadata: clientMetadata)
         return try await checkProfile(refreshingWhenComplete: true)
     }
 
     /// Abandons the registration: forgets its progress (tokens, if any, stay).
     public func cancel() async throws {
+        if let username { try await client.discardPendingCode(.signUp(username: username)) }
         username = nil
+        userSub = nil
         password = nil
         learnedRequired = []
         step = .signUp(missingAttributes: [])
@@ -187,8 +209,11 @@ public actor RegistrationFlow {
     private func signIn(with password: String, afterConfirmation: Bool) async throws -> RegistrationStep {
         guard let name = username else { throw invalidStep("signIn") }
         do {
-            return try await continueAfter(try await client.signIn(username: name, password: password, flow: signInFlow))
-        } catch AuthError.notAuthorized where afterConfirmation {
+            return try await continueAfter(try await client.signIn(
+                username: name, password: password, flow: signInFlow, clientMetadata: clientMetadata))
+        } catch AuthError.notAuthorized(let message)
+            where afterConfirmation && NotAuthorizedReason(message: message) == .incorrectCredentials
+        {
             return try await move(to: .forgotPassword(username: name))
         }
     }
@@ -196,7 +221,8 @@ public actor RegistrationFlow {
     private func continueAfter(_ signIn: SignInStep) async throws -> RegistrationStep {
         let name = username ?? ""
         switch signIn {
-        case .signedIn:
+        case .signedIn(let user):
+            userSub = user.userId
             return try await checkProfile()
         case .confirmSignUp:
             return try await move(to: .confirmSignUp(username: name, delivery: nil, previousCodeExpired: false))
@@ -211,7 +237,7 @@ public actor RegistrationFlow {
     }
 
     private func sendNewCodeAfterExpiry(_ name: String) async throws -> RegistrationStep {
-        let delivery = try await client.resendSignUpCode(username: name)
+        let delivery = try await client.resendSignUpCode(username: name, clientMetadata: clientMetadata)
         return try await move(to: .confirmSignUp(username: name, delivery: delivery, previousCodeExpired: true))
     }
 
@@ -234,7 +260,7 @@ public actor RegistrationFlow {
             try await client.saveRegistration(nil)
         default:
             try await client.saveRegistration(RegistrationProgress(
-                step: next, username: username, learnedRequiredAttributes: learnedRequired))
+                step: next, username: username, userSub: userSub, learnedRequiredAttributes: learnedRequired))
         }
         return next
     }

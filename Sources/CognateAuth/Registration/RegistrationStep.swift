@@ -29,12 +29,16 @@ public struct RegistrationProgress: Sendable, Equatable, Codable {
     public var step: RegistrationStep
     /// The sign-in name the user registered with.
     public var username: String?
+    /// The account's `sub`, once known (from the sign-up's answer or a sign-in): another
+    /// profile that signs the same account in continues this one.
+    public var userSub: String?
     /// Attributes the server showed to be required by the pool.
     public var learnedRequiredAttributes: [String]
 
-    public init(step: RegistrationStep, username: String?, learnedRequiredAttributes: [String]) {
+    public init(step: RegistrationStep, username: String?, userSub: String? = nil, learnedRequiredAttributes: [String]) {
         self.step = step
         self.username = username
+        self.userSub = userSub
         self.learnedRequiredAttributes = learnedRequiredAttributes
     }
 }

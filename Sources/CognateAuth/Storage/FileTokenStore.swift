@@ -9,21 +9,39 @@ import Darwin
 #endif
 
 /// A ``TokenStore`` in one JSON file (every profile of the store), for Linux and for Apple
-/// platforms where the Keychain is not wanted (command-line tools, tests).
+/// platforms where the Keychain is not wanted (command-line tools, tests). Apps on Apple
+/// platforms use ``KeychainTokenStore``.
 ///
 /// The directory is created with mode 0700 and the file with mode 0600. Every write replaces
 /// the file atomically: the new content goes to a temporary file in the same directory, which
 /// is flushed and renamed over the old one, so a crash leaves the old or the new file, never a
 /// torn one. Writes within one process are serialized; two processes writing the same store at
 /// once may lose one write (use one store file per process or per app).
+///
+/// On Apple platforms each file is created excluded from backups (tokens are this device's)
+/// and, on iOS, tvOS, watchOS and visionOS, with the data protection class ``protection``
+/// (set before anything is written to it). A read the protection refuses (a locked device)
+/// surfaces as ``AuthState/storageUnavailable``.
 public actor FileTokenStore: TokenStore {
+    /// The data protection class of the file (Apple's `FileProtectionType`; without effect on
+    /// macOS, where FileVault protects the disk, and on Linux).
+    public enum Protection: Sendable {
+        /// Readable from the first unlock after a restart (background refreshes work).
+        case completeUntilFirstUserAuthentication
+        /// Readable only while the device is unlocked.
+        case complete
+    }
+
     public nonisolated let fileURL: URL
+    public nonisolated let protection: Protection
 
     /// - Parameters:
     ///   - directory: where the file lives (created if missing).
     ///   - name: the store's name; the file is `<name>.json`.
-    public init(directory: URL, name: String = "cognate-auth") {
+    ///   - protection: the file's data protection class on iOS, tvOS, watchOS and visionOS.
+    public init(directory: URL, name: String = "cognate-auth", protection: Protection = .completeUntilFirstUserAuthentication) {
         self.fileURL = directory.appendingPathComponent("\(name).json")
+        self.protection = protection
     }
 
     struct Contents: Codable {
@@ -50,21 +68,18 @@ public actor FileTokenStore: TokenStore {
     private func read() throws -> Contents {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return Contents() }
         let data = try Data(contentsOf: fileURL)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(Contents.self, from: data)
+        return try ProfileRecordCoding.makeDecoder().decode(Contents.self, from: data)
     }
 
     private func write(_ contents: Contents) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        let encoder = ProfileRecordCoding.makeEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = try encoder.encode(contents)
         let directory = fileURL.deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
-        try Self.writeNewFile(data, path: temporary.path, mode: 0o600)
+        try Self.writeNewFile(data, path: temporary.path, mode: 0o600, protection: protection)
         guard rename(temporary.path, fileURL.path) == 0 else {
             let error = Self.posixError("rename")
             unlink(temporary.path)
@@ -72,11 +87,18 @@ public actor FileTokenStore: TokenStore {
         }
     }
 
-    /// Creates `path` (which must not exist) with `mode` from the start, writes and flushes it.
-    private static func writeNewFile(_ data: Data, path: String, mode: mode_t) throws {
+    /// Creates `path` (which must not exist) with `mode` and the platform's protection from
+    /// the start, writes and flushes it.
+    private static func writeNewFile(_ data: Data, path: String, mode: mode_t, protection: Protection) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else { throw posixError("open") }
         defer { close(descriptor) }
+        do {
+            try FileTokenStore.protect(path: path, with: protection)
+        } catch {
+            unlink(path)
+            throw error
+        }
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

@@ -1,17 +1,40 @@
 import Foundation
 
-/// What one profile keeps on the device: the signed-in user's tokens and, while a
-/// ``RegistrationFlow`` is under way, how far it got.
+/// What one profile keeps on the device: the signed-in user's tokens, how far a
+/// ``RegistrationFlow`` got, and the codes sent and not yet entered.
 public struct ProfileRecord: Sendable, Equatable, Codable {
     public var tokens: AuthTokens?
     public var registration: RegistrationProgress?
+    public var pendingCodes: [PendingCode]
 
-    public init(tokens: AuthTokens? = nil, registration: RegistrationProgress? = nil) {
+    public init(tokens: AuthTokens? = nil, registration: RegistrationProgress? = nil, pendingCodes: [PendingCode] = []) {
         self.tokens = tokens
         self.registration = registration
+        self.pendingCodes = pendingCodes
     }
 
-    var isEmpty: Bool { tokens == nil && registration == nil }
+    var isEmpty: Bool { tokens == nil && registration == nil && pendingCodes.isEmpty }
+
+    /// Whether the record is the user's with this `sub` (signed in, or registering).
+    func belongs(toUser sub: String) -> Bool { tokens?.user.userId == sub || registration?.userSub == sub }
+
+    /// Records a code (replacing an earlier one for the same purpose).
+    mutating func remember(_ code: PendingCode) {
+        forget(code.purpose)
+        pendingCodes.append(code)
+    }
+
+    mutating func forget(_ purpose: PendingCode.Purpose) { pendingCodes.removeAll { $0.purpose == purpose } }
+
+    enum CodingKeys: String, CodingKey { case tokens, registration, pendingCodes }
+
+    /// Reads records written before pending codes were kept, too.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        tokens = try container.decodeIfPresent(AuthTokens.self, forKey: .tokens)
+        registration = try container.decodeIfPresent(RegistrationProgress.self, forKey: .registration)
+        pendingCodes = try container.decodeIfPresent([PendingCode].self, forKey: .pendingCodes) ?? []
+    }
 }
 
 /// Secure storage of named profiles (several users of one app on one device).

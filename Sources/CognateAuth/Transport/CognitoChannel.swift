@@ -9,8 +9,10 @@ struct CognitoChannel: Sendable {
 
     /// Sends `input` as `Operation` and decodes its output.
     ///
-    /// Contract: throws only ``AuthError``: `.network` when no response arrived, the mapped
-    /// Cognito error for an error body, `.invalidResponse` for anything unreadable.
+    /// Contract: throws `CancellationError` when the calling task is cancelled before a response
+    /// arrived, and otherwise only ``AuthError``: `.network` when no response arrived, the mapped
+    /// Cognito error for an error body, `.invalidResponse` for anything unreadable. A response
+    /// that arrives is used even if the task was cancelled meanwhile (the server acted on it).
     func send<Operation: CognitoOperation>(_ operation: Operation.Type, _ input: Operation.Input) async throws
         -> Operation.Output
     {
@@ -24,10 +26,13 @@ struct CognitoChannel: Sendable {
             url: endpoint,
             headers: ["Content-Type": WireCoding.contentType, "X-Amz-Target": Operation.target],
             body: body)
+        try Task.checkCancellation()
         let response: HTTPTransportResponse
         do {
             response = try await transport.send(request)
         } catch {
+            // URLSession reports a cancelled task as URLError(.cancelled); others throw CancellationError.
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw AuthError.network(error)
         }
         guard (200..<300).contains(response.statusCode) else { throw Self.error(from: response) }

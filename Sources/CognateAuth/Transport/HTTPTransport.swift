@@ -35,7 +35,8 @@ public struct HTTPTransportResponse: Sendable, Equatable {
 ///
 /// Contract: return any HTTP response the server gave (error statuses included); throw only
 /// when no response arrived (connection refused, timeout, cancellation). A thrown error reaches
-/// the app as ``AuthError/network(_:)``.
+/// the app as ``AuthError/network(_:)``, except while the calling task is cancelled: then as
+/// `CancellationError`.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
 }

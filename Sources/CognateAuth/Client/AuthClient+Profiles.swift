@@ -1,0 +1,36 @@
+import Foundation
+
+extension AuthClient {
+    /// Makes this client continue in the profile that already holds the user `sub`, if another
+    /// profile of the store does (the same account signed in, or registering, under another
+    /// profile name — say an app's "add account" screen used for an account already on the
+    /// device). Then what this client's profile holds is written over that profile (a field
+    /// this one lacks keeps the other's value; pending codes are merged), this profile is
+    /// removed, and ``profile`` names the other one. One account, one profile.
+    ///
+    /// Called before a sign-in stores its tokens. A profile that cannot be read is skipped.
+    func adoptStoredProfile(ofUser sub: String) async throws {
+        let store = configuration.tokenStore
+        let names: [String]
+        do {
+            names = try await store.profiles()
+        } catch {
+            throw AuthError.storage(error)
+        }
+        for name in names where name != profile {
+            guard let existing = try? await store.load(profile: name), existing.belongs(toUser: sub) else { continue }
+            let current = try await loadRecord()
+            var merged = ProfileRecord(
+                tokens: current.tokens ?? existing.tokens, registration: current.registration ?? existing.registration,
+                pendingCodes: existing.pendingCodes)
+            for code in current.pendingCodes { merged.remember(code) }
+            // Write the surviving profile before removing this one: a crash in between leaves
+            // a duplicate, never a loss.
+            try await write(merged, to: name)
+            try await write(ProfileRecord(), to: profile)
+            profile = name
+            publishDerived(from: merged)
+            return
+        }
+    }
+}

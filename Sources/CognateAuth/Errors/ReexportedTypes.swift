@@ -1,0 +1,3 @@
+// Types of CognateProtocol that CognateAuth's public API shows, so that `import CognateAuth`
+// alone is enough to name them (`AuthError.cognitoCode`, `AuthError.service(_:_:)`).
+@_exported import enum CognateProtocol.CognitoErrorCode

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Everything an app does with an ``AuthClient``, as a protocol: hold an `any AuthProviding`
+/// in view models and screens, and give their tests a fake (or a wrapper around a real
+/// client) that conforms. ``AuthClient`` is the implementation; ``AuthModel`` takes any.
+///
+/// Requirements carry every parameter; the extension below adds the short forms
+/// (`signIn(username:password:)` …), so callers write the same code against the protocol as
+/// against ``AuthClient``. Every method has ``AuthClient``'s contract (see there).
+public protocol AuthProviding: Sendable {
+    // MARK: Sign-up
+    func signUp(
+        username: String, password: String, attributes: [String: String], validationData: [String: String],
+        clientMetadata: [String: String]
+    ) async throws -> SignUpResult
+    func confirmSignUp(username: String, code: String, clientMetadata: [String: String]) async throws
+    @discardableResult
+    func resendSignUpCode(username: String, clientMetadata: [String: String]) async throws -> CodeDelivery?
+
+    // MARK: Sign-in
+    func signIn(username: String, password: String, flow: SignInFlow, clientMetadata: [String: String]) async throws
+        -> SignInStep
+    func confirmSignIn(newPassword: String, attributes: [String: String], clientMetadata: [String: String]) async throws
+        -> SignInStep
+    func confirmSignIn(mfaCode: String, clientMetadata: [String: String]) async throws -> SignInStep
+
+    // MARK: Session
+    func currentSession() async throws -> AuthTokens
+    func refreshSession() async throws -> AuthTokens
+    @discardableResult
+    func signOut(globally: Bool) async throws -> SignOutResult
+
+    // MARK: Password
+    @discardableResult
+    func forgotPassword(username: String, clientMetadata: [String: String]) async throws -> CodeDelivery?
+    func confirmForgotPassword(username: String, code: String, newPassword: String, clientMetadata: [String: String])
+        async throws
+    func changePassword(old: String, new: String) async throws
+
+    // MARK: Account
+    func fetchUserAttributes() async throws -> [String: String]
+    @discardableResult
+    func updateUserAttributes(_ attributes: [String: String], clientMetadata: [String: String]) async throws
+        -> [CodeDelivery]
+    func confirmAttribute(_ name: String, code: String) async throws
+    @discardableResult
+    func resendAttributeCode(_ name: String, clientMetadata: [String: String]) async throws -> CodeDelivery?
+    func deleteUser() async throws
+
+    // MARK: Codes and state
+    func pendingCodes() async throws -> [PendingCode]
+    func discardPendingCode(_ purpose: PendingCode.Purpose) async throws
+    func state() async -> AuthState
+    @discardableResult
+    func reloadState() async -> AuthState
+    func stateStream() async -> AsyncStream<AuthState>
+}
+
+extension AuthClient: AuthProviding {}
+
+// The short forms: the defaults of ``AuthClient``'s own methods, for callers holding the protocol.
+extension AuthProviding {
+    public func signUp(username: String, password: String, attributes: [String: String] = [:]) async throws
+        -> SignUpResult
+    {
+        try await signUp(username: username, password: password, attributes: attributes, validationData: [:], clientMetadata: [:])
+    }
+
+    public func confirmSignUp(username: String, code: String) async throws {
+        try await confirmSignUp(username: username, code: code, clientMetadata: [:])
+    }
+
+    @discardableResult
+    public func resendSignUpCode(username: String) async throws -> CodeDelivery? {
+        try await resendSignUpCode(username: username, clientMetadata: [:])
+    }
+
+    public func signIn(username: String, password: String, flow: SignInFlow = .srp) async throws -> SignInStep {
+        try await signIn(username: username, password: password, flow: flow, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(newPassword: String, attributes: [String: String] = [:]) async throws -> SignInStep {
+        try await confirmSignIn(newPassword: newPassword, attributes: attributes, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(mfaCode: String) async throws -> SignInStep {
+        try await confirmSignIn(mfaCode: mfaCode, clientMetadata: [:])
+    }
+
+    @discardableResult
+    public func signOut() async throws -> SignOutResult { try await signOut(globally: false) }
+
+    @discardableResult
+    public func forgotPassword(username: String) async throws -> CodeDelivery? {
+        try await forgotPassword(username: username, clientMetadata: [:])
+    }
+
+    public func confirmForgotPassword(username: String, code: String, newPassword: String) async throws {
+        try await confirmForgotPassword(username: username, code: code, newPassword: newPassword, clientMetadata: [:])
+    }
+
+    @discardableResult
+    public func updateUserAttributes(_ attributes: [String: String]) async throws -> [CodeDelivery] {
+        try await updateUserAttributes(attributes, clientMetadata: [:])
+    }
+
+    @discardableResult
+    public func resendAttributeCode(_ name: String) async throws -> CodeDelivery? {
+        try await resendAttributeCode(name, clientMetadata: [:])
+    }
+}
