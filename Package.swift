@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "srp-client-cost",
             dependencies: ["CognateProtocol"],
-            path: "Benchmarks/SRPClientCost"
+            path: "bench/SRPClientCost"
         ),
         .executableTarget(
             name: "cognate",
