@@ -103,3 +103,14 @@ def test_malformed_chunked_bodies_answer_400_never_500(server, chunks):
     status_line = answer.split(b"\r\n", 1)[0]
     assert not status_line.startswith(b"HTTP/1.1 5"), answer[:300]
     assert status_line == b"" or status_line.startswith(b"HTTP/1.1 4"), answer[:300]
+
+
+def test_an_impossible_birthdate_is_named_as_such(server, idp, pool, app_client):
+    username, _, _ = confirmed_user(server, idp, pool, app_client)
+    tokens = sign_in(idp, app_client, username)
+    with cognito_error("InvalidParameterException", contains="1985-02-30 is not a date"):
+        idp.update_user_attributes(AccessToken=tokens["AccessToken"],
+                                   UserAttributes=[{"Name": "birthdate", "Value": "1985-02-30"}])
+    with cognito_error("InvalidParameterException", contains="YYYY-MM-DD"):
+        idp.update_user_attributes(AccessToken=tokens["AccessToken"],
+                                   UserAttributes=[{"Name": "birthdate", "Value": "30.02.1985"}])

@@ -14,6 +14,7 @@ final class ScriptedIO: LineIO, @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [Answer]
     private var written = ""
+    private var secrets = 0
 
     init(_ answers: [Answer]) { self.answers = answers }
 
@@ -26,9 +27,16 @@ final class ScriptedIO: LineIO, @unchecked Sendable {
         }
     }
 
+    /// A secret is read as a line, and counted (the demo must not echo passwords).
+    func readSecret() async -> String? {
+        lock.withLock { secrets += 1 }
+        return await readLine()
+    }
+
     func write(_ text: String) async { lock.withLock { written += text } }
 
     var output: String { lock.withLock { written } }
+    var secretsRead: Int { lock.withLock { secrets } }
 }
 
 struct RegistrationDemoTests {
@@ -52,6 +60,7 @@ struct RegistrationDemoTests {
                                       .text(email), .text("+15555550100"), .text("Passw0rd1")])
             let first = await RegistrationDemo(configuration: configuration.authConfiguration(), io: firstIO).run()
             #expect(first == .interrupted)
+            #expect(firstIO.secretsRead == 2)  // both passwords, never echoed
             #expect(firstIO.output.contains("Choose another password: Password did not conform with policy"))
             #expect(firstIO.output.contains("Code sent to "))
 
@@ -59,7 +68,8 @@ struct RegistrationDemoTests {
             let code: ScriptedIO.Answer = .computed { try await live.lastCode(to: email) }
             let secondIO = ScriptedIO([
                 .text("000000x"), code, .text("Passw0rd1"),
-                .text("Ada"), .text("Lovelace"), .text("1990-12-10"), .text("female"),
+                .text("Ada"), .text("Lovelace"), .text("1985-02-30"), .text("2090-01-01"), .text("1990-12-10"),
+                .text("robot"), .text("female"),
                 .text("yes"), .text("no"), .text("yes"), .text("yes"),
             ])
             let fixed = Date(timeIntervalSince1970: 1_800_000_000)
@@ -69,6 +79,11 @@ struct RegistrationDemoTests {
             #expect(secondIO.output.hasPrefix("Resuming your registration."))
             #expect(secondIO.output.contains("That code is not right."))
             #expect(secondIO.output.contains("Registration needs this consent."))
+            // An impossible or future date is refused at once, and asked again.
+            #expect(secondIO.output.contains("1985-02-30 is not a date in the calendar."))
+            #expect(secondIO.output.contains("A date of birth cannot be in the future."))
+            #expect(secondIO.output.contains("Please answer one of: female, male, other."))
+            #expect(secondIO.secretsRead == 1)
             #expect(secondIO.output.contains("Welcome, Ada Lovelace! You are registered and signed in."))
 
             let client = AuthClient(configuration: configuration.authConfiguration())

@@ -42,4 +42,21 @@ public enum HealthProfile {
     public static func consentTimestamp(_ date: Date) -> String {
         ISO8601DateFormatter().string(from: date)
     }
+
+    /// Why `text` is no birth date (a user-facing sentence), or nil when it is one: the
+    /// `YYYY-MM-DD` form, a day that exists (no 1985-02-30), not in the future.
+    public static func problem(withDate text: String, today: Date) -> String? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return "Please write the date as YYYY-MM-DD, for example 1985-02-28." }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard (1...12).contains(month),
+            let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
+        else { return "\(text) is not a date in the calendar." }
+        guard date <= today else { return "A date of birth cannot be in the future." }
+        return nil
+    }
 }

@@ -64,7 +64,7 @@ public struct RegistrationDemo: Sendable {
             await say("Step 1 of 3 — create your account.")
             let email = try await ask("Email")
             let phone = try await ask("Mobile phone (e.g. +15555550100)")
-            let password = try await ask("Password")
+            let password = try await ask("Password", secret: true)
             var attributes = ["email": email, "phone_number": phone]
             for name in missing where attributes[name] == nil { attributes[name] = try await ask(name) }
             return try await flow.signUp(username: email, password: password, attributes: attributes)
@@ -76,18 +76,18 @@ public struct RegistrationDemo: Sendable {
             if answer.lowercased() == "resend" { return try await flow.resendCode() }
             return try await flow.confirm(code: answer)
         case .signIn(let username):
-            return try await flow.signIn(password: try await ask("Password for \(username)"))
+            return try await flow.signIn(password: try await ask("Password for \(username)", secret: true))
         case .forgotPassword:
             await say("This email already has an account with another password.")
-            let answer = try await ask("Password (or \"reset\" to choose a new one)")
+            let answer = try await ask("Password (or \"reset\" to choose a new one)", secret: true)
             if answer.lowercased() == "reset" { return try await flow.requestPasswordReset() }
             return try await flow.signIn(password: answer)
         case .resetPassword(_, let delivery):
             guard let delivery else { return try await flow.requestPasswordReset() }
             let code = try await ask("Reset code sent to \(delivery.destination)")
-            return try await flow.confirmPasswordReset(code: code, newPassword: try await ask("New password"))
+            return try await flow.confirmPasswordReset(code: code, newPassword: try await ask("New password", secret: true))
         case .newPasswordRequired(_, let required):
-            let password = try await ask("Choose your password")
+            let password = try await ask("Choose your password", secret: true)
             var attributes: [String: String] = [:]
             for name in required { attributes[name] = try await answer(HealthProfile.field(for: name)) }
             return try await flow.setNewPassword(password, attributes: attributes)
@@ -101,13 +101,24 @@ public struct RegistrationDemo: Sendable {
         }
     }
 
-    /// One profile field's value; consents are asked until accepted.
+    /// One profile field's value, asked again at once until it is valid (the user does not
+    /// find out at the end of the step); consents are asked until accepted.
     private func answer(_ field: HealthProfile.Field) async throws -> String {
         switch field.kind {
-        case .text, .date:
+        case .text:
             return try await ask(field.prompt)
+        case .date:
+            while true {
+                let reply = try await ask(field.prompt)
+                guard let problem = HealthProfile.problem(withDate: reply, today: now()) else { return reply }
+                await say(problem)
+            }
         case .choice(let options):
-            return try await ask("\(field.prompt) (\(options.joined(separator: "/")))")
+            while true {
+                let reply = try await ask("\(field.prompt) (\(options.joined(separator: "/")))").lowercased()
+                if options.contains(reply) { return reply }
+                await say("Please answer one of: \(options.joined(separator: ", ")).")
+            }
         case .consent:
             while true {
                 let reply = try await ask("\(field.prompt) (yes/no)").lowercased()
@@ -141,10 +152,11 @@ public struct RegistrationDemo: Sendable {
         return true
     }
 
-    private func ask(_ prompt: String) async throws -> String {
+    /// Asks a question; a `secret` answer is not shown while typed.
+    private func ask(_ prompt: String, secret: Bool = false) async throws -> String {
         await io.write("\(prompt): ")
-        guard let line = await io.readLine() else { throw EndOfInput() }
-        return line.trimmingCharacters(in: .whitespaces)
+        guard let line = secret ? await io.readSecret() : await io.readLine() else { throw EndOfInput() }
+        return secret ? line : line.trimmingCharacters(in: .whitespaces)
     }
 
     private func say(_ line: String) async { await io.write(line + "\n") }
