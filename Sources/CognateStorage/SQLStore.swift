@@ -1,7 +1,6 @@
 import CognateCore
 import Foundation
 import Logging
-import SQLKit
 
 /// The ``Store`` over SQL, for every ``SQLBackend``.
 public final class SQLStore: Store {
@@ -41,32 +40,16 @@ public final class SQLStore: Store {
     public func write<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
-        let backend = self.backend
-        return try await backend.withSession { database in
-            try await database.raw(SQLQueryString(backend.flavor.beginWrite)).run()
-            do {
-                let result = try await body(SQLTransaction(database: database, backend: backend))
-                try await database.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await database.raw("ROLLBACK").run()
-                throw error
-            }
-        }
+        try await backend.write { session in try await body(SQLTransaction(session: session)) }
     }
 
     public func read<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
-        let backend = self.backend
-        return try await backend.withSession { database in
-            try await body(SQLTransaction(database: database, backend: backend))
-        }
+        try await backend.read { session in try await body(SQLTransaction(session: session)) }
     }
 
-    public func ping() async throws {
-        _ = try await backend.withSession { try await $0.raw("SELECT 1 AS one").first() }
-    }
+    public func ping() async throws { try await backend.ping() }
 
     public func close() async { await backend.shutdown() }
 

@@ -1,47 +1,44 @@
 import CognateCore
 import Foundation
-import SQLKit
 
-/// One session of the database inside `SQLStore.write` / `read`; the repository conformances
-/// live in `Repositories/`, one file per area.
+/// One transaction (or read) of `SQLStore.write` / `read`, over a backend's session; the
+/// repository conformances live in `Repositories/`, one file per area.
 struct SQLTransaction: Sendable {
-    let database: any SQLDatabase
-    let backend: any SQLBackend
+    let session: any SQLSession
 
-    var flavor: SQLFlavor { backend.flavor }
+    var flavor: SQLFlavor { session.flavor }
 
-    func run(_ query: SQLQueryString) async throws {
-        try await mappingReferences { try await database.raw(query).run() }
+    func run(_ statement: SQLStatement) async throws {
+        try await mappingReferences { try await session.execute(statement) }
     }
 
     /// Runs an insert; a unique-key violation becomes `StoreError.conflict(key)`.
-    func insert(_ query: SQLQueryString, conflict key: UniqueKey) async throws {
+    func insert(_ statement: SQLStatement, conflict key: UniqueKey) async throws {
         do {
-            try await run(query)
-        } catch where backend.isUniqueViolation(error) {
+            try await run(statement)
+        } catch SQLConstraintViolation.unique {
             throw StoreError.conflict(key)
         }
     }
 
-    func all(_ query: SQLQueryString) async throws -> [any SQLRow] {
-        try await mappingReferences { try await database.raw(query).all() }
+    func all(_ statement: SQLStatement) async throws -> [SQLRow] {
+        try await mappingReferences { try await session.execute(statement) }
     }
 
-    func first(_ query: SQLQueryString) async throws -> (any SQLRow)? {
-        try await mappingReferences { try await database.raw(query).first() }
+    func first(_ statement: SQLStatement) async throws -> SQLRow? {
+        try await all(statement).first
     }
 
     /// Foreign-key violations become `StoreError.referenceMissing`.
+    @discardableResult
     private func mappingReferences<Result>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
-        } catch where backend.isForeignKeyViolation(error) {
+        } catch SQLConstraintViolation.foreignKey {
             throw StoreError.referenceMissing
         }
     }
 }
-
-
 
 /// Column codecs shared by the repositories.
 enum Columns {
@@ -95,12 +92,4 @@ enum Columns {
 
 extension String {
     fileprivate var leftPadded2: String { count == 1 ? "0" + self : self }
-}
-
-extension SQLRow {
-    func string(_ column: String) throws -> String { try decode(column: column, as: String.self) }
-    func optionalString(_ column: String) throws -> String? { try decode(column: column, as: String?.self) }
-    func int(_ column: String) throws -> Int { try decode(column: column, as: Int.self) }
-    func date(_ column: String) throws -> Date { Columns.time(try decode(column: column, as: Double.self)) }
-    func optionalDate(_ column: String) throws -> Date? { try decode(column: column, as: Double?.self).map(Columns.time) }
 }

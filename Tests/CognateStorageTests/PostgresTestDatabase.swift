@@ -29,7 +29,8 @@ enum PostgresTestDatabase {
         let name = "cognate_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         let admin = try await SQLStore.openBackend(serverURL, options: options, logger: Logger(label: "test"))
         do {
-            _ = try await admin.withSession { try await $0.raw("CREATE DATABASE \(ident: String(name))").run() }
+            // The name is made of [0-9a-z_] only, so it needs no quoting.
+            _ = try await admin.withMigrationLock { try await $0.execute("CREATE DATABASE \(unsafeRaw: String(name))") }
         } catch {
             await admin.shutdown()
             throw error

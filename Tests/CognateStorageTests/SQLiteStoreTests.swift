@@ -21,8 +21,8 @@ struct SQLiteStoreTests {
         let backend = try await SQLStore.openBackend(path, logger: Logger(label: "test"))
         #expect(try await Migrator.migrate(backend) == Array(1...Migrator.latestVersion))
         #expect(try await Migrator.migrate(backend).isEmpty)
-        _ = try await backend.withSession { db in
-            try await db.raw("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)").run()
+        _ = try await backend.write { session in
+            try await session.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)")
         }
         await #expect(throws: Migrator.MigrationError.self) { try await Migrator.migrate(backend) }
         await backend.shutdown()

@@ -1,84 +1,180 @@
-@preconcurrency import AsyncKit
 import Foundation
 import Logging
-import NIOPosix
-import PostgresKit
-import SQLKit
+import NIOCore
+import NIOSSL
+import PostgresNIO
 
-/// PostgreSQL, for several stateless Cognate nodes sharing one database: a pool of
-/// connections, each session pinned to one of them.
+/// PostgreSQL, for several stateless Cognate nodes sharing one database: PostgresNIO's
+/// connection pool, each session pinned to one connection.
 ///
 /// Every connection carries the configured `statement_timeout`, so no query can hold a request
 /// (or a row lock) forever. Migrations run under a session advisory lock, so nodes starting at
 /// once migrate one after the other.
 public final class PostgresBackend: SQLBackend {
     public let flavor = SQLFlavor.postgres
-    private let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
     private let logger: Logger
+    /// Longest a call waits for a connection and its statements before it fails: the database
+    /// may be gone, and the pool would wait for it forever.
+    private let deadline: TimeInterval
+    private let connectionWait: TimeInterval
     /// Key of the advisory lock held while migrating (arbitrary, fixed: "cognate" in ASCII).
     static let migrationLockKey: Int64 = 0x636f_676e_6174_65
 
     public static func open(url: String, options: DatabaseOptions, logger: Logger) async throws -> PostgresBackend {
-        var configuration = try SQLPostgresConfiguration(url: url)
+        var configuration = try configuration(url: url)
+        configuration.options.maximumConnections = options.poolSize
+        configuration.options.connectTimeout = .milliseconds(Int64(options.connectionWaitTimeout * 1000))
         if let timeout = options.statementTimeout {
-            configuration.coreConfiguration.options.additionalStartupParameters.append(
-                ("statement_timeout", String(Int(timeout * 1000))))
+            configuration.options.additionalStartupParameters.append(("statement_timeout", String(Int(timeout * 1000))))
         }
-        let group = MultiThreadedEventLoopGroup.singleton
-        let loops = Array(group.makeIterator()).count
-        let pool = EventLoopGroupConnectionPool(
-            source: PostgresConnectionSource(sqlConfiguration: configuration),
-            maxConnectionsPerEventLoop: max(1, (options.poolSize + loops - 1) / loops),
-            requestTimeout: .milliseconds(Int64(options.connectionWaitTimeout * 1000)), pruneInterval: .seconds(60),
-            logger: logger, on: group)
-        let backend = PostgresBackend(pool: pool, logger: logger)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let backend = PostgresBackend(client: client, options: options, logger: logger)
         do {
-            _ = try await backend.withSession { try await $0.raw("SELECT 1 AS one").first() }
+            try await backend.ping()
         } catch {
             await backend.shutdown()
-            throw StorageError.unreachable("Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(String(reflecting: error))")
+            throw StorageError.unreachable(
+                "Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(String(reflecting: error))")
         }
         return backend
     }
 
-    private init(pool: EventLoopGroupConnectionPool<PostgresConnectionSource>, logger: Logger) {
-        self.pool = pool
+    /// A client configuration from `postgres://user:password@host:port/database?sslmode=…`
+    /// (`disable`, `prefer` — the default —, `require`).
+    static func configuration(url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
+            throw StorageError.unreachable("Not a PostgreSQL URL: \(SQLStore.redacted(url))")
+        }
+        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tls = .disable
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: tls = .prefer(.makeClientConfiguration())
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+            password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
+    }
+
+    private init(client: PostgresClient, options: DatabaseOptions, logger: Logger) {
+        self.client = client
         self.logger = logger
+        self.connectionWait = options.connectionWaitTimeout
+        self.deadline = options.connectionWaitTimeout + 2 * (options.statementTimeout ?? 30)
+        self.running = Task { await client.run() }
     }
 
-    public func withSession<Result: Sendable>(
-        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
-    ) async throws -> Result {
-        try await pool.database(logger: logger).sql(queryLogLevel: nil).withSession(body)
+    public func ping() async throws {
+        let client = self.client, logger = self.logger
+        try await withDeadline(connectionWait, "PostgreSQL") {
+            try await client.withConnection { _ = try await PostgresSession(connection: $0, logger: logger).execute("SELECT 1") }
+        }
     }
 
-    public func withMigrationLock<Result: Sendable>(
-        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    public func write<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result {
-        try await withSession { database in
-            try await database.raw("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))").run()
+        try await withSession { session in
+            try await session.execute("BEGIN")
             do {
-                let result = try await body(database)
-                try await database.raw("SELECT pg_advisory_unlock(\(bind: Self.migrationLockKey))").run()
+                let result = try await body(session)
+                try await session.execute("COMMIT")
                 return result
             } catch {
-                try? await database.raw("SELECT pg_advisory_unlock(\(bind: Self.migrationLockKey))").run()
+                _ = try? await session.execute("ROLLBACK")
                 throw error
             }
         }
     }
 
-    public func isUniqueViolation(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    /// A pooled connection's session for `body`, within the deadline.
+    private func withSession<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresSession) async throws -> Result
+    ) async throws -> Result {
+        let client = self.client, logger = self.logger
+        return try await withDeadline(deadline, "PostgreSQL") {
+            try await client.withConnection { connection in try await body(PostgresSession(connection: connection, logger: logger)) }
+        }
     }
 
-    public func isForeignKeyViolation(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "23503"
+    public func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
+    ) async throws -> Result {
+        try await withSession(body)
+    }
+
+    public func withMigrationLock<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
+    ) async throws -> Result {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            let session = PostgresSession(connection: connection, logger: logger)
+            try await session.execute("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))")
+            do {
+                let result = try await body(session)
+                try await session.execute("SELECT pg_advisory_unlock(\(bind: Self.migrationLockKey))")
+                return result
+            } catch {
+                _ = try? await session.execute("SELECT pg_advisory_unlock(\(bind: Self.migrationLockKey))")
+                throw error
+            }
+        }
     }
 
     public func shutdown() async {
-        try? await pool.shutdownAsync()
+        running.cancel()
+        await running.value
+    }
+}
+
+/// A session on one pooled PostgreSQL connection.
+struct PostgresSession: SQLSession {
+    let connection: PostgresConnection
+    let logger: Logger
+    var flavor: SQLFlavor { .postgres }
+
+    @discardableResult
+    func execute(_ statement: SQLStatement) async throws -> [SQLRow] {
+        let (sql, values) = statement.rendered { "$\($0)" }
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let number): binds.append(number)
+            case .real(let number): binds.append(number)
+            case .text(let text): binds.append(text)
+            }
+        }
+        do {
+            var rows: [SQLRow] = []
+            var columns: SQLColumns?
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) {
+                let cells = Array(row)
+                let names = columns ?? SQLColumns(cells.map(\.columnName))
+                columns = names
+                rows.append(SQLRow(columns: names, values: try cells.map(Self.value(of:))))
+            }
+            return rows
+        } catch let error as PSQLError {
+            switch error.serverInfo?[.sqlState] {
+            case "23505": throw SQLConstraintViolation.unique
+            case "23503": throw SQLConstraintViolation.foreignKey
+            default: throw SQLError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error)) (in \(sql.prefix(120)))")
+            }
+        }
     }
 
-
+    static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8, .oid: return .integer(try cell.decode(Int64.self))
+        case .float4, .float8: return .real(try cell.decode(Double.self))
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        default: return .text(try cell.decode(String.self))
+        }
+    }
 }

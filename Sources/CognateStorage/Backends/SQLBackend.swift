@@ -1,5 +1,3 @@
-import SQLKit
-
 /// The differences between the SQL databases Cognate runs on, all in one place. Queries are
 /// written once in the common subset (both support `ON CONFLICT`, `RETURNING`, CTEs); what
 /// differs is spelled here.
@@ -7,8 +5,8 @@ public enum SQLFlavor: Sendable {
     case sqlite
     case postgres
 
-    /// Starts a transaction that writes. SQLite takes the write lock up front (`IMMEDIATE`) so
-    /// two writers never deadlock upgrading read locks.
+    /// Starts a transaction that writes (migrations). SQLite takes the write lock up front
+    /// (`IMMEDIATE`), so two processes never deadlock upgrading read locks.
     var beginWrite: String {
         switch self {
         case .sqlite: "BEGIN IMMEDIATE"
@@ -65,19 +63,24 @@ public enum SQLFlavor: Sendable {
     }
 }
 
-/// A source of database sessions (one connection held for the duration of `body`).
+/// A database Cognate stores its state in: sessions for transactions, in the database's dialect.
 public protocol SQLBackend: Sendable {
     var flavor: SQLFlavor { get }
-    func withSession<Result: Sendable>(
-        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    /// Runs `body` in a write transaction: committed — durably — when `write` returns, rolled
+    /// back when `body` throws.
+    func write<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result
-    /// Runs once before migrations, holding off other nodes migrating the same database.
+    /// Runs read-only `body` on a consistent view of the database.
+    func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
+    ) async throws -> Result
+    /// Runs `body` alone, outside any transaction (it begins and commits its own), holding off
+    /// other processes or nodes migrating the same database.
     func withMigrationLock<Result: Sendable>(
-        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result
-    /// Whether an error is a unique-key violation.
-    func isUniqueViolation(_ error: any Error) -> Bool
-    /// Whether an error is a foreign-key violation (the referenced row is gone).
-    func isForeignKeyViolation(_ error: any Error) -> Bool
+    /// Whether the database answers (readiness), within a few seconds.
+    func ping() async throws
     func shutdown() async
 }

@@ -1,72 +1,85 @@
 import Foundation
 import Logging
-import NIOPosix
-import SQLKit
-import SQLiteKit
-import SQLiteNIO
 
-/// SQLite, embedded: one connection in WAL mode, used by one session at a time. The database
-/// holds signing keys and password verifiers: its directory is created `0700` and its files
-/// `0600` (see `PrivateFiles`).
+/// SQLite, embedded, in WAL mode: a small pool of read-only connections beside one writer.
 ///
-/// SQLite allows one writer at a time anyway; a single connection serialized by an async lock
-/// avoids `SQLITE_BUSY` waits that would hold the (two-thread) pool hostage. Commits are
-/// durable (`synchronous = FULL`): a transaction that returned has reached the disk.
+/// Reads never wait for writes (WAL keeps a snapshot for each reader) and run on the calling
+/// task, with prepared statements cached per connection. Writes go through ``SQLiteWriter``:
+/// one at a time, grouped so that transactions arriving together share one fsync, each
+/// answered only once durable (`synchronous = FULL`). The database holds signing keys and
+/// password verifiers: its directory is created `0700` and its files `0600` (see
+/// `PrivateFiles`).
 public final class SQLiteBackend: SQLBackend {
     public let flavor = SQLFlavor.sqlite
-    private let connection: SQLiteConnection
-    private let lock = AsyncSerialLock()
     public let path: String
+    private let readers: SQLiteConnectionPool
+    private let writer: SQLiteWriter
+    private let writerConnection: SQLiteConnection
+
+    /// Read connections per process: readers run on the caller's thread, so a few more than
+    /// the cores keeps every core busy without waiting.
+    static let readerCount = max(4, ProcessInfo.processInfo.activeProcessorCount * 2)
 
     public static func open(path: String, logger: Logger) async throws -> SQLiteBackend {
         try PrivateFiles.prepareDatabase(at: path, logger: logger)
-        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        for pragma in [
-            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON",
-            "PRAGMA busy_timeout = 5000",
-        ] {
-            _ = try await connection.query(pragma, [])
+        let writer = try SQLiteConnection(path: path, readOnly: false)
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"] {
+            _ = try writer.execute(SQLStatement(stringLiteral: pragma))
         }
-        return SQLiteBackend(connection: connection, path: path)
+        var readers: [SQLiteConnection] = []
+        for _ in 0..<readerCount {
+            let reader = try SQLiteConnection(path: path, readOnly: false)
+            try reader.run("PRAGMA query_only = 1")
+            readers.append(reader)
+        }
+        try PrivateFiles.prepareDatabase(at: path, logger: logger)  // the WAL and shared-memory files now exist
+        return SQLiteBackend(path: path, writer: writer, readers: readers)
     }
 
-    private init(connection: SQLiteConnection, path: String) {
-        self.connection = connection
+    private init(path: String, writer: SQLiteConnection, readers: [SQLiteConnection]) {
         self.path = path
+        self.writerConnection = writer
+        self.writer = SQLiteWriter(connection: writer)
+        self.readers = SQLiteConnectionPool(readers)
     }
 
-    public func withSession<Result: Sendable>(
-        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    public func write<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result {
-        let database = connection.sql(queryLogLevel: nil)
-        return try await lock.withLock { try await body(database) }
+        try await writer.write(body)
+    }
+
+    /// Read-only work in one read transaction: every statement sees the same snapshot.
+    public func read<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
+    ) async throws -> Result {
+        try await readers.withConnection { connection in
+            try connection.run("BEGIN")
+            defer { try? connection.run("COMMIT") }
+            return try await body(SQLiteSession(connection: connection))
+        }
+    }
+
+    public func ping() async throws {
+        _ = try await read { try await $0.execute("SELECT 1") }
     }
 
     public func withMigrationLock<Result: Sendable>(
-        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result {
         // Other processes are held off by each migration's BEGIN IMMEDIATE; the migrator checks
         // the version again inside it.
-        try await withSession(body)
+        try await writer.exclusive(body)
     }
 
-    public func isUniqueViolation(_ error: any Error) -> Bool {
-        guard let error = error as? SQLiteError else { return false }
-        switch error.reason {
-        case .constraintUniqueFailed, .constraintPrimaryKeyFailed: return true
-        case .constraint: return error.message.contains("UNIQUE constraint failed")
-        default: return false
-        }
-    }
-
-    public func isForeignKeyViolation(_ error: any Error) -> Bool {
-        guard let error = error as? SQLiteError else { return false }
-        return error.reason == .constraintForeignKeyFailed || error.message.contains("FOREIGN KEY constraint failed")
-    }
-
-    /// Closes the connection once no session holds it. Runs in its own task, so a caller whose
-    /// task was cancelled (a server being torn down) still closes the database.
+    /// Closes the connections once the writer has nothing left to do. Runs in its own task, so
+    /// a caller whose task was cancelled (a server being torn down) still closes the database.
     public func shutdown() async {
-        await Task { try? await self.lock.withLock { try await self.connection.close() } }.value
+        let writer = self.writer, readers = self.readers, connection = writerConnection
+        await Task {
+            _ = try? await writer.exclusive { _ in true }
+            readers.close()
+            connection.close()
+        }.value
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SQLKit
+
 
 /// One versioned schema change, written once for every flavor (see ``SQLFlavor`` for the
 /// placeholders it may use: `{timestamp}`, `{binary_text}`, `{autoincrement_pk}`, `{now}`).
@@ -47,30 +47,28 @@ public enum Migrator {
     @discardableResult
     public static func migrate(_ backend: any SQLBackend) async throws -> [Int] {
         let flavor = backend.flavor
-        return try await backend.withMigrationLock { database in
-            try await database.raw(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at \(unsafeRaw: flavor.timestampType) NOT NULL)"
-            ).run()
-            let current = try await currentVersion(database)
+        return try await backend.withMigrationLock { session in
+            try await session.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at \(unsafeRaw: flavor.timestampType) NOT NULL)")
+            let current = try await currentVersion(session)
             guard current <= latestVersion else {
                 throw MigrationError.schemaNewerThanBinary(database: current, binary: latestVersion)
             }
             var applied: [Int] = []
             for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current {
-                try await database.raw(SQLQueryString(flavor.beginWrite)).run()
+                try await session.execute(SQLStatement(stringLiteral: flavor.beginWrite))
                 do {
                     // Another process may have applied it meanwhile (SQLite has no migration lock).
-                    if try await currentVersion(database) >= migration.version {
-                        try await database.raw("COMMIT").run()
+                    if try await currentVersion(session) >= migration.version {
+                        try await session.execute("COMMIT")
                         continue
                     }
-                    for statement in migration.sql(for: flavor) { try await database.raw(SQLQueryString(statement)).run() }
-                    try await database.raw(
-                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))"
-                    ).run()
-                    try await database.raw("COMMIT").run()
+                    for statement in migration.sql(for: flavor) { try await session.execute(SQLStatement(stringLiteral: statement)) }
+                    try await session.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))")
+                    try await session.execute("COMMIT")
                 } catch {
-                    try? await database.raw("ROLLBACK").run()
+                    _ = try? await session.execute("ROLLBACK")
                     throw error
                 }
                 applied.append(migration.version)
@@ -79,8 +77,8 @@ public enum Migrator {
         }
     }
 
-    static func currentVersion(_ database: any SQLDatabase) async throws -> Int {
-        let row = try await database.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
-        return try row?.decodeNil(column: "version") == false ? try row!.decode(column: "version", as: Int.self) : 0
+    static func currentVersion(_ session: any SQLSession) async throws -> Int {
+        let row = try await session.execute("SELECT MAX(version) AS version FROM schema_migrations").first
+        return try row?.optionalInt64("version").map(Int.init) ?? 0
     }
 }

@@ -1,6 +1,6 @@
 import CognateCore
 import Foundation
-import SQLKit
+
 
 extension SQLTransaction: AuthSessionRepository {
     func insertAuthSession(_ session: AuthSessionRecord) async throws {

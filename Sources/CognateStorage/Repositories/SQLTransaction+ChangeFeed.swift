@@ -1,6 +1,6 @@
 import CognateCore
 import Foundation
-import SQLKit
+
 
 extension SQLTransaction: ChangeFeedRepository {
     func recordChange(_ topic: ChangeTopic, subject: String, at date: Date) async throws {
@@ -15,7 +15,7 @@ extension SQLTransaction: ChangeFeedRepository {
         try await all("SELECT * FROM change_feed WHERE changed_at >= \(bind: Columns.time(date)) ORDER BY id").compactMap { row in
             guard let topic = ChangeTopic(rawValue: try row.string("topic")) else { return nil }
             return ChangeNotice(
-                id: try row.decode(column: "id", as: Int64.self), topic: topic, subject: try row.string("subject"),
+                id: try row.int64("id"), topic: topic, subject: try row.string("subject"),
                 changedAt: try row.date("changed_at"))
         }
     }

@@ -1,6 +1,6 @@
 import CognateCore
 import CognateProtocol
-import SQLKit
+
 
 extension SQLTransaction: ClientRepository {
     func insertClient(_ client: ClientRecord) async throws {
@@ -37,7 +37,7 @@ extension SQLTransaction: ClientRepository {
         return try Self.page(rows.map(Self.client(from:)), limit: limit, key: \.clientId)
     }
 
-    static func client(from row: any SQLRow) throws -> ClientRecord {
+    static func client(from row: SQLRow) throws -> ClientRecord {
         ClientRecord(
             poolId: try row.string("pool_id"), clientId: try row.string("client_id"), name: try row.string("name"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),

@@ -1,6 +1,6 @@
 import CognateCore
 import Foundation
-import SQLKit
+
 
 extension SQLTransaction: CodeRepository {
     func saveCode(_ code: CodeRecord, keepingFailuresSince: Date) async throws {

@@ -1,6 +1,6 @@
 import CognateCore
 import Foundation
-import SQLKit
+
 
 extension SQLTransaction: GroupRepository {
     func insertGroup(_ group: GroupRecord) async throws {
@@ -73,10 +73,10 @@ extension SQLTransaction: GroupRepository {
         return Self.page(try await withAttributes(rows), limit: limit, key: \.usernameKey)
     }
 
-    static func group(from row: any SQLRow) throws -> GroupRecord {
+    static func group(from row: SQLRow) throws -> GroupRecord {
         GroupRecord(
             poolId: try row.string("pool_id"), name: try row.string("name"), description: try row.optionalString("description"),
-            roleArn: try row.optionalString("role_arn"), precedence: try row.decode(column: "precedence", as: Int?.self),
+            roleArn: try row.optionalString("role_arn"), precedence: try row.optionalInt64("precedence").map(Int.init),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
     }
 }

@@ -1,11 +1,11 @@
 import CognateCore
 import Foundation
-import SQLKit
+
 
 extension SQLTransaction: HousekeepingRepository {
     func deleteExpired(_ kind: ExpiringRecords, before date: Date, limit: Int) async throws -> Int {
         let cutoff = Columns.time(date)
-        let (table, condition): (String, SQLQueryString) = switch kind {
+        let (table, condition): (String, SQLStatement) = switch kind {
         case .authSessions: ("auth_sessions", "expires_at < \(bind: cutoff)")
         case .outbox: ("outbox", "expires_at < \(bind: cutoff)")
         case .tokenFamilies: ("token_families", "expires_at < \(bind: cutoff)")

@@ -1,7 +1,7 @@
 import CognateCore
 import CognateProtocol
 import Foundation
-import SQLKit
+
 
 extension SQLTransaction: OutboxRepository {
     func appendOutboxMessage(_ message: OutboundMessage, at date: Date, expiresAt: Date) async throws {
@@ -15,12 +15,12 @@ extension SQLTransaction: OutboxRepository {
     }
 
     func outboxMessages(poolId: String?, afterId: Int64?, limit: Int) async throws -> [OutboxEntry] {
-        var query: SQLQueryString = "SELECT * FROM outbox WHERE id > \(bind: afterId ?? 0)"
+        var query: SQLStatement = "SELECT * FROM outbox WHERE id > \(bind: afterId ?? 0)"
         if let poolId { query += " AND pool_id = \(bind: poolId)" }
         query += " ORDER BY id LIMIT \(bind: limit)"
         return try await all(query).map { row in
             OutboxEntry(
-                id: try row.decode(column: "id", as: Int64.self), createdAt: try row.date("created_at"),
+                id: try row.int64("id"), createdAt: try row.date("created_at"),
                 message: OutboundMessage(
                     poolId: try row.string("pool_id"), username: try row.string("username"),
                     medium: DeliveryMediumType(rawValue: try row.string("medium")), destination: try row.string("destination"),

@@ -1,6 +1,6 @@
 import CognateCore
 import CognateProtocol
-import SQLKit
+
 
 extension SQLTransaction: PoolRepository {
     func insertPool(_ pool: PoolRecord) async throws {
@@ -34,7 +34,7 @@ extension SQLTransaction: PoolRepository {
         return try Self.page(rows.map(Self.pool(from:)), limit: limit, key: \.id)
     }
 
-    static func pool(from row: any SQLRow) throws -> PoolRecord {
+    static func pool(from row: SQLRow) throws -> PoolRecord {
         PoolRecord(
             id: try row.string("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"), settings: try Columns.decodeJSON(UserPoolType.self, row.string("settings")))

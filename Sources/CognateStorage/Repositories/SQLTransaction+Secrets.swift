@@ -1,6 +1,6 @@
 import CognateCore
 import Foundation
-import SQLKit
+
 
 extension SQLTransaction: SigningKeyRepository {
     func signingKeys(poolId: String) async throws -> [SigningKeyRecord] {
@@ -37,7 +37,7 @@ extension SQLTransaction: SigningKeyRepository {
         ).map(Self.signingKey(from:))
     }
 
-    static func signingKey(from row: any SQLRow) throws -> SigningKeyRecord {
+    static func signingKey(from row: SQLRow) throws -> SigningKeyRecord {
         let created = try row.date("created_at")
         return SigningKeyRecord(
             kid: try row.string("kid"), poolId: try row.optionalString("pool_id"),

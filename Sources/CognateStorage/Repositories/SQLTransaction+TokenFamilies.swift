@@ -1,6 +1,6 @@
 import Foundation
 import CognateCore
-import SQLKit
+
 
 extension SQLTransaction: TokenFamilyRepository {
     func insertTokenFamily(_ family: TokenFamilyRecord) async throws {
@@ -39,7 +39,7 @@ extension SQLTransaction: TokenFamilyRepository {
             """)
     }
 
-    static func family(from row: any SQLRow) throws -> TokenFamilyRecord {
+    static func family(from row: SQLRow) throws -> TokenFamilyRecord {
         TokenFamilyRecord(
             originJti: try row.string("origin_jti"), poolId: try row.string("pool_id"), clientId: try row.string("client_id"),
             userSub: try row.string("user_sub"), refreshTokenHash: try row.optionalString("refresh_token_hash"),

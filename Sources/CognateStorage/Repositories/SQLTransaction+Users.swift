@@ -1,7 +1,7 @@
 import Foundation
 import CognateCore
 import CognateProtocol
-import SQLKit
+
 
 extension SQLTransaction: UserRepository {
     func insertUser(_ user: UserRecord) async throws {
@@ -52,10 +52,10 @@ extension SQLTransaction: UserRepository {
 
     /// The one user `source` (which names it `u`) and `condition` select, read with its
     /// attributes in a single statement; locked if asked.
-    private func firstUser(from source: SQLQueryString, where condition: SQLQueryString, _ forUpdate: Bool)
+    private func firstUser(from source: SQLStatement, where condition: SQLStatement, _ forUpdate: Bool)
         async throws -> UserRecord?
     {
-        let locking: SQLQueryString = forUpdate ? "\(unsafeRaw: flavor.forUpdate(of: "u"))" : ""
+        let locking: SQLStatement = forUpdate ? "\(unsafeRaw: flavor.forUpdate(of: "u"))" : ""
         let rows = try await all(
             "SELECT u.*, a.name AS attribute_name, a.value AS attribute_value FROM " + source
                 + " LEFT JOIN user_attributes a ON a.pool_id = u.pool_id AND a.user_sub = u.sub WHERE " + condition + locking)
@@ -83,7 +83,7 @@ extension SQLTransaction: UserRepository {
     }
 
     func listUsers(poolId: String, filter: UserFilter?, after: String?, limit: Int) async throws -> Page<UserRecord> {
-        var query: SQLQueryString = "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId)"
+        var query: SQLStatement = "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId)"
         if let after { query += " AND u.username_key > \(bind: after)" }
         if let filter { query += " AND " + Self.condition(for: filter) }
         query += " ORDER BY u.username_key LIMIT \(bind: limit + 1)"
@@ -99,9 +99,9 @@ extension SQLTransaction: UserRepository {
     // MARK: - Helpers
 
     /// The SQL condition of a ListUsers filter (on `users u`), using the attribute indexes.
-    static func condition(for filter: UserFilter) -> SQLQueryString {
+    static func condition(for filter: UserFilter) -> SQLStatement {
         let value = filter.caseInsensitive ? filter.value.lowercased() : filter.value
-        func compare(_ column: String) -> SQLQueryString {
+        func compare(_ column: String) -> SQLStatement {
             switch filter.match {
             case .equals: return "\(unsafeRaw: column) = \(bind: value)"
             case .prefix:
@@ -131,15 +131,16 @@ extension SQLTransaction: UserRepository {
 
     private func insertAttributes(of user: UserRecord) async throws {
         guard !user.attributes.isEmpty else { return }
-        let rows: [SQLQueryString] = user.attributes.sorted { $0.key < $1.key }.map { name, value in
+        let rows: [SQLStatement] = user.attributes.sorted { $0.key < $1.key }.map { name, value in
             "(\(bind: user.poolId), \(bind: user.sub), \(bind: name), \(bind: value), \(bind: value.lowercased()))"
         }
         try await run(
-            "INSERT INTO user_attributes (pool_id, user_sub, name, value, value_folded) VALUES " + rows.joined(separator: ", "))
+            "INSERT INTO user_attributes (pool_id, user_sub, name, value, value_folded) VALUES "
+                + SQLStatement.joined(rows, separator: ", "))
     }
 
     /// Builds records from user rows, loading all their attributes in one query.
-    func withAttributes(_ rows: [any SQLRow]) async throws -> [UserRecord] {
+    func withAttributes(_ rows: [SQLRow]) async throws -> [UserRecord] {
         guard let first = rows.first else { return [] }
         let poolId = try first.string("pool_id")
         let subs = try rows.map { try $0.string("sub") }
@@ -152,7 +153,7 @@ extension SQLTransaction: UserRepository {
         return try rows.map { row in try Self.user(from: row, attributes: attributes[try row.string("sub")] ?? [:]) }
     }
 
-    static func user(from row: any SQLRow, attributes: [String: String]) throws -> UserRecord {
+    static func user(from row: SQLRow, attributes: [String: String]) throws -> UserRecord {
         let password: StoredPassword? =
             if let salt = try row.optionalString("password_salt"), let verifier = try row.optionalString("password_verifier") {
                 StoredPassword(salt: try Columns.bytes(salt), verifier: try Columns.bytes(verifier))

@@ -1,0 +1,22 @@
+/// One connection's worth of work inside `SQLBackend.write` or `read`: statements run one after
+/// another in that session's transaction.
+public protocol SQLSession: Sendable {
+    var flavor: SQLFlavor { get }
+    /// Runs one statement and returns the rows it produced (none for most writes).
+    /// Throws ``SQLConstraintViolation`` when a unique or foreign key refused the statement,
+    /// ``SQLError`` for anything else.
+    @discardableResult
+    func execute(_ statement: SQLStatement) async throws -> [SQLRow]
+}
+
+/// A constraint of the schema refused a write.
+public enum SQLConstraintViolation: Error, Equatable {
+    case unique
+    case foreignKey
+}
+
+/// A database failure that is not a constraint violation: the message the database gave.
+public struct SQLError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
