@@ -88,6 +88,7 @@ let package = Package(
             name: "CognateSMTP",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -113,8 +114,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CognateSMTPTests",
-            dependencies: ["CognateSMTP"],
-            resources: [.copy("smtp_test_server.py")]
+            dependencies: ["CognateSMTP", .product(name: "NIOCore", package: "swift-nio")],
+            exclude: ["smtp_test_server.py"]
         ),
         .testTarget(
             name: "CognateAuthTests",

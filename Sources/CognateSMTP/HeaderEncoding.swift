@@ -33,10 +33,13 @@ enum HeaderEncoding {
     }
 
     /// The words of `text` split at spaces (empty words keep runs of spaces), or nil when the
-    /// text must be encoded: non-ASCII, control characters, a word too long to fold, or `=?`.
+    /// text must be encoded: non-ASCII, control characters, a word too long to fold, `=?`, or
+    /// a leading or trailing space (which readers drop from a header).
     private static func plainWords(_ text: String) -> [String]? {
         let bytes = text.utf8
-        guard bytes.allSatisfy({ isVisibleASCII($0) || $0 == UInt8(ascii: " ") }), !text.contains("=?") else { return nil }
+        guard bytes.allSatisfy({ isVisibleASCII($0) || $0 == UInt8(ascii: " ") }), !text.contains("=?"),
+              bytes.first != UInt8(ascii: " "), bytes.last != UInt8(ascii: " ")
+        else { return nil }
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         guard words.allSatisfy({ $0.utf8.count <= longestPlainWord }) else { return nil }
         return words

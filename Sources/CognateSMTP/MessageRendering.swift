@@ -38,10 +38,12 @@ struct MessageRenderer {
         guard let html = message.htmlBody else {
             return text + textPart(subtype: "plain", body: message.textBody)
         }
+        // The CRLF before each delimiter belongs to the delimiter (RFC 2046 §5.1.1), so each
+        // part's own final line break is kept.
         text += "Content-Type: multipart/alternative; boundary=\"\(boundary)\"\r\n\r\n"
         text += "--\(boundary)\r\n" + textPart(subtype: "plain", body: message.textBody)
-        text += "--\(boundary)\r\n" + textPart(subtype: "html", body: html)
-        return text + "--\(boundary)--\r\n"
+        text += "\r\n--\(boundary)\r\n" + textPart(subtype: "html", body: html)
+        return text + "\r\n--\(boundary)--\r\n"
     }
 
     /// Content headers, a blank line and the quoted-printable body (which ends with CRLF).

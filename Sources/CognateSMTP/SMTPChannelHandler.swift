@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOTLS
 
@@ -8,6 +9,8 @@ import NIOTLS
 /// Any failure — a timeout, a closed or reset connection, a TLS error, a malformed or
 /// unsolicited reply — fails the exchange in flight and every later one with the same
 /// ``SMTPError`` and closes the channel: a connection that failed once is never used again.
+/// The failure is also kept in ``firstFailure``, for exchanges that reach the channel only after
+/// it closed (and this handler left the pipeline).
 final class SMTPChannelHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = SMTPExchange
@@ -24,6 +27,11 @@ final class SMTPChannelHandler: ChannelDuplexHandler {
     /// The stage of the latest exchange, to name where a failure happened between exchanges.
     private var lastStage: SMTPStage = .greeting
     private var failure: SMTPError?
+    private let firstFailure: NIOLockedValueBox<SMTPError?>
+
+    init(firstFailure: NIOLockedValueBox<SMTPError?>) {
+        self.firstFailure = firstFailure
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
@@ -119,7 +127,10 @@ final class SMTPChannelHandler: ChannelDuplexHandler {
 
     /// Records the first failure, fails the exchange in flight with it and closes the channel.
     private func fail(_ error: SMTPError, context: ChannelHandlerContext) {
-        if failure == nil { failure = error }
+        if failure == nil {
+            failure = error
+            firstFailure.withLockedValue { $0 = error }
+        }
         if let (exchange, timeout) = inFlight {
             inFlight = nil
             timeout.cancel()

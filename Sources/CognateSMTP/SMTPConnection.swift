@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -10,10 +11,13 @@ import NIOSSL
 final class SMTPConnection: Sendable {
     private let channel: any Channel
     private let timeouts: SMTPTimeouts
+    /// What ended the connection, as the channel handler saw it.
+    private let firstFailure: NIOLockedValueBox<SMTPError?>
 
-    private init(channel: any Channel, timeouts: SMTPTimeouts) {
+    private init(channel: any Channel, timeouts: SMTPTimeouts, firstFailure: NIOLockedValueBox<SMTPError?>) {
         self.channel = channel
         self.timeouts = timeouts
+        self.firstFailure = firstFailure
     }
 
     /// Connects to the configured server; with `implicitTLS` set, the TLS handshake starts at
@@ -25,6 +29,7 @@ final class SMTPConnection: Sendable {
         group: any EventLoopGroup
     ) async throws -> SMTPConnection {
         let serverName = Self.serverNameForTLS(configuration.host)
+        let firstFailure = NIOLockedValueBox<SMTPError?>(nil)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(TimeAmount(configuration.timeouts.connect))
             .channelInitializer { channel in
@@ -32,12 +37,12 @@ final class SMTPConnection: Sendable {
                     if let implicitTLS {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: implicitTLS, serverHostname: serverName))
                     }
-                    try channel.pipeline.syncOperations.addHandler(SMTPChannelHandler())
+                    try channel.pipeline.syncOperations.addHandler(SMTPChannelHandler(firstFailure: firstFailure))
                 }
             }
         do {
             let channel = try await bootstrap.connect(host: configuration.host, port: configuration.port).get()
-            return SMTPConnection(channel: channel, timeouts: configuration.timeouts)
+            return SMTPConnection(channel: channel, timeouts: configuration.timeouts, firstFailure: firstFailure)
         } catch {
             throw SMTPError(connectError: error, host: configuration.host, port: configuration.port)
         }
@@ -107,7 +112,7 @@ final class SMTPConnection: Sendable {
         let promise = channel.eventLoop.makePromise(of: Void.self)
         try await withTaskCancellationHandler {
             channel.writeAndFlush(SMTPExchange.tlsHandshake(timeout: TimeAmount(timeouts.command), promise: promise)).whenFailure { error in
-                promise.fail(SMTPError(channelError: error, stage: .tlsHandshake))
+                promise.fail(self.failure(explaining: error, stage: .tlsHandshake))
             }
             try await promise.futureResult.get()
         } onCancel: {
@@ -125,6 +130,12 @@ final class SMTPConnection: Sendable {
         channel.close(promise: nil)
     }
 
+    /// The error for an exchange that could not be written: what closed the channel, if the
+    /// handler saw it (a TLS failure, say), rather than the bare "closed channel" of the write.
+    private func failure(explaining writeError: any Error, stage: SMTPStage) -> SMTPError {
+        firstFailure.withLockedValue { $0 } ?? SMTPError(channelError: writeError, stage: stage)
+    }
+
     /// Hands one exchange to the channel handler and waits for its reply. If the channel is
     /// already closed the handler never sees it, and the failed write fails it instead.
     private func exchange(stage: SMTPStage, _ make: (EventLoopPromise<SMTPReply>) -> SMTPExchange) async throws -> SMTPReply {
@@ -133,7 +144,7 @@ final class SMTPConnection: Sendable {
         let exchange = make(promise)
         return try await withTaskCancellationHandler {
             channel.writeAndFlush(exchange).whenFailure { error in
-                promise.fail(SMTPError(channelError: error, stage: stage))
+                promise.fail(self.failure(explaining: error, stage: stage))
             }
             return try await promise.futureResult.get()
         } onCancel: {
