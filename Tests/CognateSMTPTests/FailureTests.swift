@@ -51,6 +51,28 @@ struct FailureTests {
         }
     }
 
+    @Test func messageOverTheServersSizeLimitIsRefusedBeforeSending() async throws {
+        var options = SMTPTestServer.Options()
+        options.sizeLimit = 4096
+        try await SMTPTestServer.with(options) { server in
+            try await withClient(try await server.configuration()) { client in
+                let error = await #expect(throws: SMTPError.self) {
+                    try await client.send(testMessage(body: String(repeating: "0123456789\n", count: 500)))
+                }
+                guard case .messageTooLarge(let size, let limit) = try #require(error) else {
+                    Issue.record("expected messageTooLarge, got \(String(describing: error))")
+                    return
+                }
+                #expect(size > limit && limit == 4096)
+                #expect(error?.isPermanent == true)
+                try await client.send(testMessage())
+            }
+            // Only the small message was attempted; it announced its size.
+            #expect(try server.events(named: "mail").count == 1)
+            #expect(try server.messages().only?.mailOptions?.contains { $0.hasPrefix("SIZE=") } == true)
+        }
+    }
+
     @Test func serverThatNeverAnswersTimesOut() async throws {
         var options = SMTPTestServer.Options()
         options.mode = .silent

@@ -165,7 +165,7 @@ def tls_context(options):
 def smtp_factory(options, log):
     def make():
         log.write("connect")
-        kwargs = {"hostname": "test.cognate.invalid", "timeout": 60}
+        kwargs = {"hostname": "test.cognate.invalid", "timeout": 60, "data_size_limit": options.size_limit}
         if options.tls == "starttls":
             kwargs["tls_context"] = tls_context(options)
             kwargs["require_starttls"] = True
@@ -217,6 +217,7 @@ async def main():
     parser.add_argument("--defer-recipient", action="append", default=[])
     parser.add_argument("--drop-after-message", action="store_true")
     parser.add_argument("--hang-on-data", action="store_true")
+    parser.add_argument("--size-limit", type=int, default=1024 * 1024)
     options = parser.parse_args()
 
     log = EventLog(options.events)

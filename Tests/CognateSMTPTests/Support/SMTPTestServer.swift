@@ -26,6 +26,8 @@ final class SMTPTestServer: Sendable {
         var dropsConnectionAfterMessage = false
         /// Never answer the end of DATA.
         var hangsOnData = false
+        /// The message size announced in EHLO (SIZE) and enforced.
+        var sizeLimit = 1024 * 1024
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -114,6 +116,7 @@ final class SMTPTestServer: Sendable {
         arguments += options.deferredRecipients.flatMap { ["--defer-recipient", $0] }
         if options.dropsConnectionAfterMessage { arguments.append("--drop-after-message") }
         if options.hangsOnData { arguments.append("--hang-on-data") }
+        arguments += ["--size-limit", String(options.sizeLimit)]
         return arguments
     }
 
