@@ -61,13 +61,22 @@ public actor SMTPClient {
     ///   or `CancellationError`.
     public func send(_ message: EmailMessage) async throws {
         let rendered = Array(message.rendered().utf8)
+        do {
+            try await deliver(rendered, from: message.from.address, to: message.to.map(\.address))
+        } catch where Task.isCancelled {
+            // The connection was closed to stop waiting; what it reported is not the cause.
+            throw CancellationError()
+        }
+    }
+
+    private func deliver(_ rendered: [UInt8], from sender: String, to recipients: [String]) async throws {
         try await exclusively {
             try Task.checkCancellation()
             guard !isShutDown else { throw SMTPError.clientShutDown }
             stopIdleTimer()
             let session = try await readySession()
             do {
-                try await session.deliver(rendered, from: message.from.address, to: message.to.map(\.address))
+                try await session.deliver(rendered, from: sender, to: recipients)
             } catch {
                 if !Self.leavesSessionUsable(error) { await discardSession() }
                 await keepOrCloseIdleSession()

@@ -87,6 +87,22 @@ struct FailureTests {
         }
     }
 
+    @Test func cancellingASendStopsTheWaitAtOnce() async throws {
+        var options = SMTPTestServer.Options()
+        options.mode = .silent
+        try await SMTPTestServer.with(options) { server in
+            // Timeouts far longer than the suite's time limit: only cancellation can end this.
+            let timeouts = SMTPTimeouts(connect: .seconds(600), command: .seconds(600), dataTransfer: .seconds(600))
+            try await withClient(try await server.configuration(timeouts: timeouts)) { client in
+                let sending = Task { try await client.send(testMessage()) }
+                try await server.waitForEvents(named: "connect", count: 1)
+                sending.cancel()
+                await #expect(throws: CancellationError.self) { try await sending.value }
+            }
+            try await server.waitForEvents(named: "disconnect", count: 1)
+        }
+    }
+
     @Test func serverThatNeverAcceptsTheDataTimesOut() async throws {
         var options = SMTPTestServer.Options()
         options.hangsOnData = true
