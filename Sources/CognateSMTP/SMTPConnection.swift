@@ -55,8 +55,8 @@ final class SMTPConnection: Sendable {
         return (try? SocketAddress(ipAddress: unbracketed, port: 0)) == nil ? host : nil
     }
 
-    /// Whether the connection is still open and has seen no failure the handler noticed yet.
-    var isActive: Bool { channel.isActive }
+    /// Whether the connection is open and has not failed (a failed one is already closing).
+    var isActive: Bool { channel.isActive && firstFailure.withLockedValue { $0 } == nil }
 
     /// The greeting the server sends after connecting (or after the TLS handshake).
     func readGreeting() async throws -> SMTPReply {
