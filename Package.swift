@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CGMP", pkgConfig: nil, providers: [.apt(["libgmp-dev"])]),
@@ -81,6 +83,17 @@ let package = Package(
             dependencies: ["CognateProtocol"],
             path: "bench/SRPClientCost"
         ),
+        .target(
+            name: "CognateSMTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "cognate",
             dependencies: [
@@ -97,6 +110,11 @@ let package = Package(
         .testTarget(
             name: "CognateServerTests",
             dependencies: ["CognateServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
+        .testTarget(
+            name: "CognateSMTPTests",
+            dependencies: ["CognateSMTP", .product(name: "NIOCore", package: "swift-nio")],
+            exclude: ["smtp_test_server.py"]
         ),
         .testTarget(
             name: "CognateAuthTests",
