@@ -78,6 +78,14 @@ let package = Package(
             path: "Examples/SwiftUISample/Sources/SwiftUISample"
         ),
         .executableTarget(
+            name: "cognate-load",
+            dependencies: [
+                "CognateCore", "CognateProtocol",
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "bench/Load"
+        ),
+        .executableTarget(
             name: "srp-client-cost",
             dependencies: ["CognateProtocol"],
             path: "bench/SRPClientCost"

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark: Cognate (release build) and moto_server, same machine, same run.
 
-For each operation it reports throughput and p50/p99 latency of both servers and the
-Cognate/moto ratios, as a Markdown table. Usage:
+For each operation it reports throughput, p50/p99 latency at peak, the server's CPU per
+request, Cognate's p99 at half of its peak rate, and the Cognate/moto ratios, as a Markdown
+table. Usage:
 
     python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
+                         [--users 1000000]
 
 Load: wrk (Debian's `wrk`) with one thread and --connections connections for the single-request
-operations; bench/srp_load.py (2 processes, SRP math on GMP) for full USER_SRP_AUTH sign-ins.
-The machine has 2 cores: the load generator and the server under test share them (wrk uses at
-most one core; each SRP client process about 1 ms of CPU per sign-in), and only one server is
-loaded at a time.
+operations at peak; `cognate-load rate` (bench/Load) for a fixed rate (half of the peak, open
+loop); `cognate-load srp` for full USER_SRP_AUTH sign-ins (client math on GMP, enough
+connections to keep the server busy). The machine has 2 cores: the load generator and the
+server under test share them, and only one server is loaded at a time. --users adds that many
+synthetic users to the pool first (`cognate users synthesize`), to measure a large pool.
 """
 import argparse
 import json
@@ -66,8 +69,8 @@ def cpu_seconds(pid):
 
 
 class Server:
-    def __init__(self, name, endpoints, processes):
-        self.name, self.endpoints, self.processes = name, endpoints, processes
+    def __init__(self, name, endpoints, processes, database=None):
+        self.name, self.endpoints, self.processes, self.database = name, endpoints, processes, database
 
     @property
     def endpoint(self):
@@ -103,7 +106,7 @@ def start_cognate(binary, workdir, database, nodes):
         wait_ready(f"http://127.0.0.1:{port}/health", p)
         processes.append(p)
         endpoints.append(f"http://127.0.0.1:{port}")
-    return Server("Cognate", endpoints, processes)
+    return Server("Cognate", endpoints, processes, database)
 
 
 def start_moto(workdir):
@@ -163,15 +166,35 @@ def run_wrk(endpoints, operation, body, seconds, connections):
     }
 
 
-def run_srp(server, pool_id, client_id, seconds):
+def load_tool(binary):
+    return str(pathlib.Path(binary).with_name("cognate-load"))
+
+
+def run_srp(server, pool_id, client_id, seconds, binary, connections=8):
     before = server.cpu()
-    out = subprocess.run([sys.executable, str(HERE / "srp_load.py"), server.endpoint, pool_id, client_id, "bench",
-                          PASSWORD, str(seconds), "2", str(USERS)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([load_tool(binary), "srp", server.endpoint, pool_id, client_id, "bench", PASSWORD, str(seconds),
+                          str(connections), str(USERS)], capture_output=True, text=True, check=True).stdout
     result = json.loads(out.strip().splitlines()[-1])
     cpu = server.cpu() - before
     return {"throughput": result["requests"] / result["seconds"], "p50_ms": result["p50_us"] / 1000,
             "p99_ms": result["p99_us"] / 1000, "failures": result["errors"], "requests": result["requests"],
-            "server_cpu_ms_per_request": 1000 * cpu / max(result["requests"], 1)}
+            "cpu_ms": 1000 * cpu / max(result["requests"], 1)}
+
+
+def run_rate(server, operation, body, rate, seconds, binary, connections=64):
+    """`operation` at a fixed `rate` (open loop); returns p50/p99 counted from when each request
+    was due. `{w}` in the body becomes "h", so names stay distinct from the peak run's."""
+    out = subprocess.run([load_tool(binary), "rate", server.endpoint, TARGET + operation,
+                          body.replace("{w}", "h"), str(rate), str(seconds), str(connections), str(USERS)],
+                         capture_output=True, text=True, check=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    return {"rate": rate, "p50_ms": result["p50_us"] / 1000, "p99_ms": result["p99_us"] / 1000,
+            "failures": result["errors"]}
+
+
+def synthesize(binary, database, pool_id, count):
+    subprocess.run([binary, "users", "synthesize", "--database", database, "--pool", pool_id, "--count", str(count)],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def machine_srp_limit(binary):
@@ -185,25 +208,27 @@ def machine_srp_limit(binary):
 
 def table(results, limit, title):
     lines = [f"### {title}", "",
-             "| operation | Cognate req/s | moto req/s | throughput Cognate/moto | Cognate p50 / p99 (ms) "
-             "| moto p50 / p99 (ms) | p50 Cognate/moto |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| operation | Cognate req/s | moto req/s | Cognate/moto | Cognate p50 / p99 (ms) | moto p50 / p99 (ms) "
+             "| Cognate p99 at half peak (ms) | Cognate CPU per request (ms) | moto CPU per request (ms) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, pair in results.items():
         c, m = pair["Cognate"], pair.get("moto")
-        if m and m["throughput"] > 0:
-            lines.append(f"| {name} | {c['throughput']:.0f} | {m['throughput']:.0f} | {c['throughput'] / m['throughput']:.2f} | "
-                         f"{c['p50_ms']:.2f} / {c['p99_ms']:.2f} | {m['p50_ms']:.2f} / {m['p99_ms']:.2f} | "
-                         f"{c['p50_ms'] / max(m['p50_ms'], 1e-3):.2f} |")
-        elif m:
-            lines.append(f"| {name} | {c['throughput']:.0f} | fails | — | {c['p50_ms']:.2f} / {c['p99_ms']:.2f} | — | — |")
-        else:
-            lines.append(f"| {name} | {c['throughput']:.0f} | — | — | {c['p50_ms']:.2f} / {c['p99_ms']:.2f} | — | — |")
+        half = f"{c['half']['p99_ms']:.2f} (at {c['half']['rate']}/s)" if "half" in c else "—"
+        ratio = f"{c['throughput'] / m['throughput']:.2f}" if m and m["throughput"] > 0 else "—"
+        moto = f"{m['throughput']:.0f}" if m and m["throughput"] > 0 else ("fails" if m else "—")
+        moto_latency = f"{m['p50_ms']:.2f} / {m['p99_ms']:.2f}" if m and m["throughput"] > 0 else "—"
+        moto_cpu = f"{m['cpu_ms']:.2f}" if m and m["throughput"] > 0 else "—"
+        lines.append(f"| {name} | {c['throughput']:.0f} | {moto} | {ratio} | {c['p50_ms']:.2f} / {c['p99_ms']:.2f} | "
+                     f"{moto_latency} | {half} | {c['cpu_ms']:.2f} | {moto_cpu} |")
     srp = results.get("USER_SRP_AUTH sign-in (2 requests)", {}).get("Cognate")
     if srp and limit:
-        lines += ["", f"Cognate's CPU per SRP sign-in: {srp['server_cpu_ms_per_request']:.2f} ms; its cryptography alone "
+        lines += ["", f"Cognate's CPU per SRP sign-in: {srp['cpu_ms']:.2f} ms, "
+                      f"{srp['cpu_ms'] / limit['srp_sign_in_ms']:.2f} × its cryptography alone "
                       f"(`cognate crypto-cost`): {limit['srp_sign_in_ms']:.2f} ms = 3 × {limit['modexp_ms']:.2f} ms "
                       f"constant-time 3072-bit modexp (GMP) + 2 × {limit['rsa_sign_ms']:.2f} ms RS256 (OpenSSL)."]
     failures = {f"{n} ({s})": r["failures"] for n, pair in results.items() for s, r in pair.items() if r["failures"]}
+    failures.update({f"{n} (half peak)": pair["Cognate"]["half"]["failures"] for n, pair in results.items()
+                     if pair["Cognate"].get("half", {}).get("failures")})
     if failures:
         lines += ["", f"Failed requests: {failures}"]
     return "\n".join(lines)
@@ -216,6 +241,7 @@ def main():
     parser.add_argument("--database", help="postgres:// URL (default: a fresh SQLite file)")
     parser.add_argument("--nodes", type=int, default=1, help="Cognate nodes on the database (PostgreSQL only)")
     parser.add_argument("--no-moto", action="store_true", help="measure Cognate only")
+    parser.add_argument("--users", type=int, default=0, help="synthetic users added to the pool first")
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "cognate"))
     args = parser.parse_args()
@@ -224,7 +250,8 @@ def main():
     if args.nodes > 1 and not args.database:
         sys.exit("several nodes need a shared PostgreSQL database (--database postgres://...)")
     if not args.skip_build:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "cognate"], cwd=ROOT, check=True)
+        for product in ("cognate", "cognate-load"):
+            subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
 
     limit = machine_srp_limit(args.binary)   # first, on a quiet machine
     results = {}
@@ -236,19 +263,27 @@ def main():
             run_id = uuid.uuid4().hex[:6]
             for server in servers:
                 pool_id, client_id, tokens = prepare(server)
+                if server.name == "Cognate" and args.users:
+                    print(f"Cognate: {args.users} synthetic users ...", file=sys.stderr)
+                    synthesize(args.binary, server.database, pool_id, args.users)
                 for name, (operation, body) in operations(client_id, tokens, run_id).items():
                     print(f"{server.name}: {name} ...", file=sys.stderr)
-                    results.setdefault(name, {})[server.name] = run_wrk(
-                        server.endpoints, operation, body, args.seconds, args.connections)
+                    before = server.cpu()
+                    result = run_wrk(server.endpoints, operation, body, args.seconds, args.connections)
+                    result["cpu_ms"] = 1000 * (server.cpu() - before) / max(result["requests"], 1)
+                    if server.name == "Cognate":
+                        result["half"] = run_rate(server, operation, json.dumps(body),
+                                                  max(1, int(result["throughput"] / 2)), args.seconds, args.binary)
+                    results.setdefault(name, {})[server.name] = result
                 print(f"{server.name}: USER_SRP_AUTH ...", file=sys.stderr)
                 results.setdefault("USER_SRP_AUTH sign-in (2 requests)", {})[server.name] = run_srp(
-                    server, pool_id, client_id, args.seconds)
+                    server, pool_id, client_id, args.seconds, args.binary)
         finally:
             for server in servers:
                 server.stop()
     storage = "PostgreSQL" if args.database else "SQLite"
     title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}, {args.connections} connections, "
-             f"{args.seconds} s per operation")
+             f"{args.seconds} s per operation, {USERS + args.users} users in the pool")
     print(json.dumps(results), file=sys.stderr)
     print(table(results, limit, title))
 
