@@ -35,7 +35,9 @@ extension IdentityService {
             switch notice.topic {
             case .pool: cache.invalidatePool(notice.subject)
             case .client: cache.invalidateClient(notice.subject)
-            case .signingKeys: keys.forget(poolId: notice.subject == "*" ? nil : notice.subject)
+            case .signingKeys:
+                keys.forget(poolId: notice.subject == "*" ? nil : notice.subject)
+                accessTokens.verified.removeAll()
             }
         }
         changeFeedCursor.record(notices, polledAt: now)

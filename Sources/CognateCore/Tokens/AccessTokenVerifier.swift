@@ -9,6 +9,8 @@ struct AccessTokenClaims: Sendable {
     var username: String
     var originJti: String
     var scopes: Set<String>
+    /// `exp`, epoch seconds.
+    var expiresAt: Double
 }
 
 /// Checks an access token's signature, issuer, use and expiry (not revocation: that needs the
@@ -19,6 +21,7 @@ struct AccessTokenClaims: Sendable {
 struct AccessTokenVerifier: Sendable {
     let keys: SigningKeyRing
     let issuerBase: String
+    let verified = VerifiedTokenCache()
 
     /// The members of an access token's payload this server checks.
     struct Payload: Decodable {
@@ -36,17 +39,26 @@ struct AccessTokenVerifier: Sendable {
     /// (`<issuerBase>/<poolId>`), signed by one of that pool's keys, `token_use` access, not
     /// expired.
     func verify(_ token: String, now: Date) async throws -> AccessTokenClaims {
+        let claims = try await verifiedClaims(token, now: now)
+        guard now.timeIntervalSince1970 < claims.expiresAt else { throw CognitoError.expiredAccessToken }
+        return claims
+    }
+
+    private func verifiedClaims(_ token: String, now: Date) async throws -> AccessTokenClaims {
+        if let claims = verified.claims(of: token) { return claims }
         guard let parts = JWT.parts(of: token), let kid = parts.header.kid,
             let payload = try? JSONDecoder().decode(Payload.self, from: parts.payload), payload.token_use == "access",
             payload.iss.hasPrefix(issuerBase + "/")
         else { throw CognitoError.invalidAccessToken }
-        let poolId = String(payload.iss.dropFirst(issuerBase.count + 1))
-        guard !poolId.isEmpty, poolId.count <= 55, !poolId.contains("/"),
+        let poolId = String(payload.iss.utf8.dropFirst(issuerBase.utf8.count + 1))!
+        guard !poolId.isEmpty, poolId.utf8.count <= 55, !poolId.contains("/"),
             let key = try? await keys.verificationKey(kid: kid, poolId: poolId, now: now), JWT.isSigned(parts, by: key)
         else { throw CognitoError.invalidAccessToken }
-        guard now.timeIntervalSince1970 < payload.exp else { throw CognitoError.expiredAccessToken }
-        return AccessTokenClaims(
+        let claims = AccessTokenClaims(
             poolId: poolId, clientId: payload.client_id, sub: payload.sub, username: payload.username,
-            originJti: payload.origin_jti, scopes: Set((payload.scope ?? "").split(separator: " ").map(String.init)))
+            originJti: payload.origin_jti, scopes: Set((payload.scope ?? "").split(separator: " ").map(String.init)),
+            expiresAt: payload.exp)
+        verified.insert(token, claims: claims, now: now)
+        return claims
     }
 }

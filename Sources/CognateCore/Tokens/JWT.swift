@@ -10,8 +10,8 @@ enum JWT {
     }
 
     static func sign(claims: [String: JSONValue], with key: SigningKey) throws -> String {
-        let header = try JSONEncoder().encode(Header(kid: key.kid, alg: "RS256"))
-        let payload = try WireCoding.makeEncoder().encode(JSONValue.object(claims))
+        let header = JSONValue.object(["alg": "RS256", "kid": .string(key.kid)]).jsonBytes
+        let payload = JSONValue.object(claims).jsonBytes
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
         let signature = try key.signer.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
@@ -37,8 +37,9 @@ enum JWT {
     /// Splits and decodes a compact RS256 token; nil when it is malformed, oversized or uses
     /// another algorithm or no `kid`.
     static func parts(of token: String) -> Parts? {
-        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard pieces.count == 3, token.utf8.count <= 16_384,
+        guard token.utf8.count <= 16_384 else { return nil }
+        let pieces = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Substring.init)
+        guard pieces.count == 3,
             let headerData = Base64URL.decode(pieces[0]),
             let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "RS256", header.kid != nil,
             let signature = Base64URL.decode(pieces[2]),

@@ -1,0 +1,67 @@
+/// Compact JSON text of a value, written directly (JWT claims are serialized on every
+/// sign-in and refresh, and Foundation's encoder costs more than the rest of the token).
+///
+/// Contract: RFC 8259 output; object keys in sorted order (the same value always gives the
+/// same text); numbers without a fraction written as integers (`1795000000`, as JWT readers
+/// expect of `exp` and `iat`), others as Swift's shortest round-tripping form; strings with
+/// `"`, `\` and control characters escaped, everything else as UTF-8.
+extension JSONValue {
+    public var jsonBytes: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(512)
+        write(into: &output)
+        return output
+    }
+
+    private func write(into output: inout [UInt8]) {
+        switch self {
+        case .null: output += Array("null".utf8)
+        case .bool(let value): output += Array((value ? "true" : "false").utf8)
+        case .number(let value):
+            if value.isFinite, value.rounded() == value, abs(value) < 9e15 {
+                output += Array(String(Int64(value)).utf8)
+            } else if value.isFinite {
+                output += Array(String(value).utf8)
+            } else {
+                output += Array("null".utf8)
+            }
+        case .string(let value): Self.writeString(value, into: &output)
+        case .array(let values):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in values.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeString(key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                members[key]!.write(into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ value: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                output += Array("\\u00".utf8)
+                output += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]]
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
