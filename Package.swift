@@ -79,10 +79,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cognate-load",
-            dependencies: [
-                "CognateCore", "CognateProtocol",
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            dependencies: ["CognateCore", "CognateProtocol"],
             path: "bench/Load"
         ),
         .executableTarget(

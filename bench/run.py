@@ -173,7 +173,8 @@ def load_tool(binary):
 def run_srp(server, pool_id, client_id, seconds, binary, connections=8):
     before = server.cpu()
     out = subprocess.run([load_tool(binary), "srp", server.endpoint, pool_id, client_id, "bench", PASSWORD, str(seconds),
-                          str(connections), str(USERS)], capture_output=True, text=True, check=True).stdout
+                          str(connections), str(USERS)], capture_output=True, text=True, check=True,
+                         timeout=seconds + 60).stdout
     result = json.loads(out.strip().splitlines()[-1])
     cpu = server.cpu() - before
     return {"throughput": result["requests"] / result["seconds"], "p50_ms": result["p50_us"] / 1000,
@@ -186,7 +187,7 @@ def run_rate(server, operation, body, rate, seconds, binary, connections=64):
     was due. `{w}` in the body becomes "h", so names stay distinct from the peak run's."""
     out = subprocess.run([load_tool(binary), "rate", server.endpoint, TARGET + operation,
                           body.replace("{w}", "h"), str(rate), str(seconds), str(connections), str(USERS)],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, timeout=seconds + 60).stdout
     result = json.loads(out.strip().splitlines()[-1])
     return {"rate": rate, "p50_ms": result["p50_us"] / 1000, "p99_ms": result["p99_us"] / 1000,
             "failures": result["errors"]}

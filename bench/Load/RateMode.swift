@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 
 // One operation at a fixed rate: request i is due at start + i/RATE; CONNECTIONS keep-alive
 // connections take the next due request in turn, wait for its time and send it. BODY may hold
@@ -23,43 +22,33 @@ struct RateArguments {
     }
 }
 
-func runRate(_ values: [String]) async -> Report {
+func runRate(_ values: [String]) -> Report {
     let arguments = RateArguments(values)
     let total = Int(arguments.rate * arguments.seconds)
     let next = Counter()
     let start = DispatchTime.now().uptimeNanoseconds + 100_000_000
-    let outcomes = await withTaskGroup(of: Outcome.self) { group in
-        for _ in 0..<arguments.connections {
-            group.addTask {
-                var outcome = Outcome()
-                do {
-                    try await HTTPConnection.with(
-                        host: arguments.host, port: arguments.port, group: MultiThreadedEventLoopGroup.singleton
-                    ) { connection in
-                        while true {
-                            let index = next.take()
-                            guard index < total else { return }
-                            let due = start + UInt64(Double(index) / arguments.rate * 1e9)
-                            let now = DispatchTime.now().uptimeNanoseconds
-                            if due > now { try await Task.sleep(nanoseconds: due - now) }
-                            let body = arguments.body.replacingOccurrences(of: "{n}", with: String(index))
-                                .replacingOccurrences(of: "{u}", with: String(index % max(arguments.users, 1)))
-                            let answer = try await connection.post(
-                                target: arguments.target, host: "\(arguments.host):\(arguments.port)", body: Array(body.utf8))
-                            if answer.status == 200 {
-                                outcome.latencies.append(Double(DispatchTime.now().uptimeNanoseconds - due) / 1000)
-                            } else {
-                                outcome.errors += 1
-                            }
-                        }
-                    }
-                } catch {
+    let outcomes = onThreads(arguments.connections) { _ in
+        var outcome = Outcome()
+        let connection = HTTPConnection(host: arguments.host, port: arguments.port)
+        while true {
+            let index = next.take()
+            guard index < total else { return outcome }
+            let due = start + UInt64(Double(index) / arguments.rate * 1e9)
+            let now = DispatchTime.now().uptimeNanoseconds
+            if due > now { usleep(useconds_t((due - now) / 1000)) }
+            let body = arguments.body.replacingOccurrences(of: "{n}", with: String(index))
+                .replacingOccurrences(of: "{u}", with: String(index % max(arguments.users, 1)))
+            do {
+                let answer = try connection.post(target: arguments.target, body: Array(body.utf8))
+                if answer.status == 200 {
+                    outcome.latencies.append(Double(DispatchTime.now().uptimeNanoseconds - due) / 1000)
+                } else {
                     outcome.errors += 1
                 }
-                return outcome
+            } catch {
+                outcome.errors += 1
             }
         }
-        return await group.reduce(into: [Outcome]()) { $0.append($1) }
     }
     return Report(outcomes, seconds: arguments.seconds)
 }

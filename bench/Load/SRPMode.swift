@@ -1,6 +1,5 @@
 import CognateProtocol
 import Foundation
-import NIOPosix
 
 // Complete USER_SRP_AUTH sign-ins (InitiateAuth + RespondToAuthChallenge), as fast as the
 // server answers, from CONNECTIONS keep-alive connections, each sign-in picking one of
@@ -42,66 +41,56 @@ struct Challenge: Decodable {
 
 
 /// Sign-ins on one connection until `deadline`.
-func srpWorker(_ arguments: SRPArguments, deadline: Date) async -> Outcome {
+func srpWorker(_ arguments: SRPArguments, deadline: Date) -> Outcome {
     var outcome = Outcome()
     let srp = SRPSignIn(poolId: arguments.poolId)
     var secrets: [String: SRPSignIn.UserSecret] = [:]
     let target = "AWSCognitoIdentityProviderService."
-    let hostHeader = "\(arguments.host):\(arguments.port)"
-    do {
-        try await HTTPConnection.with(host: arguments.host, port: arguments.port, group: MultiThreadedEventLoopGroup.singleton) {
-            connection in
-            while Date() < deadline {
-                let username = "\(arguments.username)\(Int.random(in: 0..<max(arguments.users, 1)))"
-                let started = DispatchTime.now().uptimeNanoseconds
-                let first = try await connection.post(target: target + "InitiateAuth", host: hostHeader, body: json([
-                    "AuthFlow": "USER_SRP_AUTH", "ClientId": arguments.clientId,
-                    "AuthParameters": ["USERNAME": username, "SRP_A": srp.publicValueHex],
-                ]))
-                guard first.status == 200, let challenge = try? JSONDecoder().decode(Challenge.self, from: Data(first.body))
-                else {
-                    outcome.errors += 1
-                    continue
-                }
-                let parameters = challenge.ChallengeParameters
-                let salt = bytes(fromHex: parameters.SALT)
-                let secret = secrets[username] ?? srp.userSecret(
-                    salt: salt, userId: parameters.USER_ID_FOR_SRP, password: arguments.password)
-                secrets[username] = secret
-                let claim = srp.claim(
-                    serverPublic: bytes(fromHex: parameters.SRP_B), secret: secret, userId: parameters.USER_ID_FOR_SRP,
-                    secretBlock: parameters.SECRET_BLOCK, now: Date())
-                let second = try await connection.post(
-                    target: target + "RespondToAuthChallenge", host: hostHeader,
-                    body: json([
-                        "ClientId": arguments.clientId, "ChallengeName": "PASSWORD_VERIFIER",
-                        "ChallengeResponses": [
-                            "USERNAME": parameters.USERNAME, "PASSWORD_CLAIM_SECRET_BLOCK": parameters.SECRET_BLOCK,
-                            "TIMESTAMP": claim.timestamp, "PASSWORD_CLAIM_SIGNATURE": claim.signature,
-                        ],
-                    ]))
-                if second.status == 200 {
-                    outcome.latencies.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1000)
-                } else {
-                    outcome.errors += 1
-                }
+    let connection = HTTPConnection(host: arguments.host, port: arguments.port)
+    while Date() < deadline {
+        let username = "\(arguments.username)\(Int.random(in: 0..<max(arguments.users, 1)))"
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            let first = try connection.post(target: target + "InitiateAuth", body: json([
+                "AuthFlow": "USER_SRP_AUTH", "ClientId": arguments.clientId,
+                "AuthParameters": ["USERNAME": username, "SRP_A": srp.publicValueHex],
+            ]))
+            guard first.status == 200, let challenge = try? JSONDecoder().decode(Challenge.self, from: Data(first.body)) else {
+                outcome.errors += 1
+                continue
             }
+            let parameters = challenge.ChallengeParameters
+            let secret = secrets[username] ?? srp.userSecret(
+                salt: bytes(fromHex: parameters.SALT), userId: parameters.USER_ID_FOR_SRP, password: arguments.password)
+            secrets[username] = secret
+            let claim = srp.claim(
+                serverPublic: bytes(fromHex: parameters.SRP_B), secret: secret, userId: parameters.USER_ID_FOR_SRP,
+                secretBlock: parameters.SECRET_BLOCK, now: Date())
+            let second = try connection.post(target: target + "RespondToAuthChallenge", body: json([
+                "ClientId": arguments.clientId, "ChallengeName": "PASSWORD_VERIFIER",
+                "ChallengeResponses": [
+                    "USERNAME": parameters.USERNAME, "PASSWORD_CLAIM_SECRET_BLOCK": parameters.SECRET_BLOCK,
+                    "TIMESTAMP": claim.timestamp, "PASSWORD_CLAIM_SIGNATURE": claim.signature,
+                ],
+            ]))
+            if second.status == 200 {
+                outcome.latencies.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1000)
+            } else {
+                outcome.errors += 1
+            }
+        } catch {
+            outcome.errors += 1
         }
-    } catch {
-        outcome.errors += 1
     }
     return outcome
 }
 
 func bytes(fromHex hex: String) -> [UInt8] { SRPEncoding.bytes(fromHex: hex) ?? [] }
 
-func runSRP(_ values: [String]) async -> Report {
+func runSRP(_ values: [String]) -> Report {
     let arguments = SRPArguments(values)
     let started = Date()
     let deadline = started.addingTimeInterval(arguments.seconds)
-    let outcomes = await withTaskGroup(of: Outcome.self) { group in
-        for _ in 0..<arguments.connections { group.addTask { await srpWorker(arguments, deadline: deadline) } }
-        return await group.reduce(into: [Outcome]()) { $0.append($1) }
-    }
+    let outcomes = onThreads(arguments.connections) { _ in srpWorker(arguments, deadline: deadline) }
     return Report(outcomes, seconds: Date().timeIntervalSince(started))
 }

@@ -22,8 +22,8 @@ func usage() -> Never {
 let values = Array(CommandLine.arguments.dropFirst())
 let report: Report
 switch values.first {
-case "srp": report = await runSRP(Array(values.dropFirst()))
-case "rate": report = await runRate(Array(values.dropFirst()))
+case "srp": report = runSRP(Array(values.dropFirst()))
+case "rate": report = runRate(Array(values.dropFirst()))
 default: usage()
 }
 print(report.json)
