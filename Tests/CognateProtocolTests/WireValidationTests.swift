@@ -69,3 +69,34 @@ struct WireValidationTests {
             == "wPmNjnLks+YFTH+fuj4S595f9oOAVP9HeK/5VER2QvM=")
     }
 }
+
+/// The byte-table fast path of character-class patterns answers exactly as the regex does.
+struct WirePatternFastPathTests {
+    static let classPatterns = [
+        "[A-Za-z0-9_+]+", "[A-Za-z0-9_+-]+", "[A-Za-z0-9-_=.]+", "[A-Za-z0-9]+", "[A-Za-z0-9_+=/]+",
+        "[A-Za-z0-9_\\s+=.@-]+", "[\\x21\\x23-\\x5B\\x5D-\\x7E]+", "[A-Za-z0-9_\\s+=,.@-]+", "^[0-9a-fA-F]+$",
+        "^[A-Za-z0-9_\\- ]+$", "[\\S]+",
+    ]
+
+    @Test func agreesWithTheRegexOnRandomASCII() {
+        var generator = SystemRandomNumberGenerator()
+        for icu in Self.classPatterns {
+            let pattern = WirePattern(icu, icu: icu)
+            for _ in 0..<2000 {
+                let length = Int.random(in: 0...6, using: &generator)
+                let value = String(decoding: (0..<length).map { _ in UInt8.random(in: 0...127, using: &generator) }, as: UTF8.self)
+                #expect(pattern.matches(value) == pattern.regexMatches(value), "\(icu) on \(value.debugDescription)")
+            }
+            for value in ["é", "aé", "a\u{2003}b", "😀"] {
+                #expect(pattern.matches(value) == pattern.regexMatches(value), "\(icu) on \(value)")
+            }
+        }
+    }
+
+    @Test func buildsTablesForClassPatternsOnly() {
+        #expect(WirePattern.asciiClass(of: "[A-Za-z0-9-_=.]+") != nil)
+        #expect(WirePattern.asciiClass(of: "[\\p{L}\\p{M}]+") == nil)
+        #expect(WirePattern.asciiClass(of: "[^_\\p{Z}][a]+") == nil)
+        #expect(WirePattern.asciiClass(of: "arn:[A-Za-z]+") == nil)
+    }
+}

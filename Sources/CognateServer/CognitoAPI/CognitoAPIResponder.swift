@@ -19,6 +19,7 @@ struct CognitoAPIResponder: Sendable {
     let cors: CORSPolicy
     let maxBodyBytes: Int
     let logger: Logger
+    let requestIds = RequestIdentifiers()
 
     func respond(to request: Request) async -> Response {
         let target = request.headers[HTTPField.Name("x-amz-target")!]
@@ -29,7 +30,7 @@ struct CognitoAPIResponder: Sendable {
     }
 
     private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> Response {
-        let requestId = UUID().uuidString.lowercased()
+        let requestId = requestIds.next()
         do {
             let body = try await Self.collect(request.body, limit: maxBodyBytes)
             guard let handler else { throw WireFault.unknownOperation(target) }
