@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "CognateServer",
             dependencies: [
-                "CognateCore", "CognateStorage",
+                "CognateCore", "CognateStorage", "CognateSMTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

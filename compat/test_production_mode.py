@@ -17,7 +17,7 @@ ACCESS_KEY, SECRET_KEY = "AKIACOGNATETEST", "s3cr3t/key+for+tests"
 @pytest.fixture(scope="module")
 def production():
     with tempfile.TemporaryDirectory(prefix="cognate-prod-") as workdir:
-        server = CognateServer(workdir, extra_args=["--mode", "production", "--admin-credentials",
+        server = CognateServer(workdir, extra_args=["--mode", "production", "--email-delivery", "outbox", "--admin-credentials",
                                                     f"{ACCESS_KEY}:{SECRET_KEY}"]).start()
         yield server
         server.stop()

@@ -31,7 +31,7 @@ def mode_of(path):
 @pytest.fixture(scope="module")
 def production():
     with tempfile.TemporaryDirectory(prefix="cognate-review-") as workdir:
-        server = CognateServer(workdir, extra_args=["--mode", "production", "--admin-credentials",
+        server = CognateServer(workdir, extra_args=["--mode", "production", "--email-delivery", "outbox", "--admin-credentials",
                                                     f"{ACCESS_KEY}:{SECRET_KEY}"]).start()
         yield server
         server.stop()

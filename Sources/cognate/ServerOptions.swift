@@ -69,6 +69,45 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Codes sent to one email address or phone number per pool per hour, 0 for no limit (env COGNATE_RATE_LIMIT_MESSAGES; default 10).")
     var rateLimitMessages: Int?
 
+    @Option(name: .long, help: "How email reaches users: outbox, smtp or webhook (env COGNATE_EMAIL_DELIVERY; default outbox in dev mode, required in production).")
+    var emailDelivery: String?
+
+    @Option(name: .long, help: "How SMS reaches users: outbox or webhook (env COGNATE_SMS_DELIVERY; default outbox).")
+    var smsDelivery: String?
+
+    @Option(name: .long, help: "SMTP server host (env COGNATE_SMTP_HOST); its password comes from COGNATE_SMTP_PASSWORD or --smtp-password-file.")
+    var smtpHost: String?
+
+    @Option(name: .long, help: "SMTP port (env COGNATE_SMTP_PORT; default 587, 465 with --smtp-security tls).")
+    var smtpPort: Int?
+
+    @Option(name: .long, help: "starttls, tls or none (env COGNATE_SMTP_SECURITY; default starttls).")
+    var smtpSecurity: String?
+
+    @Option(name: .long, help: "SMTP user name (env COGNATE_SMTP_USERNAME).")
+    var smtpUsername: String?
+
+    @Option(name: .long, help: "File holding the SMTP password (env COGNATE_SMTP_PASSWORD holds it directly).")
+    var smtpPasswordFile: String?
+
+    @Option(name: .long, help: "Sender when a pool names none, 'Name <address>' (env COGNATE_SMTP_FROM).")
+    var smtpFrom: String?
+
+    @Option(name: .long, help: "Extra CA certificate (PEM) to trust for the SMTP server (env COGNATE_SMTP_CA_FILE).")
+    var smtpCAFile: String?
+
+    @Option(name: .long, help: "This server's host name, given in SMTP's EHLO (env COGNATE_SMTP_HOSTNAME; default localhost).")
+    var smtpHostname: String?
+
+    @Option(name: .long, help: "Endpoint that receives emails as signed JSON (env COGNATE_EMAIL_WEBHOOK_URL).")
+    var emailWebhookURL: String?
+
+    @Option(name: .long, help: "Endpoint that receives SMS as signed JSON (env COGNATE_SMS_WEBHOOK_URL).")
+    var smsWebhookURL: String?
+
+    @Option(name: .long, help: "File holding the webhook signing secret (env COGNATE_WEBHOOK_SECRET holds it directly).")
+    var webhookSecretFile: String?
+
     @Option(name: .long, help: "Seconds a pool/client change on another node may take to apply here (env COGNATE_CONFIG_CACHE_SECONDS; default 5).")
     var configCacheSeconds: Double?
 
@@ -88,6 +127,7 @@ struct ServerOptions: ParsableArguments {
         }
         config.mode = mode
         config.region = Setting.string(region, "COGNATE_REGION") ?? config.region
+        config.delivery = try deliverySettings()
         config.clientAddressHeader = Setting.string(clientAddressHeader, "COGNATE_CLIENT_ADDRESS_HEADER")
         config.rateLimits.userCreationPerMinute = try Setting.number(
             rateLimitUserCreation, "COGNATE_RATE_LIMIT_USER_CREATION", minimum: 0) ?? config.rateLimits.userCreationPerMinute
@@ -116,5 +156,31 @@ struct ServerOptions: ParsableArguments {
         let problems = config.problems()
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         return config
+    }
+
+    /// The delivery channels and what they need; secrets from the environment or files only.
+    func deliverySettings() throws -> DeliverySettings {
+        var delivery = DeliverySettings()
+        func channel(_ flag: String?, _ variable: String) throws -> DeliverySettings.Channel? {
+            guard let text = Setting.string(flag, variable) else { return nil }
+            guard let channel = DeliverySettings.Channel(rawValue: text) else {
+                throw ValidationError("Delivery must be outbox, smtp or webhook, not \(text).")
+            }
+            return channel
+        }
+        delivery.email = try channel(emailDelivery, "COGNATE_EMAIL_DELIVERY")
+        delivery.sms = try channel(smsDelivery, "COGNATE_SMS_DELIVERY")
+        delivery.smtpHost = Setting.string(smtpHost, "COGNATE_SMTP_HOST")
+        delivery.smtpPort = try Setting.number(smtpPort, "COGNATE_SMTP_PORT", minimum: 1)
+        delivery.smtpSecurity = Setting.string(smtpSecurity, "COGNATE_SMTP_SECURITY") ?? delivery.smtpSecurity
+        delivery.smtpUsername = Setting.string(smtpUsername, "COGNATE_SMTP_USERNAME")
+        delivery.smtpPassword = try Setting.secret(file: smtpPasswordFile, "COGNATE_SMTP_PASSWORD")
+        delivery.smtpFrom = Setting.string(smtpFrom, "COGNATE_SMTP_FROM")
+        delivery.smtpCAFile = Setting.string(smtpCAFile, "COGNATE_SMTP_CA_FILE")
+        delivery.smtpHostname = Setting.string(smtpHostname, "COGNATE_SMTP_HOSTNAME") ?? delivery.smtpHostname
+        delivery.emailWebhookURL = Setting.string(emailWebhookURL, "COGNATE_EMAIL_WEBHOOK_URL")
+        delivery.smsWebhookURL = Setting.string(smsWebhookURL, "COGNATE_SMS_WEBHOOK_URL")
+        delivery.webhookSecret = try Setting.secret(file: webhookSecretFile, "COGNATE_WEBHOOK_SECRET")
+        return delivery
     }
 }

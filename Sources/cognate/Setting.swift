@@ -21,4 +21,14 @@ enum Setting {
         guard value >= minimum else { throw ValidationError("\(variable) must be at least \(minimum), not \(value).") }
         return value
     }
+
+    /// A secret: the content of `file` (trailing newline dropped) if given, else the
+    /// environment variable — never a command-line value, which other users can see.
+    static func secret(file: String?, _ variable: String) throws -> String? {
+        guard let file else { return environment[variable] }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw ValidationError("Cannot read the secret file \(file).")
+        }
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
 }

@@ -26,6 +26,27 @@ struct ServerConfigurationTests {
         configuration.allowDevModeOnNetwork = false
         configuration.mode = .production
         configuration.adminCredentials = ["AKID": "secret"]
+        configuration.delivery.email = .outbox
         #expect(configuration.problems().isEmpty)
+    }
+
+    @Test func deliveryChannelsNeedWhatTheyUse() {
+        var configuration = ServerConfiguration()
+        configuration.mode = .production
+        configuration.adminCredentials = ["AKID": "secret"]
+        #expect(configuration.problems().contains { $0.contains("--email-delivery") })
+        configuration.delivery.email = .smtp
+        #expect(configuration.problems().contains { $0.contains("--smtp-host") })
+        #expect(configuration.problems().contains { $0.contains("--smtp-from") })
+        configuration.delivery.smtpHost = "mail.example.com"
+        configuration.delivery.smtpFrom = "Cognate <no-reply@example.com>"
+        #expect(configuration.problems().isEmpty)
+        configuration.delivery.sms = .webhook
+        configuration.delivery.smsWebhookURL = "https://sms.example.com/send"
+        #expect(configuration.problems().contains { $0.contains("secret") })
+        configuration.delivery.webhookSecret = "s3cret"
+        #expect(configuration.problems().isEmpty)
+        configuration.delivery.sms = .smtp
+        #expect(configuration.problems().contains { $0.contains("SMS cannot go through SMTP") })
     }
 }

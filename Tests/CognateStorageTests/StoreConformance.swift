@@ -30,6 +30,7 @@ enum StoreConformance {
         Case(name: "parallel group changes keep one membership each", run: parallelGroupChanges),
         Case(name: "expired records are swept in batches, live ones stay", run: sweeping),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
+        Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
     ]
 
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -294,6 +295,37 @@ enum StoreConformance {
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(outcomes.filter { $0 }.count == 1)
+    }
+
+    static func messageQueue(_ store: SQLStore) async throws {
+        let message = OutboundMessage(poolId: "p1", username: "a", medium: .email, destination: "a@example.com",
+                                      subject: "Code", body: "Your code is 123456", code: "123456", purpose: "signUp",
+                                      sender: "Example <no-reply@example.com>")
+        let held = try await store.write { try await $0.enqueueMessage(message, at: t0, heldUntil: t0 + 120) }
+        let other = try await store.write { try await $0.enqueueMessage(message, at: t0, heldUntil: t0 + 10) }
+        // Held by the request that queued it: not due, not claimable, until the hold ends.
+        #expect(try await store.read { try await $0.dueMessages(now: t0 + 5, limit: 10) } == [])
+        #expect(try await store.write { try await $0.claimMessage(id: held, now: t0 + 5, heldUntil: t0 + 200) } == nil)
+        #expect(try await store.read { try await $0.dueMessages(now: t0 + 130, limit: 10) } == [other, held])
+        #expect(try await store.read { try await $0.dueMessages(now: t0 + 130, limit: 1) } == [other])
+
+        // Of parallel claims (several nodes retrying), exactly one gets the message.
+        let claims = await withTaskGroup(of: QueuedMessage?.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try? await store.write { try await $0.claimMessage(id: held, now: t0 + 130, heldUntil: t0 + 250) } }
+            }
+            return await group.reduce(into: [QueuedMessage]()) { if let claim = $1 { $0.append(claim) } }
+        }
+        #expect(claims.count == 1)
+        #expect(claims.first?.message == message)
+        #expect(claims.first?.attempts == 2)
+        #expect(claims.first?.createdAt == t0)
+
+        try await store.write { try await $0.rescheduleMessage(id: held, at: t0 + 400, error: String(repeating: "x", count: 2000)) }
+        #expect(try await store.read { try await $0.dueMessages(now: t0 + 300, limit: 10) } == [other])
+        try await store.write { try await $0.removeMessage(id: other) }
+        #expect(try await store.read { try await $0.dueMessages(now: t0 + 400, limit: 10) } == [held])
+        #expect(try await store.write { try await $0.claimMessage(id: other, now: t0 + 400, heldUntil: t0 + 500) } == nil)
     }
 
     static func parallelCounters(_ store: SQLStore) async throws {

@@ -55,14 +55,4 @@ extension IdentityService {
         try await updateSignInNames(of: user, pool: pool, in: transaction)
         return pending
     }
-
-    /// Sends codes after their transaction committed; returns their delivery details.
-    func send(_ pending: [PendingCode], pool: PoolRecord) async throws -> [CodeDeliveryDetailsType] {
-        var details: [CodeDeliveryDetailsType] = []
-        for item in pending {
-            details.append(try await deliverVerificationCode(
-                item.code, to: item.destination, user: item.user, pool: pool, purpose: item.purpose))
-        }
-        return details
-    }
 }

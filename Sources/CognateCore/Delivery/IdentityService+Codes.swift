@@ -1,19 +1,21 @@
 import CognateProtocol
 import Foundation
 
-/// A code to send once the transaction that stored it has committed.
+/// A code whose message is queued, to send once the transaction that stored both committed.
 struct PendingCode: Sendable {
     var user: UserRecord
     var destination: CodeDestination
     var code: String
     var purpose: CodePurpose
+    /// The queued message that carries it (`DeliveryQueue`).
+    var message: QueuedMessage
 }
 
 extension IdentityService {
     /// Issues a code for `purpose` to `destination` and stores it in `transaction` (replacing
     /// the user's earlier code of that purpose, whose wrong guesses of the last hour carry
-    /// over), within the pool's hourly limit of messages per address; `pendingValue` is a new
-    /// address held until verified. Lifetimes: one hour for
+    /// over), within the pool's hourly limit of messages per address, and queues its message
+    /// in the same transaction; `pendingValue` is a new address held until verified. Lifetimes: one hour for
     /// password resets, `confirmationCodeLifetime` (24 h) for the rest.
     func issueCode(_ purpose: CodePurpose, for user: UserRecord, to destination: CodeDestination, pool: PoolRecord,
                    pendingValue: String? = nil, in transaction: any StoreTransaction) async throws -> PendingCode {
@@ -24,7 +26,13 @@ extension IdentityService {
         let issued = codes.issue(
             for: user, purpose: purpose, destination: destination, pendingValue: pendingValue, now: now, lifetime: lifetime)
         try await transaction.saveCode(issued.record, keepingFailuresSince: now - CodeBook.guessWindow)
-        return PendingCode(user: user, destination: destination, code: issued.code, purpose: purpose)
+        let text = MessageTemplates.verification(
+            pool: pool.settings, medium: destination.medium, code: issued.code, username: user.username)
+        let message = try await deliveryQueue.enqueue(OutboundMessage(
+            poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
+            subject: text.subject, body: text.body, code: issued.code, purpose: purpose.rawValue,
+            sender: pool.settings.emailConfiguration?.from), in: transaction)
+        return PendingCode(user: user, destination: destination, code: issued.code, purpose: purpose, message: message)
     }
 
     /// Where sign-up and attribute codes go: the first auto-verified attribute the user has
@@ -37,22 +45,18 @@ extension IdentityService {
         return nil
     }
 
-    /// Sends a verification code (after its transaction committed).
-    func deliverVerificationCode(_ code: String, to destination: CodeDestination, user: UserRecord, pool: PoolRecord,
-                                 purpose: CodePurpose) async throws -> CodeDeliveryDetailsType {
-        let text = MessageTemplates.verification(
-            pool: pool.settings, medium: destination.medium, code: code, username: user.username)
-        try await deliver(OutboundMessage(
-            poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
-            subject: text.subject, body: text.body, code: code, purpose: purpose.rawValue))
-        return destination.details
+    /// Sends the codes' queued messages after their transaction committed; returns their
+    /// delivery details (CodeDeliveryFailureException when one could not be sent: the code is
+    /// stored and a resend works).
+    func send(_ pending: [PendingCode], pool: PoolRecord) async throws -> [CodeDeliveryDetailsType] {
+        try await deliveryQueue.sendNow(pending.map(\.message))
+        return pending.map(\.destination.details)
     }
+}
 
-    func deliver(_ message: OutboundMessage) async throws {
-        do {
-            try await delivery.deliver(message)
-        } catch {
-            throw CognitoError(.codeDeliveryFailure, "Unable to deliver the message: \(error)")
-        }
-    }
+extension IdentityService {
+    /// Retries the queued messages that are due (every node, about once a second); returns how
+    /// many went out.
+    @discardableResult
+    public func retryDeliveries() async throws -> Int { try await deliveryQueue.retryDue() }
 }

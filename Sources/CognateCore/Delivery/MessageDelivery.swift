@@ -13,9 +13,12 @@ public struct OutboundMessage: Sendable, Equatable, Encodable {
     public var code: String?
     /// Why it was sent (`signUp`, `forgotPassword`, `verify:email` …).
     public var purpose: String
+    /// The pool's sender for email (EmailConfiguration.From, `Name <address>` or an address);
+    /// nil for the server's default.
+    public var sender: String?
 
     public init(poolId: String, username: String, medium: DeliveryMediumType, destination: String,
-                subject: String?, body: String, code: String?, purpose: String) {
+                subject: String?, body: String, code: String?, purpose: String, sender: String? = nil) {
         self.poolId = poolId
         self.username = username
         self.medium = medium
@@ -24,14 +27,50 @@ public struct OutboundMessage: Sendable, Equatable, Encodable {
         self.body = body
         self.code = code
         self.purpose = purpose
+        self.sender = sender
     }
 }
 
-/// Sends messages to users. Called after the transaction that created the message's code has
-/// committed; a failure reaches the caller as CodeDeliveryFailureException and the code stays
-/// valid (the user can ask for it again).
+/// A channel that carries messages to users (SMTP, a webhook, the outbox): one attempt per
+/// call. `DeliveryQueue` calls it, after the transaction that queued the message committed,
+/// and retries what fails.
+///
+/// Contract: returns once the message is accepted by the channel; throws `DeliveryFailure`
+/// saying whether trying again later can help (any other error counts as temporary).
 public protocol MessageDelivery: Sendable {
     func deliver(_ message: OutboundMessage) async throws
+}
+
+/// Why a channel did not take a message.
+public struct DeliveryFailure: Error, CustomStringConvertible {
+    /// True when trying again cannot help (an address the server refuses, a configuration
+    /// error); false for timeouts, unreachable servers and 4xx replies.
+    public var isPermanent: Bool
+    /// What happened, without the message's text or code.
+    public var reason: String
+
+    public init(isPermanent: Bool, reason: String) {
+        self.isPermanent = isPermanent
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}
+
+/// The channel for each medium.
+public struct DeliveryChannels: Sendable {
+    public var email: any MessageDelivery
+    public var sms: any MessageDelivery
+
+    public init(email: any MessageDelivery, sms: any MessageDelivery) {
+        self.email = email
+        self.sms = sms
+    }
+
+    /// One channel for both media.
+    public init(_ channel: any MessageDelivery) { self.init(email: channel, sms: channel) }
+
+    func channel(for medium: DeliveryMediumType) -> any MessageDelivery { medium == .email ? email : sms }
 }
 
 /// The outbox: every message is kept in the store until it expires, readable over

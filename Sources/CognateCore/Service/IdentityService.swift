@@ -11,7 +11,7 @@ public final class IdentityService: Sendable {
     let store: any Store
     let time: any TimeSource
     let random: any RandomSource
-    let delivery: any MessageDelivery
+    let deliveryQueue: DeliveryQueue
     let configuration: CoreConfiguration
     let keys: SigningKeyRing
     let cache: ConfigurationCache
@@ -21,26 +21,37 @@ public final class IdentityService: Sendable {
     let changeFeedCursor = ChangeFeedCursor()
 
     /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
-    /// pool on first use.
+    /// pool on first use. Messages go through a durable queue to `channels`; `log` hears about
+    /// failed deliveries (masked recipients, never texts).
     public static func start(
-        store: any Store, delivery: any MessageDelivery, configuration: CoreConfiguration,
-        time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom()
+        store: any Store, channels: DeliveryChannels, configuration: CoreConfiguration,
+        time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> IdentityService {
         let keys = SigningKeyRing(store: store)
         let codeKey = try await store.write { transaction in
             try await transaction.insertServerSecretIfAbsent(named: "code-hash-key", value: random.bytes(32))
         }
         return IdentityService(
-            store: store, time: time, random: random, delivery: delivery, configuration: configuration, keys: keys,
-            codeKey: SymmetricKey(data: codeKey))
+            store: store, time: time, random: random,
+            deliveryQueue: DeliveryQueue(store: store, channels: channels, time: time, log: log),
+            configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey))
     }
 
-    init(store: any Store, time: any TimeSource, random: any RandomSource, delivery: any MessageDelivery,
+    /// The same, with one channel for both media.
+    public static func start(
+        store: any Store, delivery: any MessageDelivery, configuration: CoreConfiguration,
+        time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom()
+    ) async throws -> IdentityService {
+        try await start(store: store, channels: DeliveryChannels(delivery), configuration: configuration, time: time, random: random)
+    }
+
+    init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
          configuration: CoreConfiguration, keys: SigningKeyRing, codeKey: SymmetricKey) {
         self.store = store
         self.time = time
         self.random = random
-        self.delivery = delivery
+        self.deliveryQueue = deliveryQueue
         self.configuration = configuration
         self.keys = keys
         self.cache = ConfigurationCache(ttl: configuration.configurationCacheTTL)

@@ -11,30 +11,34 @@ extension IdentityService {
         if let given = request.temporaryPassword { try PasswordRules.check(given, policy: policy) }
         let temporary = request.temporaryPassword ?? TemporaryPasswords.generate(policy: policy, random: random)
         let now = time.now
-        let user: UserRecord
+        let invites = request.messageAction != .suppress
+        let mediums = request.desiredDeliveryMediums
+        let user: UserRecord, messages: [QueuedMessage]
         if request.messageAction == .resend {
-            user = try await store.write { transaction in
-                var user = try await self.requireUser(request.username, in: pool, transaction)
+            // The new temporary password's verifier is computed before the write transaction.
+            let found = try await store.read { try await self.requireUser(request.username, in: pool, $0) }
+            let password = makePassword(temporary, username: found.username, poolId: pool.id)
+            (user, messages) = try await store.write { transaction in
+                var user = try await self.locked(found, transaction)
                 guard user.status == .forceChangePassword else {
                     throw CognitoError(.unsupportedUserState, "Resend not possible. \(user.username) status is not FORCE_CHANGE_PASSWORD.")
                 }
-                user.password = self.makePassword(temporary, username: user.username, poolId: pool.id)
+                user.password = password
                 user.passwordUpdatedAt = now
                 user.updatedAt = now
                 try await transaction.updateUser(user)
-                return user
+                return (user, try await self.queueInvitation(
+                    to: user, temporaryPassword: temporary, mediums: mediums, pool: pool, in: transaction))
             }
         } else {
-            user = try await insertAdminCreatedUser(request, temporaryPassword: temporary, pool: pool)
+            (user, messages) = try await insertAdminCreatedUser(request, temporaryPassword: temporary, invites: invites, pool: pool)
         }
-        if request.messageAction != .suppress {
-            try await sendInvitation(to: user, temporaryPassword: temporary, mediums: request.desiredDeliveryMediums, pool: pool)
-        }
+        try await deliveryQueue.sendNow(messages)
         return AdminCreateUserResponse(user: user.wireUser())
     }
 
-    private func insertAdminCreatedUser(_ request: AdminCreateUserRequest, temporaryPassword: String, pool: PoolRecord)
-        async throws -> UserRecord
+    private func insertAdminCreatedUser(_ request: AdminCreateUserRequest, temporaryPassword: String, invites: Bool,
+                                        pool: PoolRecord) async throws -> (UserRecord, [QueuedMessage])
     {
         let names = SignInNames(pool: pool.settings)
         let rules = AttributeRules(pool: pool.settings)
@@ -47,7 +51,7 @@ extension IdentityService {
             status: .forceChangePassword, enabled: true, createdAt: now, updatedAt: now,
             password: makePassword(temporaryPassword, username: username, poolId: pool.id), passwordUpdatedAt: now,
             attributes: attributes)
-        try await store.write { transaction in
+        return try await store.write { transaction in
             do {
                 try await transaction.insertUser(user)
             } catch StoreError.conflict(.username) {
@@ -59,13 +63,17 @@ extension IdentityService {
             } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
                 throw CognitoError(.usernameExists, error.message)
             }
+            guard invites else { return (user, []) }
+            return (user, try await self.queueInvitation(
+                to: user, temporaryPassword: temporaryPassword, mediums: request.desiredDeliveryMediums, pool: pool,
+                in: transaction))
         }
-        return user
     }
 
-    /// The invitation (AdminCreateUserConfig.InviteMessageTemplate, `{username}` and `{####}`).
-    private func sendInvitation(to user: UserRecord, temporaryPassword: String, mediums: [DeliveryMediumType]?,
-                                pool: PoolRecord) async throws {
+    /// Queues the invitation (AdminCreateUserConfig.InviteMessageTemplate, `{username}` and
+    /// `{####}`) in `transaction`; returns the queued messages.
+    private func queueInvitation(to user: UserRecord, temporaryPassword: String, mediums: [DeliveryMediumType]?,
+                                 pool: PoolRecord, in transaction: any StoreTransaction) async throws -> [QueuedMessage] {
         let template = pool.settings.adminCreateUserConfig?.inviteMessageTemplate
         let wanted = mediums ?? [.email]
         var destinations: [CodeDestination] = []
@@ -78,16 +86,19 @@ extension IdentityService {
         // {username} is what the user types to sign in: the email or phone where those are usernames.
         let shownName = SignInNames(pool: pool.settings).usesAttributeAsUsername
             ? (user.attributes["email"] ?? user.attributes["phone_number"] ?? user.username) : user.username
+        var queued: [QueuedMessage] = []
         for destination in destinations {
             let isEmail = destination.medium == .email
             let body = (isEmail ? template?.emailMessage : template?.smsMessage)
                 ?? "Your username is {username} and temporary password is {####}. "
             let subject = isEmail ? (template?.emailSubject ?? "Your temporary password") : nil
-            try await deliver(OutboundMessage(
+            queued.append(try await deliveryQueue.enqueue(OutboundMessage(
                 poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
                 subject: subject, body: MessageTemplates.fill(body, code: temporaryPassword, username: shownName),
-                code: temporaryPassword, purpose: "invitation"))
+                code: temporaryPassword, purpose: "invitation", sender: pool.settings.emailConfiguration?.from),
+                in: transaction))
         }
+        return queued
     }
 
     /// AdminSetUserPassword: Permanent makes the user CONFIRMED, otherwise the password is

@@ -12,21 +12,25 @@ public struct CognateServer: Sendable {
     public let configuration: ServerConfiguration
     public let service: IdentityService
     public let store: SQLStore
+    /// The SMTP connection, closed when the server stops.
+    let smtp: SMTPDelivery?
     let logger: Logger
 
     /// Opens the database (migrating it) and prepares the use cases.
     public static func prepare(_ configuration: ServerConfiguration, logger: Logger) async throws -> CognateServer {
         let store = try await SQLStore.open(configuration.database, options: configuration.databaseOptions, logger: logger)
-        let delivery = OutboxDelivery(store: store, keepsSecrets: configuration.mode == .dev) { [logger] line in
+        let outbox = OutboxDelivery(store: store, keepsSecrets: configuration.mode == .dev) { [logger] line in
             logger.info("\(line)")
         }
+        let (channels, smtp) = try configuration.delivery.channels(outbox: outbox, logger: logger)
         let service = try await IdentityService.start(
-            store: store, delivery: delivery,
+            store: store, channels: channels,
             configuration: CoreConfiguration(
                 region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
                 configurationCacheTTL: configuration.configurationCacheSeconds,
-                rateLimits: configuration.rateLimits))
-        return CognateServer(configuration: configuration, service: service, store: store, logger: logger)
+                rateLimits: configuration.rateLimits),
+            log: { [logger] line in logger.warning("\(line)") })
+        return CognateServer(configuration: configuration, service: service, store: store, smtp: smtp, logger: logger)
     }
 
     /// The router with every route; tests drive it in-process.
@@ -65,18 +69,25 @@ public struct CognateServer: Sendable {
                 },
                 Periodic("expired record sweep", every: 60, logger: logger) { try await service.sweepExpired() },
                 Periodic("change feed", every: 1, logger: logger) { try await service.applyChanges() },
+                Periodic("message delivery", every: 1, logger: logger) { try await service.retryDeliveries() },
             ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         do {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            await store.close()
+            await close()
             throw PortInUse(host: configuration.host, port: configuration.port)
         } catch {
-            await store.close()
+            await close()
             throw error
         }
+        await close()
+    }
+
+    /// Closes the SMTP connection and the database.
+    private func close() async {
+        await smtp?.shutdown()
         await store.close()
     }
 

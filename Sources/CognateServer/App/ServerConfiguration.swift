@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var clientAddressHeader: String?
     /// Limits per caller address and per message destination.
     public var rateLimits = RateLimitSettings()
+    /// How messages reach users.
+    public var delivery = DeliverySettings()
     /// Longest a pool or client change made on another node takes to reach this one if its
     /// notice in the change feed (read every second) were missed.
     public var configurationCacheSeconds: Double = 5
@@ -62,6 +64,7 @@ public struct ServerConfiguration: Sendable {
                 "Dev mode accepts any credentials and shows every code in its outbox, so it listens on loopback only "
                     + "(not \(host)). Use --mode production, or add --dev-mode-on-network if no one else can reach this network.")
         }
+        problems += delivery.problems(mode: mode)
         if let url = publicBaseURL, URL(string: url)?.scheme == nil {
             problems.append("The public base URL must be absolute (http://… or https://…): \(url)")
         }
@@ -83,9 +86,10 @@ public struct ServerConfiguration: Sendable {
             "Cognate is listening on http://\(host):\(port) (\(mode.rawValue) mode)",
             "Database: \(SQLStore.redacted(database))",
         ]
+        lines.append("Email: \((delivery.email ?? .outbox).rawValue), SMS: \((delivery.sms ?? .outbox).rawValue)")
         if mode == .dev {
             lines += [
-                "Dev mode: admin operations accept any AWS credentials; messages go to the outbox",
+                "Dev mode: admin operations accept any AWS credentials; the outbox keeps every message",
                 "  (\(endpoint)/_dev/outbox, or `cognate outbox`).",
                 "",
                 "Try it:",
