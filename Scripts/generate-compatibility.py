@@ -24,14 +24,19 @@ NEVER = {
         "InvalidEmailRoleAccessPolicyException", "ForbiddenException", "FeatureUnavailableInTierException",
         "TierChangeNotAllowedException", "UserPoolTaggingException",
     },
-    "no Lambda triggers yet": {
-        "UnexpectedLambdaException", "UserLambdaValidationException", "InvalidLambdaResponseException",
-    },
     "no MFA yet": {
         "MFAMethodNotFoundException", "SoftwareTokenMFANotFoundException", "EnableSoftwareTokenMFAException",
     },
     "no user import yet": {"UserImportInProgressException"},
     "too many wrong codes answer `LimitExceededException`, as observed from Cognito": {"TooManyFailedAttemptsException"},
+}
+LAMBDA_ERRORS = {"UnexpectedLambdaException", "UserLambdaValidationException", "InvalidLambdaResponseException"}
+# Operations that run a pool's Lambda triggers (docs/triggers.md); the others answer no Lambda error.
+TRIGGERING = {
+    "SignUp", "ConfirmSignUp", "AdminConfirmSignUp", "ResendConfirmationCode", "ForgotPassword",
+    "ConfirmForgotPassword", "InitiateAuth", "AdminInitiateAuth", "RespondToAuthChallenge",
+    "AdminRespondToAuthChallenge", "AdminCreateUser", "UpdateUserAttributes", "AdminUpdateUserAttributes",
+    "GetUserAttributeVerificationCode", "AdminResetUserPassword",
 }
 # Per operation: errors Cognate does not produce there, with the reason.
 NEVER_FOR = {
@@ -96,6 +101,9 @@ def render():
                 missing = [e for e in errors if e in group]
                 if missing:
                     never.append(f"{', '.join(f'`{e}`' for e in missing)}: {reason}")
+            lambda_errors = [e for e in errors if e in LAMBDA_ERRORS]
+            if lambda_errors and name not in TRIGGERING:
+                never.append(f"{', '.join(f'`{e}`' for e in lambda_errors)}: Cognate runs no trigger here")
             for error, reason in NEVER_FOR.get(name, {}).items():
                 if error in errors:
                     never.append(f"`{error}`: {reason}")

@@ -321,11 +321,20 @@ enum StoreConformance {
         #expect(claims.first?.attempts == 2)
         #expect(claims.first?.createdAt == t0)
 
-        try await store.write { try await $0.rescheduleMessage(id: held, at: t0 + 400, error: String(repeating: "x", count: 2000)) }
+        // Rescheduled with the text last attempted (as a CustomMessage function rewrote it).
+        var rewritten = try #require(claims.first)
+        rewritten.message.subject = "Welcome"
+        rewritten.message.body = "Welcome! Your code is 123456"
+        try await store.write { [rewritten] in
+            try await $0.rescheduleMessage(rewritten, at: t0 + 400, error: String(repeating: "x", count: 2000))
+        }
         #expect(try await store.read { try await $0.dueMessages(now: t0 + 300, limit: 10) } == [other])
         try await store.write { try await $0.removeMessage(id: other) }
         #expect(try await store.read { try await $0.dueMessages(now: t0 + 400, limit: 10) } == [held])
-        #expect(try await store.write { try await $0.claimMessage(id: other, now: t0 + 400, heldUntil: t0 + 500) } == nil)
+        let again = try await store.write { try await $0.claimMessage(id: held, now: t0 + 400, heldUntil: t0 + 520) }
+        #expect(again?.message == rewritten.message)
+        #expect(again?.attempts == 3)
+        #expect(try await store.write { try await $0.claimMessage(id: other, now: t0 + 600, heldUntil: t0 + 700) } == nil)
     }
 
     static func parallelCounters(_ store: SQLStore) async throws {

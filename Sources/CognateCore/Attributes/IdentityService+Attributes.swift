@@ -12,7 +12,8 @@ extension IdentityService {
             var user = try await self.locked(caller.user, transaction)
             return try await self.applyAttributeChanges(changes, to: &user, pool: pool, writer: .user, in: transaction)
         }
-        let details = try await send(pending, pool: pool)
+        let details = try await send(
+            pending, pool: pool, clientId: caller.client.clientId, clientMetadata: request.clientMetadata)
         return UpdateUserAttributesResponse(codeDeliveryDetailsList: details.isEmpty ? nil : details)
     }
 
@@ -45,7 +46,9 @@ extension IdentityService {
                 "verificationCode", subject: caller.user.sub, pool: caller.pool, limit: limit, transaction)
             return try await self.issueCode(.verifyAttribute(kind), for: caller.user, to: destination, pool: caller.pool, in: transaction)
         }
-        let details = try await send([pending], pool: caller.pool).first
+        let details = try await send(
+            [pending], pool: caller.pool, occasion: .verifyUserAttribute, clientId: caller.client.clientId,
+            clientMetadata: request.clientMetadata).first
         return GetUserAttributeVerificationCodeResponse(codeDeliveryDetails: details)
     }
 

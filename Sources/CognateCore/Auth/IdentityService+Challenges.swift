@@ -5,8 +5,8 @@ extension IdentityService {
     public func respondToAuthChallenge(_ request: RespondToAuthChallengeRequest) async throws -> RespondToAuthChallengeResponse {
         let (pool, client) = try await requireClient(request.clientId)
         return try await respond(
-            to: request.challengeName, responses: request.challengeResponses ?? [:], session: request.session, pool: pool,
-            client: client
+            to: request.challengeName, responses: request.challengeResponses ?? [:], session: request.session,
+            clientMetadata: request.clientMetadata, pool: pool, client: client
         ).respondToAuthChallengeResponse
     }
 
@@ -15,21 +15,22 @@ extension IdentityService {
     {
         let (pool, client) = try await requireClient(request.clientId, poolId: request.userPoolId)
         return try await respond(
-            to: request.challengeName, responses: request.challengeResponses ?? [:], session: request.session, pool: pool,
-            client: client
+            to: request.challengeName, responses: request.challengeResponses ?? [:], session: request.session,
+            clientMetadata: request.clientMetadata, pool: pool, client: client
         ).adminRespondToAuthChallengeResponse
     }
 
-    func respond(to challenge: ChallengeNameType, responses: [String: String], session: String?, pool: PoolRecord,
-                 client: ClientRecord) async throws -> AuthOutcome
+    func respond(to challenge: ChallengeNameType, responses: [String: String], session: String?,
+                 clientMetadata: [String: String]?, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome
     {
         try AuthParameter.checkBounds(responses, member: "challengeResponses")
         switch challenge {
         case .passwordVerifier:
-            return try await verifySRPClaim(responses, pool: pool, client: client)
+            return try await verifySRPClaim(responses, clientMetadata: clientMetadata, pool: pool, client: client)
         case .newPasswordRequired:
             guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
-            return try await completeNewPassword(responses, session: session, pool: pool, client: client)
+            return try await completeNewPassword(
+                responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
         default:
             throw CognitoError(.unsupportedOperation, "The \(challenge.rawValue) challenge is not supported by this server yet.")
         }

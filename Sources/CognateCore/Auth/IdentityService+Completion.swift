@@ -41,16 +41,28 @@ extension IdentityService {
         }
     }
 
-    /// The answer to a first factor, after its transaction committed: JWTs are signed here, not
-    /// while the database is held.
-    func outcome(of result: FirstFactorResult, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+    /// The answer to a first factor, after its transaction committed: the pool's
+    /// PostAuthentication and PreTokenGeneration functions run, then JWTs are signed — none of
+    /// it while the database is held. A function that refuses revokes the new token family.
+    func outcome(of result: FirstFactorResult, source: String = "TokenGeneration_Authentication",
+                 clientMetadata: [String: String]?, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
         switch result {
         case .challenge(let outcome):
             return outcome
         case .tokens(let family, let refreshToken, let user, let groups):
+            let overrides: ClaimOverrides?
+            do {
+                try await runPostAuthentication(user: user, pool: pool, client: client, clientMetadata: clientMetadata)
+                overrides = try await runPreTokenGeneration(
+                    source, user: user, groups: groups, pool: pool, client: client, clientMetadata: clientMetadata)
+            } catch {
+                let now = time.now
+                try? await store.write { try await $0.revokeTokenFamily(originJti: family.originJti, at: now) }
+                throw error
+            }
             let minted = try await tokens.issue(
                 TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
-                             groups: groups),
+                             groups: groups, overrides: overrides),
                 now: time.now)
             return .tokens(IssuedTokens(
                 idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: refreshToken,
@@ -59,7 +71,8 @@ extension IdentityService {
     }
 
     /// REFRESH_TOKEN_AUTH: new ID and access tokens of the same family; the refresh token stays.
-    func refreshAuth(_ parameters: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+    func refreshAuth(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
+                     client: ClientRecord) async throws -> AuthOutcome {
         let token = try AuthParameter.require(AuthParameter.refreshToken, in: parameters)
         let now = time.now
         let (family, user, groups) = try await store.read { transaction -> (TokenFamilyRecord, UserRecord, [GroupRecord]) in
@@ -81,9 +94,12 @@ extension IdentityService {
         case .forceChangePassword: throw CognitoError.notAuthorized("User must change the temporary password to continue.")
         default: break
         }
+        let overrides = try await runPreTokenGeneration(
+            "TokenGeneration_RefreshTokens", user: user, groups: groups, pool: pool, client: client,
+            clientMetadata: clientMetadata)
         let minted = try await tokens.issue(
             TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
-                         groups: groups),
+                         groups: groups, overrides: overrides),
             now: now)
         return .tokens(IssuedTokens(
             idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: nil, expiresIn: minted.expiresIn))

@@ -7,8 +7,9 @@ extension IdentityService {
         if [.adminNoSrpAuth, .adminUserPasswordAuth].contains(request.authFlow) {
             throw CognitoError.invalidParameter("Initiate Auth method not supported.")
         }
-        return try await authenticate(request.authFlow, request.authParameters ?? [:], pool: pool, client: client)
-            .initiateAuthResponse
+        return try await authenticate(
+            request.authFlow, request.authParameters ?? [:], clientMetadata: request.clientMetadata, pool: pool, client: client
+        ).initiateAuthResponse
     }
 
     public func adminInitiateAuth(_ request: AdminInitiateAuthRequest) async throws -> AdminInitiateAuthResponse {
@@ -16,13 +17,15 @@ extension IdentityService {
         if request.authFlow == .userPasswordAuth {
             throw CognitoError.invalidParameter("Initiate Auth method not supported.")
         }
-        return try await authenticate(request.authFlow, request.authParameters ?? [:], pool: pool, client: client)
-            .adminInitiateAuthResponse
+        return try await authenticate(
+            request.authFlow, request.authParameters ?? [:], clientMetadata: request.clientMetadata, pool: pool, client: client
+        ).adminInitiateAuthResponse
     }
 
-    /// Starts a flow the client allows (cognito-protocol §3.2).
-    func authenticate(_ flow: AuthFlowType, _ parameters: [String: String], pool: PoolRecord, client: ClientRecord)
-        async throws -> AuthOutcome
+    /// Starts a flow the client allows (cognito-protocol §3.2); `clientMetadata` goes to the
+    /// pool's triggers.
+    func authenticate(_ flow: AuthFlowType, _ parameters: [String: String], clientMetadata: [String: String]?,
+                      pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome
     {
         try AuthParameter.checkBounds(parameters, member: "authParameters")
         let allowed = ClientSettings.allowedFlows(client.settings)
@@ -34,16 +37,16 @@ extension IdentityService {
         switch flow {
         case .userPasswordAuth:
             try require(.allowUserPasswordAuth)
-            return try await passwordAuth(parameters, pool: pool, client: client)
+            return try await passwordAuth(parameters, clientMetadata: clientMetadata, pool: pool, client: client)
         case .adminUserPasswordAuth, .adminNoSrpAuth:
             try require(.allowAdminUserPasswordAuth)
-            return try await passwordAuth(parameters, pool: pool, client: client)
+            return try await passwordAuth(parameters, clientMetadata: clientMetadata, pool: pool, client: client)
         case .userSrpAuth:
             try require(.allowUserSrpAuth)
-            return try await startSRP(parameters, pool: pool, client: client)
+            return try await startSRP(parameters, clientMetadata: clientMetadata, pool: pool, client: client)
         case .refreshTokenAuth, .refreshToken:
             try require(.allowRefreshTokenAuth)
-            return try await refreshAuth(parameters, pool: pool, client: client)
+            return try await refreshAuth(parameters, clientMetadata: clientMetadata, pool: pool, client: client)
         default:
             throw CognitoError(.unsupportedOperation, "The \(flow.rawValue) flow is not supported by this server yet.")
         }

@@ -30,8 +30,8 @@ extension IdentityService {
     /// value and is required, immutable or an address cannot be changed here (Cognito:
     /// "Cannot modify an already provided email"), and a new email or phone number is
     /// unverified and sent a code like any other change.
-    func completeNewPassword(_ responses: [String: String], session: String, pool: PoolRecord, client: ClientRecord)
-        async throws -> AuthOutcome
+    func completeNewPassword(_ responses: [String: String], session: String, clientMetadata: [String: String]?,
+                             pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome
     {
         let newPassword = try AuthParameter.require("NEW_PASSWORD", in: responses)
         let username = try AuthParameter.require(AuthParameter.username, in: responses)
@@ -66,7 +66,9 @@ extension IdentityService {
         // The sign-in has succeeded; a code that cannot be delivered now is asked for again
         // with GetUserAttributeVerificationCode.
         _ = try? await send(codes, pool: pool)
-        return try await outcome(of: result, pool: pool, client: client)
+        return try await outcome(
+            of: result, source: "TokenGeneration_NewPasswordChallenge", clientMetadata: clientMetadata, pool: pool,
+            client: client)
     }
 
     /// NotAuthorizedException for an attribute the challenge answer may not change: one that

@@ -4,28 +4,41 @@ import Foundation
 extension IdentityService {
     /// USER_PASSWORD_AUTH / ADMIN_USER_PASSWORD_AUTH: the password is checked against the SRP
     /// verifier (one exponentiation, outside any transaction), then settled under the user's
-    /// lock (lockout, failure count) and the user's state decides what follows.
-    func passwordAuth(_ parameters: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+    /// lock (lockout, failure count) and the user's state decides what follows. A name that is
+    /// no user may be vouched for by the pool's UserMigration function (the user is created
+    /// then); PreAuthentication runs before the check.
+    func passwordAuth(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
+                      client: ClientRecord) async throws -> AuthOutcome {
         let typed = try AuthParameter.require(AuthParameter.username, in: parameters)
         let password = try AuthParameter.require(AuthParameter.password, in: parameters)
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
-        guard let user = try await store.read({ try await self.findUser(typed, in: pool, $0) }) else {
+        var found = try await store.read { try await self.findUser(typed, in: pool, $0) }
+        var vouched = false
+        if found == nil {
             try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed])
+            let migrated = try await migrateUser(
+                typed, password: password, clientMetadata: clientMetadata, pool: pool, client: client)
+            (found, vouched) = (migrated?.user, migrated?.created ?? false)
+        }
+        guard let user = found else {
             guard client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
+            try await runPreAuthentication(user: nil, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
             // The work and the answer of a wrong password, so nothing tells unknown users apart.
             _ = SRPServer.matches(secret: password, salt: Self.decoySalt, realm: realm, identity: typed, verifier: [1])
             let subject = decoySubject(for: typed, pool: pool)
             let result = try await transaction { try await self.settleDecoySignIn(subject, pool: pool, in: $0) }
-            return try await outcome(of: result, pool: pool, client: client)
+            return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
         }
         try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed, user.username, user.sub])
-        let correct = user.password.map {
+        try await runPreAuthentication(user: user, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+        // A user the migration function just vouched for has this very password as verifier.
+        let correct = vouched || user.password.map {
             SRPServer.matches(secret: password, salt: $0.salt, realm: realm, identity: user.username, verifier: $0.verifier)
         } ?? false
         let result = try await transaction { transaction in
             try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
         }
-        return try await outcome(of: result, pool: pool, client: client)
+        return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
 
     static let decoySalt: [UInt8] = Array(repeating: 0x5a, count: 16)

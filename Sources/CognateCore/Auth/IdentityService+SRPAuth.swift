@@ -7,7 +7,8 @@ extension IdentityService {
     /// server's public value `B` and a `SECRET_BLOCK` naming the stored exchange (no Session,
     /// as Cognito). For an unknown user with PreventUserExistenceErrors, a decoy challenge of
     /// the same shape and cost (its salt stable per username) that can only fail.
-    func startSRP(_ parameters: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+    func startSRP(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
+                  client: ClientRecord) async throws -> AuthOutcome {
         let typed = try AuthParameter.require(AuthParameter.username, in: parameters)
         let aHex = try AuthParameter.require(AuthParameter.srpA, in: parameters)
         guard aHex.count <= SRPGroup.maximumPublicValueHexLength, let a = SRPEncoding.bytes(fromHex: aHex),
@@ -16,6 +17,9 @@ extension IdentityService {
         let found = try await store.read { try await self.findUser(typed, in: pool, $0) }
         try client.checkSecretHash(
             parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
+        if found != nil || client.preventsUserExistenceErrors {
+            try await runPreAuthentication(user: found, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+        }
         let username: String, salt: [UInt8], verifier: [UInt8], decoy: SRPDecoy?
         if let found, let password = found.password {
             (username, salt, verifier, decoy) = (found.username, password.salt, password.verifier, nil)
@@ -49,7 +53,8 @@ extension IdentityService {
     /// then, in one transaction, the SECRET_BLOCK is used up whatever the outcome and the check
     /// is settled (a wrong signature counts towards the lockout). A decoy exchange does the same
     /// work with its decoy verifier and always fails like a wrong password.
-    func verifySRPClaim(_ responses: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+    func verifySRPClaim(_ responses: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
+                        client: ClientRecord) async throws -> AuthOutcome {
         let secretBlock = try AuthParameter.require("PASSWORD_CLAIM_SECRET_BLOCK", in: responses)
         let signatureText = try AuthParameter.require("PASSWORD_CLAIM_SIGNATURE", in: responses)
         let timestamp = try AuthParameter.require("TIMESTAMP", in: responses)
@@ -77,7 +82,7 @@ extension IdentityService {
             }
             return try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
         }
-        return try await outcome(of: result, pool: pool, client: client)
+        return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
 
     /// Whether a PASSWORD_CLAIM_SIGNATURE proves the secret behind `verifier`: timestamp within

@@ -48,6 +48,14 @@ public final class DeliveryQueue: Sendable {
         }
     }
 
+    /// Drops messages queued by `enqueue` that will not be sent (the request failed after its
+    /// commit). Best effort: one left behind is sent by the retry loop once its hold ends.
+    func discard(_ messages: [QueuedMessage]) async {
+        try? await store.write { transaction in
+            for queued in messages { try await transaction.removeMessage(id: queued.id) }
+        }
+    }
+
     /// Tries every message that is due (call about once a second); returns how many were sent.
     @discardableResult
     public func retryDue(limit: Int = 100) async throws -> Int {
@@ -86,7 +94,7 @@ public final class DeliveryQueue: Sendable {
         } else {
             let delay = Self.retryDelays[min(queued.attempts - 1, Self.retryDelays.count - 1)]
             log("delivery: \(subject) failed (\(failure.reason)); next attempt in \(Int(delay)) s")
-            try? await store.write { try await $0.rescheduleMessage(id: id, at: now + delay, error: failure.reason) }
+            try? await store.write { try await $0.rescheduleMessage(queued, at: now + delay, error: failure.reason) }
         }
         return failure
     }

@@ -45,16 +45,6 @@ extension IdentityService {
         return nil
     }
 
-    /// Sends the codes' queued messages after their transaction committed; returns their
-    /// delivery details (CodeDeliveryFailureException when one could not be sent: the code is
-    /// stored and a resend works).
-    func send(_ pending: [PendingCode], pool: PoolRecord) async throws -> [CodeDeliveryDetailsType] {
-        try await deliveryQueue.sendNow(pending.map(\.message))
-        return pending.map(\.destination.details)
-    }
-}
-
-extension IdentityService {
     /// Retries the queued messages that are due (every node, about once a second); returns how
     /// many went out.
     @discardableResult

@@ -6,10 +6,19 @@ extension IdentityService {
     /// the pool's AccountRecoverySetting; InvalidParameterException when there is none. At most
     /// `codeRequestsPerHour` per hour. With PreventUserExistenceErrors, a name that gets no code
     /// (no user, disabled, waiting for a first sign-in, no verified channel) is answered as if
-    /// one went out, under the same hourly limit.
+    /// one went out, under the same hourly limit. A name that is no user may be brought in by
+    /// the pool's UserMigration function first.
     public func forgotPassword(_ request: ForgotPasswordRequest) async throws -> ForgotPasswordResponse {
         let (pool, client) = try await requireClient(request.clientId)
         let limit = configuration.codeRequestsPerHour
+        if triggers.isConfigured(.userMigration, pool: pool),
+            try await store.read({ try await self.findUser(request.username, in: pool, $0) }) == nil
+        {
+            // A user of the old directory: the pool's UserMigration function may bring them in.
+            try client.checkSecretHash(request.secretHash, usernames: [request.username])
+            _ = try await migrateUser(
+                request.username, password: nil, clientMetadata: request.clientMetadata, pool: pool, client: client)
+        }
         let pending: PendingCode? = try await store.write { transaction in
             try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             let found = try await self.publicCaller(
@@ -28,7 +37,8 @@ extension IdentityService {
         guard let pending else {
             return ForgotPasswordResponse(codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: true))
         }
-        return ForgotPasswordResponse(codeDeliveryDetails: try await send([pending], pool: pool).first)
+        return ForgotPasswordResponse(codeDeliveryDetails: try await send(
+            [pending], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata).first)
     }
 
     /// Why `user` cannot be sent a reset code, if they cannot.
@@ -51,7 +61,7 @@ extension IdentityService {
         let (pool, client) = try await requireClient(request.clientId)
         let now = time.now
         let codes = self.codes
-        try await transaction { transaction in
+        let reset = try await transaction { transaction in
             try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             guard let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
@@ -74,7 +84,11 @@ extension IdentityService {
             try await transaction.updateUser(user)
             try await transaction.clearSignInLockout(poolId: pool.id, subject: user.sub)
             try await self.endSessionsAfterPasswordChange(of: user, pool: pool, in: transaction)
+            return user
         }
+        try await runPostConfirmation(
+            "PostConfirmation_ConfirmForgotPassword", user: reset, pool: pool, clientId: client.clientId,
+            clientMetadata: request.clientMetadata)
         return ConfirmForgotPasswordResponse()
     }
 

@@ -25,7 +25,7 @@ final class ChangeFeedCursor: @unchecked Sendable {
 
 extension IdentityService {
     /// Reads the change feed and drops what this node cached of what changed elsewhere: pool and
-    /// client settings, a pool's signing keys. Call about once a second: that is how long
+    /// client settings, a pool's signing keys, function bindings. Call about once a second: that is how long
     /// another node's change takes to apply here.
     public func applyChanges() async throws {
         let now = time.now
@@ -38,6 +38,7 @@ extension IdentityService {
             case .signingKeys:
                 keys.forget(poolId: notice.subject == "*" ? nil : notice.subject)
                 accessTokens.verified.removeAll()
+            case .functions: triggers.bindings.forget(notice.subject)
             }
         }
         changeFeedCursor.record(notices, polledAt: now)

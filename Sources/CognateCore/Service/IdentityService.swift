@@ -12,6 +12,7 @@ public final class IdentityService: Sendable {
     let time: any TimeSource
     let random: any RandomSource
     let deliveryQueue: DeliveryQueue
+    let triggers: Triggers
     let configuration: CoreConfiguration
     let keys: SigningKeyRing
     let cache: ConfigurationCache
@@ -22,10 +23,12 @@ public final class IdentityService: Sendable {
 
     /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
     /// pool on first use. Messages go through a durable queue to `channels`; `log` hears about
-    /// failed deliveries (masked recipients, never texts).
+    /// failed deliveries (masked recipients, never texts). Pools' Lambda triggers are called
+    /// through `functions` (without it, a pool that names a function gets
+    /// UnexpectedLambdaException).
     public static func start(
-        store: any Store, channels: DeliveryChannels, configuration: CoreConfiguration,
-        time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
+        store: any Store, channels: DeliveryChannels, functions: (any FunctionInvoker)? = nil,
+        configuration: CoreConfiguration, time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> IdentityService {
         let keys = SigningKeyRing(store: store)
@@ -35,6 +38,9 @@ public final class IdentityService: Sendable {
         return IdentityService(
             store: store, time: time, random: random,
             deliveryQueue: DeliveryQueue(store: store, channels: channels, time: time, log: log),
+            triggers: Triggers(
+                store: store, invoker: functions, region: configuration.region,
+                cacheTTL: configuration.configurationCacheTTL),
             configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey))
     }
 
@@ -47,11 +53,12 @@ public final class IdentityService: Sendable {
     }
 
     init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
-         configuration: CoreConfiguration, keys: SigningKeyRing, codeKey: SymmetricKey) {
+         triggers: Triggers, configuration: CoreConfiguration, keys: SigningKeyRing, codeKey: SymmetricKey) {
         self.store = store
         self.time = time
         self.random = random
         self.deliveryQueue = deliveryQueue
+        self.triggers = triggers
         self.configuration = configuration
         self.keys = keys
         self.cache = ConfigurationCache(ttl: configuration.configurationCacheTTL)

@@ -21,13 +21,20 @@ extension IdentityService {
             throw CognitoError.invalidParameter("A password is required to sign up.")
         }
         try PasswordRules.check(password, policy: pool.settings.policies?.passwordPolicy)
+        // The pool's PreSignUp function may refuse the user, or confirm them at once.
+        let verdict = try await runPreSignUp(
+            "PreSignUp_SignUp", pool: pool, clientId: client.clientId, username: username, attributes: attributes,
+            validationData: request.validationData, clientMetadata: request.clientMetadata)
+        if verdict.autoVerifyEmail { attributes["email_verified"] = "true" }
+        if verdict.autoVerifyPhone { attributes["phone_number_verified"] = "true" }
 
         let now = time.now
         let user = UserRecord(
-            poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username), status: .unconfirmed,
-            enabled: true, createdAt: now, updatedAt: now, password: makePassword(password, username: username, poolId: pool.id),
-            passwordUpdatedAt: now, attributes: attributes)
-        let destination = verificationDestination(for: user, pool: pool)
+            poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
+            status: verdict.autoConfirmUser ? .confirmed : .unconfirmed, enabled: true, createdAt: now, updatedAt: now,
+            password: makePassword(password, username: username, poolId: pool.id), passwordUpdatedAt: now,
+            attributes: attributes)
+        let destination = verdict.autoConfirmUser ? nil : verificationDestination(for: user, pool: pool)
         let pending: PendingCode? = try await store.write { transaction in
             try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             do {
@@ -43,8 +50,9 @@ extension IdentityService {
             }
             return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, pool: pool, in: transaction) }
         }
-        let details = try await send(pending.map { [$0] } ?? [], pool: pool).first
-        return SignUpResponse(userConfirmed: false, codeDeliveryDetails: details, userSub: sub)
+        let details = try await send(
+            pending.map { [$0] } ?? [], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata).first
+        return SignUpResponse(userConfirmed: verdict.autoConfirmUser, codeDeliveryDetails: details, userSub: sub)
     }
 
     /// ConfirmSignUp: the sign-up code confirms the user and verifies the address it was sent
@@ -54,7 +62,7 @@ extension IdentityService {
         let (pool, client) = try await requireClient(request.clientId)
         let now = time.now
         let codes = self.codes
-        try await transaction { transaction in
+        let confirmed = try await transaction { transaction in
             try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             guard let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
@@ -78,7 +86,11 @@ extension IdentityService {
             try await transaction.updateUser(user)
             try await self.updateSignInNames(
                 of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true)
+            return user
         }
+        try await runPostConfirmation(
+            "PostConfirmation_ConfirmSignUp", user: confirmed, pool: pool, clientId: client.clientId,
+            clientMetadata: request.clientMetadata)
         return ConfirmSignUpResponse()
     }
 
@@ -116,13 +128,15 @@ extension IdentityService {
             return ResendConfirmationCodeResponse(
                 codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: false))
         }
-        return ResendConfirmationCodeResponse(codeDeliveryDetails: try await send([pending], pool: pool).first)
+        return ResendConfirmationCodeResponse(codeDeliveryDetails: try await send(
+            [pending], pool: pool, occasion: .resendCode, clientId: client.clientId, clientMetadata: request.clientMetadata
+        ).first)
     }
 
     public func adminConfirmSignUp(_ request: AdminConfirmSignUpRequest) async throws -> AdminConfirmSignUpResponse {
         let pool = try await requirePool(request.userPoolId)
         let now = time.now
-        try await store.write { transaction in
+        let confirmed = try await store.write { transaction in
             var user = try await self.locked(try await self.requireUser(request.username, in: pool, transaction), transaction)
             guard user.status == .unconfirmed else {
                 throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
@@ -131,7 +145,10 @@ extension IdentityService {
             user.updatedAt = now
             try await transaction.updateUser(user)
             try await transaction.deleteCode(userSub: user.sub, purpose: .signUp)
+            return user
         }
+        try await runPostConfirmation(
+            "PostConfirmation_ConfirmSignUp", user: confirmed, pool: pool, clientId: nil, clientMetadata: request.clientMetadata)
         return AdminConfirmSignUpResponse()
     }
 

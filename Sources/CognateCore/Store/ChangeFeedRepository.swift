@@ -8,6 +8,8 @@ public enum ChangeTopic: String, Sendable {
     case client
     /// A pool's signing keys (subject: the pool id, or `*` for every pool).
     case signingKeys
+    /// A function binding (subject: the ARN).
+    case functions
 }
 
 /// One change, as the feed reports it.

@@ -28,8 +28,9 @@ public protocol MessageQueueRepository: Sendable {
     func claimMessage(id: Int64, now: Date, heldUntil: Date) async throws -> QueuedMessage?
     /// Ids of the messages due at `now`, oldest first.
     func dueMessages(now: Date, limit: Int) async throws -> [Int64]
-    /// Makes the message due again at `date`, noting why the last attempt failed.
-    func rescheduleMessage(id: Int64, at date: Date, error: String) async throws
+    /// Makes the message due again at `date`, with its text as last attempted (a CustomMessage
+    /// function may have rewritten it), noting why the attempt failed.
+    func rescheduleMessage(_ queued: QueuedMessage, at date: Date, error: String) async throws
     /// Removes the message (sent, or given up): its text, code included, leaves the database.
     func removeMessage(id: Int64) async throws
 }

@@ -26,6 +26,8 @@ struct TokenContext {
     var authTime: Date
     /// The user's groups, by precedence (lowest first).
     var groups: [GroupRecord] = []
+    /// What the pool's PreTokenGeneration function changed, if it has one.
+    var overrides: ClaimOverrides?
 }
 
 /// Mints Cognito-shaped ID and access tokens (cognito-protocol §6).
@@ -70,6 +72,8 @@ struct TokenIssuer: Sendable {
         id["jti"] = .string(random.uuid())
         id["exp"] = .number(iat + validity.idToken.rounded(.down))
 
+        context.overrides?.applyToIDToken(&id)
+        context.overrides?.applyToAccessToken(&access)
         return (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key), Int(validity.accessToken))
     }
 

@@ -14,7 +14,7 @@ extension IdentityService {
             var user = try await self.locked(try await self.requireUser(request.username, in: pool, transaction), transaction)
             return try await self.applyAttributeChanges(changes, to: &user, pool: pool, writer: .admin, in: transaction)
         }
-        _ = try await send(pending, pool: pool)
+        _ = try await send(pending, pool: pool, clientMetadata: request.clientMetadata)
         return AdminUpdateUserAttributesResponse()
     }
 
@@ -50,7 +50,7 @@ extension IdentityService {
                 try await self.issueCode(.forgotPassword, for: user, to: $0, pool: pool, in: transaction)
             }
         }
-        _ = try await send(pending.map { [$0] } ?? [], pool: pool)
+        _ = try await send(pending.map { [$0] } ?? [], pool: pool, clientMetadata: request.clientMetadata)
         return AdminResetUserPasswordResponse()
     }
 

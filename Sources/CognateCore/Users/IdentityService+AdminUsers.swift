@@ -33,7 +33,8 @@ extension IdentityService {
         } else {
             (user, messages) = try await insertAdminCreatedUser(request, temporaryPassword: temporary, invites: invites, pool: pool)
         }
-        try await deliveryQueue.sendNow(messages)
+        try await dispatch(
+            messages.map { ($0, .adminCreateUser, user) }, pool: pool, clientId: nil, clientMetadata: request.clientMetadata)
         return AdminCreateUserResponse(user: user.wireUser())
     }
 
@@ -45,6 +46,10 @@ extension IdentityService {
         var attributes = try rules.validated(request.userAttributes ?? [], writer: .admin, isCreation: true)
         let sub = random.uuid()
         let username = try names.newUsername(request.username, sub: sub, attributes: &attributes)
+        // The pool's PreSignUp function may refuse the user (its other answers apply to SignUp only).
+        _ = try await runPreSignUp(
+            "PreSignUp_AdminCreateUser", pool: pool, clientId: nil, username: username, attributes: attributes,
+            validationData: request.validationData, clientMetadata: request.clientMetadata)
         let now = time.now
         let user = UserRecord(
             poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
@@ -83,9 +88,7 @@ extension IdentityService {
         if destinations.isEmpty, mediums != nil {
             throw CognitoError.invalidParameter("User has no attribute matching desired delivery mediums")
         }
-        // {username} is what the user types to sign in: the email or phone where those are usernames.
-        let shownName = SignInNames(pool: pool.settings).usesAttributeAsUsername
-            ? (user.attributes["email"] ?? user.attributes["phone_number"] ?? user.username) : user.username
+        let shownName = invitationName(of: user, pool: pool)
         var queued: [QueuedMessage] = []
         for destination in destinations {
             let isEmail = destination.medium == .email
@@ -99,6 +102,13 @@ extension IdentityService {
                 in: transaction))
         }
         return queued
+    }
+
+    /// `{username}` in an invitation: what the user types to sign in — the email or phone number
+    /// where those are usernames.
+    func invitationName(of user: UserRecord, pool: PoolRecord) -> String {
+        SignInNames(pool: pool.settings).usesAttributeAsUsername
+            ? (user.attributes["email"] ?? user.attributes["phone_number"] ?? user.username) : user.username
     }
 
     /// AdminSetUserPassword: Permanent makes the user CONFIRMED, otherwise the password is

@@ -23,8 +23,11 @@ public struct CognateServer: Sendable {
             logger.info("\(line)")
         }
         let (channels, smtp) = try configuration.delivery.channels(outbox: outbox, logger: logger)
+        // Function webhooks are signed with the webhook secret, or one the database keeps.
+        var functionSecret = configuration.delivery.webhookSecret ?? ""
+        if functionSecret.isEmpty { functionSecret = try await FunctionBindings.signingSecret(in: store) }
         let service = try await IdentityService.start(
-            store: store, channels: channels,
+            store: store, channels: channels, functions: WebhookFunctionInvoker(secret: functionSecret),
             configuration: CoreConfiguration(
                 region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
                 configurationCacheTTL: configuration.configurationCacheSeconds,

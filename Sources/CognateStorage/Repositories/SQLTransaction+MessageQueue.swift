@@ -45,11 +45,11 @@ extension SQLTransaction: MessageQueueRepository {
         ).map { try $0.int64("id") }
     }
 
-    func rescheduleMessage(id: Int64, at date: Date, error: String) async throws {
+    func rescheduleMessage(_ queued: QueuedMessage, at date: Date, error: String) async throws {
         try await run(
             """
-            UPDATE message_queue SET next_attempt_at = \(bind: Columns.time(date)), last_error = \(bind: String(error.prefix(500))) \
-            WHERE id = \(bind: id)
+            UPDATE message_queue SET next_attempt_at = \(bind: Columns.time(date)), last_error = \(bind: String(error.prefix(500))), \
+            subject = \(bind: queued.message.subject), body = \(bind: queued.message.body) WHERE id = \(bind: queued.id)
             """)
     }
 

@@ -32,6 +32,12 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
             pieces.append(.bind(value.sqlValue))
         }
 
+        /// An optional value: NULL when nil. (Spelled out so that the compiler does not take an
+        /// optional for a debug description.)
+        public mutating func appendInterpolation<Value: SQLBindable>(bind value: Value?) {
+            pieces.append(.bind(value.sqlValue))
+        }
+
         public mutating func appendInterpolation(unsafeRaw text: String) { pieces.append(.text(text)) }
 
         public mutating func appendInterpolation(_ statement: SQLStatement) { pieces += statement.pieces }

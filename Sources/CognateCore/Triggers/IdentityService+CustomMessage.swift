@@ -1,0 +1,94 @@
+import CognateProtocol
+import Foundation
+
+/// Why a message goes out, as CustomMessage functions see it (`triggerSource`).
+enum MessageOccasion: String, Sendable {
+    case signUp = "CustomMessage_SignUp"
+    case resendCode = "CustomMessage_ResendCode"
+    case forgotPassword = "CustomMessage_ForgotPassword"
+    case updateUserAttribute = "CustomMessage_UpdateUserAttribute"
+    case verifyUserAttribute = "CustomMessage_VerifyUserAttribute"
+    case adminCreateUser = "CustomMessage_AdminCreateUser"
+
+    /// The occasion a code's purpose implies when the caller names none.
+    init(purpose: CodePurpose) {
+        switch purpose {
+        case .signUp: self = .signUp
+        case .forgotPassword: self = .forgotPassword
+        case .verifyAttribute: self = .updateUserAttribute
+        }
+    }
+}
+
+extension IdentityService {
+    /// CustomMessage: the pool's function may rewrite a message before it is first sent. It is
+    /// given the placeholders `{####}` (the code or temporary password) and `{username}`, never
+    /// the code itself; what it answers (`emailSubject`, `emailMessage`, `smsMessage`) must keep
+    /// `{####}`, which is filled in here. Members it leaves out keep the pool's text.
+    func customized(_ queued: QueuedMessage, occasion: MessageOccasion, user: UserRecord, pool: PoolRecord,
+                    clientId: String?, clientMetadata: [String: String]?) async throws -> QueuedMessage {
+        guard triggers.isConfigured(.customMessage, pool: pool) else { return queued }
+        var request: [String: JSONValue] = [
+            "userAttributes": Triggers.userAttributes(user),
+            "codeParameter": "{####}",
+            "linkParameter": "{##Click Here##}",
+            "clientMetadata": Triggers.strings(clientMetadata),
+        ]
+        if occasion == .adminCreateUser { request["usernameParameter"] = "{username}" }
+        guard let response = try await triggers.invoke(
+            .customMessage, source: occasion.rawValue, pool: pool, clientId: clientId, userName: user.username,
+            request: request, now: time.now)
+        else { return queued }
+        var result = queued
+        let message = queued.message
+        let shownName = occasion == .adminCreateUser ? invitationName(of: user, pool: pool) : user.username
+        func text(_ key: String) throws -> String? {
+            switch response[key] {
+            case nil, .null?: return nil
+            case .string(let template)?:
+                guard message.code == nil || template.contains("{####}") else { throw Triggers.unrecognizable }
+                return MessageTemplates.fill(template, code: message.code ?? "", username: shownName)
+            default: throw Triggers.unrecognizable
+            }
+        }
+        if message.medium == .email {
+            if let body = try text("emailMessage") { result.message.body = body }
+            if case .string(let subject)? = response["emailSubject"] {
+                result.message.subject = MessageTemplates.fill(subject, code: message.code ?? "", username: shownName)
+            }
+        } else if let body = try text("smsMessage") {
+            result.message.body = body
+        }
+        return result
+    }
+
+    /// Sends the codes' queued messages after their transaction committed (see `dispatch`);
+    /// returns their delivery details.
+    func send(_ pending: [PendingCode], pool: PoolRecord, occasion: MessageOccasion? = nil, clientId: String? = nil,
+              clientMetadata: [String: String]? = nil) async throws -> [CodeDeliveryDetailsType] {
+        try await dispatch(
+            pending.map { ($0.message, occasion ?? MessageOccasion(purpose: $0.purpose), $0.user) }, pool: pool,
+            clientId: clientId, clientMetadata: clientMetadata)
+        return pending.map(\.destination.details)
+    }
+
+    /// Sends queued messages after their transaction committed, each first rewritten by the
+    /// pool's CustomMessage function if it has one. CodeDeliveryFailureException when one could
+    /// not be sent (its code is stored, and a resend works). If the function fails, nothing is
+    /// sent: the messages leave the queue and the function's error is the answer.
+    func dispatch(_ messages: [(message: QueuedMessage, occasion: MessageOccasion, user: UserRecord)], pool: PoolRecord,
+                  clientId: String?, clientMetadata: [String: String]?) async throws {
+        var ready: [QueuedMessage] = []
+        do {
+            for item in messages {
+                ready.append(try await customized(
+                    item.message, occasion: item.occasion, user: item.user, pool: pool, clientId: clientId,
+                    clientMetadata: clientMetadata))
+            }
+        } catch {
+            await deliveryQueue.discard(messages.map(\.message))
+            throw error
+        }
+        try await deliveryQueue.sendNow(ready)
+    }
+}

@@ -1,0 +1,34 @@
+import CognateProtocol
+
+/// The Lambda triggers of a user pool (LambdaConfig), by the name Cognito's messages use.
+enum Trigger: String, Sendable {
+    case preSignUp = "PreSignUp"
+    case postConfirmation = "PostConfirmation"
+    case preAuthentication = "PreAuthentication"
+    case postAuthentication = "PostAuthentication"
+    case preTokenGeneration = "PreTokenGeneration"
+    case customMessage = "CustomMessage"
+    case userMigration = "UserMigration"
+    case defineAuthChallenge = "DefineAuthChallenge"
+    case createAuthChallenge = "CreateAuthChallenge"
+    case verifyAuthChallengeResponse = "VerifyAuthChallengeResponse"
+
+    /// The function ARN the pool assigns to this trigger, if any. PreTokenGeneration's
+    /// versioned configuration wins over the plain ARN, as in Cognito.
+    func arn(in config: LambdaConfigType?) -> String? {
+        guard let config else { return nil }
+        let arn: String? = switch self {
+        case .preSignUp: config.preSignUp
+        case .postConfirmation: config.postConfirmation
+        case .preAuthentication: config.preAuthentication
+        case .postAuthentication: config.postAuthentication
+        case .preTokenGeneration: config.preTokenGenerationConfig?.lambdaArn ?? config.preTokenGeneration
+        case .customMessage: config.customMessage
+        case .userMigration: config.userMigration
+        case .defineAuthChallenge: config.defineAuthChallenge
+        case .createAuthChallenge: config.createAuthChallenge
+        case .verifyAuthChallengeResponse: config.verifyAuthChallengeResponse
+        }
+        return arn.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

@@ -1,0 +1,201 @@
+"""A trigger service as a team moving from Cognito would run it: the Lambda handlers of the
+health-app journey, unchanged in shape (`handler(event) -> event`, raise to refuse), behind a
+thin HTTP wrapper that checks Cognate's signature and answers Lambda's way (the event back, or
+`{"errorMessage": ...}` with a 400).
+
+Each handler is served at /<name>; `cognate functions put <arn> http://host:port/<name>` binds
+a pool's ARN to it. Every event received is kept in `received` for the tests to inspect.
+"""
+import hashlib
+import hmac
+import http.server
+import json
+import threading
+import time
+
+# --- the Lambda handlers ------------------------------------------------------------------
+
+CLINIC_DOMAIN = "clinic.example"
+LEGACY_USERS = {  # the old user directory the pool migrates from
+    "legacy@example.com": {"password": "Legacy-Passw0rd!", "name": "Lee Gacy"},
+    "oldtimer": {"password": None, "email": "oldtimer@example.com"},   # known, password unknown: reset
+}
+SECURITY_QUESTIONS = {"color": "blue"}
+
+
+def pre_sign_up(event):
+    email = event["request"]["userAttributes"].get("email", "")
+    if email.endswith("@" + CLINIC_DOMAIN):
+        raise Exception("This email belongs to a clinic account; ask your clinic for an invitation")
+    if event["request"].get("validationData", {}).get("invitation") == "trusted":
+        event["response"]["autoConfirmUser"] = True
+        event["response"]["autoVerifyEmail"] = "email" in event["request"]["userAttributes"]
+    return event
+
+
+def post_confirmation(event):
+    if event["request"]["userAttributes"].get("family_name") == "Unwelcome":
+        raise Exception("Profile service rejected the user")
+    return event
+
+
+def pre_authentication(event):
+    if event["request"]["userAttributes"].get("custom:suspended") == "yes":
+        raise Exception("Your account is suspended")
+    return event
+
+
+def post_authentication(event):
+    return event
+
+
+def pre_token_generation(event):
+    """V1: adds the clinic to the ID token, drops the phone number, overrides groups."""
+    event["response"]["claimsOverrideDetails"] = {
+        "claimsToAddOrOverride": {"clinic_id": "clinic-42", "sub": "forged", "iss": "https://evil.example"},
+        "claimsToSuppress": ["phone_number", "aud"],
+        "groupOverrideDetails": {"groupsToOverride": ["patients"], "iamRolesToOverride": [], "preferredRole": None},
+    }
+    return event
+
+
+def pre_token_generation_v2(event):
+    event["response"]["claimsAndScopeOverrideDetails"] = {
+        "idTokenGeneration": {"claimsToAddOrOverride": {"plan": "gold"}},
+        "accessTokenGeneration": {
+            "claimsToAddOrOverride": {"tenant": "t-7", "roles": ["reader", "writer"], "client_id": "forged"},
+            "claimsToSuppress": ["username"],
+            "scopesToAdd": ["records/read"],
+        },
+    }
+    return event
+
+
+def custom_message(event):
+    code = event["request"]["codeParameter"]
+    if event["triggerSource"] == "CustomMessage_AdminCreateUser":
+        event["response"]["emailSubject"] = "Your clinic invitation"
+        event["response"]["emailMessage"] = f"Welcome {event['request']['usernameParameter']}, your password is {code}"
+    else:
+        event["response"]["emailSubject"] = "Confirm your health account"
+        event["response"]["emailMessage"] = f"Hello {event['request']['userAttributes'].get('given_name', 'there')}, your code is {code}."
+        event["response"]["smsMessage"] = f"Health code {code}"
+    return event
+
+
+def user_migration(event):
+    legacy = LEGACY_USERS.get(event["userName"])
+    if legacy is None:
+        raise Exception("Bad username")
+    if event["triggerSource"] == "UserMigration_Authentication":
+        if legacy["password"] is None or event["request"]["password"] != legacy["password"]:
+            raise Exception("Bad password")
+        event["response"]["userAttributes"] = {"email": event["userName"], "email_verified": "true", "name": legacy["name"]}
+        event["response"]["finalUserStatus"] = "CONFIRMED"
+    else:
+        event["response"]["userAttributes"] = {"email": legacy.get("email", event["userName"]), "email_verified": "true"}
+    event["response"]["messageAction"] = "SUPPRESS"
+    return event
+
+
+def define_auth_challenge(event):
+    session = event["request"]["session"]
+    if session and session[-1]["challengeName"] == "CUSTOM_CHALLENGE" and session[-1]["challengeResult"]:
+        event["response"].update(issueTokens=True, failAuthentication=False)
+    elif len(session) >= 3:
+        event["response"].update(issueTokens=False, failAuthentication=True)
+    else:
+        event["response"].update(issueTokens=False, failAuthentication=False, challengeName="CUSTOM_CHALLENGE")
+    return event
+
+
+def create_auth_challenge(event):
+    event["response"]["publicChallengeParameters"] = {"question": "What is your favourite color?"}
+    event["response"]["privateChallengeParameters"] = {"answer": SECURITY_QUESTIONS["color"]}
+    event["response"]["challengeMetadata"] = "COLOR_QUESTION"
+    return event
+
+
+def verify_auth_challenge_response(event):
+    expected = event["request"]["privateChallengeParameters"]["answer"]
+    event["response"]["answerCorrect"] = event["request"]["challengeAnswer"].strip().lower() == expected
+    return event
+
+
+HANDLERS = {
+    "pre-sign-up": pre_sign_up,
+    "post-confirmation": post_confirmation,
+    "pre-authentication": pre_authentication,
+    "post-authentication": post_authentication,
+    "pre-token-generation": pre_token_generation,
+    "pre-token-generation-v2": pre_token_generation_v2,
+    "custom-message": custom_message,
+    "user-migration": user_migration,
+    "define-auth-challenge": define_auth_challenge,
+    "create-auth-challenge": create_auth_challenge,
+    "verify-auth-challenge-response": verify_auth_challenge_response,
+}
+
+# --- the HTTP wrapper -----------------------------------------------------------------------
+
+
+class TriggerService:
+    """Serves HANDLERS on a free local port; `misbehave` paths test failures: /hang (no answer
+    in time), /garbage (not JSON), /wrong-shape (a response of the wrong type), /crash (HTTP 502)."""
+
+    def __init__(self, secret):
+        self.secret = secret.encode()
+        self.received = []       # (path, event, signature_valid)
+        service = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                timestamp = self.headers.get("X-Cognate-Timestamp", "")
+                expected = "v1=" + hmac.new(service.secret, timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+                valid = hmac.compare_digest(expected, self.headers.get("X-Cognate-Signature", "")) \
+                    and abs(time.time() - int(timestamp or 0)) < 300
+                event = json.loads(body)
+                name = self.path.strip("/")
+                service.received.append((name, event, valid, self.headers.get("X-Cognate-Function")))
+                if not valid:
+                    return self.answer(401, {"message": "bad signature"})
+                if name == "hang":
+                    time.sleep(7)
+                    return self.answer(200, event)
+                if name == "garbage":
+                    return self.answer(200, None, raw=b"<html>oops</html>")
+                if name == "wrong-shape":
+                    event["response"] = "yes please"
+                    return self.answer(200, event)
+                if name == "crash":
+                    return self.answer(502, None, raw=b"Bad Gateway")
+                try:
+                    return self.answer(200, HANDLERS[name](event))
+                except Exception as error:   # the function threw: Lambda's error shape
+                    return self.answer(400, {"errorMessage": str(error), "errorType": type(error).__name__})
+
+            def answer(self, status, payload, raw=None):
+                data = raw if raw is not None else json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except BrokenPipeError:
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def events(self, name):
+        return [event for path, event, _, _ in self.received if path == name]
+
+    def stop(self):
+        self.httpd.shutdown()
