@@ -1,7 +1,6 @@
 import CognateStorage
 import Foundation
 import Logging
-import SQLKit
 import Testing
 
 /// Fresh PostgreSQL databases for tests, on the server `COGNATE_TEST_POSTGRES_URL` names
