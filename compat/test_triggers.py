@@ -349,3 +349,122 @@ def test_without_a_configured_secret_functions_are_signed_with_the_databases(tmp
     finally:
         service.stop()
         server.stop()
+
+
+# --- CUSTOM_AUTH: DefineAuthChallenge, CreateAuthChallenge, VerifyAuthChallengeResponse -------
+
+CUSTOM_FLOWS = ["ALLOW_CUSTOM_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"]
+
+
+def custom_pool(idp, server, hooks, **extra):
+    pool, _ = pool_with(idp, server, hooks, DefineAuthChallenge="define-auth-challenge",
+                        CreateAuthChallenge="create-auth-challenge",
+                        VerifyAuthChallengeResponse="verify-auth-challenge-response", **extra)
+    return pool, new_client(idp, pool["Id"], flows=CUSTOM_FLOWS)
+
+
+def answer(idp, client, username, session, text):
+    return idp.respond_to_auth_challenge(ClientId=client["ClientId"], ChallengeName="CUSTOM_CHALLENGE", Session=session,
+                                         ChallengeResponses={"USERNAME": username, "ANSWER": text})
+
+
+def test_custom_auth_asks_the_functions_question_and_signs_in_on_the_right_answer(server, idp, hooks):
+    pool, client = custom_pool(idp, server, hooks)
+    username = confirmed(server, idp, pool, client)
+    started = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="CUSTOM_AUTH",
+                                AuthParameters={"USERNAME": username}, ClientMetadata={"app": "clinic"})
+    assert started["ChallengeName"] == "CUSTOM_CHALLENGE"
+    assert started["ChallengeParameters"] == {"question": "What is your favourite color?", "USERNAME": username}
+    define = [e for e in hooks.events("define-auth-challenge") if e["userName"] == username]
+    assert define[0]["triggerSource"] == "DefineAuthChallenge_Authentication"
+    assert define[0]["request"]["session"] == [] and define[0]["request"]["clientMetadata"] == {"app": "clinic"}
+    assert define[0]["request"]["userAttributes"]["cognito:user_status"] == "CONFIRMED"
+
+    wrong = answer(idp, client, username, started["Session"], "red")
+    assert wrong["ChallengeName"] == "CUSTOM_CHALLENGE" and wrong["Session"] != started["Session"]
+    verify = [e for e in hooks.events("verify-auth-challenge-response") if e["userName"] == username]
+    assert verify[0]["request"]["privateChallengeParameters"] == {"answer": "blue"}
+    assert verify[0]["request"]["challengeAnswer"] == "red"
+    define = [e for e in hooks.events("define-auth-challenge") if e["userName"] == username]
+    assert define[-1]["request"]["session"] == [
+        {"challengeName": "CUSTOM_CHALLENGE", "challengeResult": False, "challengeMetadata": "COLOR_QUESTION"}]
+
+    signed_in = answer(idp, client, username, wrong["Session"], " Blue ")
+    tokens = signed_in["AuthenticationResult"]
+    claims = verify_token(server, pool["Id"], tokens["IdToken"], "id", client["ClientId"])
+    assert claims["cognito:username"] == username
+    assert idp.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
+    # A session answers once.
+    with cognito_error("NotAuthorizedException", "Invalid session for the user."):
+        answer(idp, client, username, wrong["Session"], "blue")
+
+
+def test_custom_auth_fails_when_the_define_function_says_so(server, idp, hooks):
+    pool, client = custom_pool(idp, server, hooks)
+    username = confirmed(server, idp, pool, client)
+    session = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="CUSTOM_AUTH",
+                                AuthParameters={"USERNAME": username})["Session"]
+    session = answer(idp, client, username, session, "red")["Session"]
+    session = answer(idp, client, username, session, "green")["Session"]
+    with cognito_error("NotAuthorizedException", "Incorrect username or password."):
+        answer(idp, client, username, session, "yellow")
+
+
+def test_custom_auth_starting_with_srp_proves_the_password_first(server, idp, hooks):
+    pool, client = custom_pool(idp, server, hooks)
+    username = confirmed(server, idp, pool, client)
+    srp = srp_for(idp, pool["Id"], client, username)
+    params = dict(srp.get_auth_params(), CHALLENGE_NAME="SRP_A")
+    started = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="CUSTOM_AUTH", AuthParameters=params)
+    assert started["ChallengeName"] == "PASSWORD_VERIFIER"
+    question = idp.respond_to_auth_challenge(
+        ClientId=client["ClientId"], ChallengeName="PASSWORD_VERIFIER",
+        ChallengeResponses=srp.process_challenge(started["ChallengeParameters"], params))
+    assert question["ChallengeName"] == "CUSTOM_CHALLENGE"
+    define = [e for e in hooks.events("define-auth-challenge") if e["userName"] == username]
+    assert [(s["challengeName"], s["challengeResult"]) for s in define[-1]["request"]["session"]] == [
+        ("SRP_A", True), ("PASSWORD_VERIFIER", True)]
+    tokens = answer(idp, client, username, question["Session"], "blue")["AuthenticationResult"]
+    assert idp.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
+
+    # A wrong password ends the sign-in as in USER_SRP_AUTH, before any question.
+    bad = srp_for(idp, pool["Id"], client, username, password="Wrong-password-1")
+    params = dict(bad.get_auth_params(), CHALLENGE_NAME="SRP_A")
+    started = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="CUSTOM_AUTH", AuthParameters=params)
+    with cognito_error("NotAuthorizedException", "Incorrect username or password."):
+        idp.respond_to_auth_challenge(ClientId=client["ClientId"], ChallengeName="PASSWORD_VERIFIER",
+                                      ChallengeResponses=bad.process_challenge(started["ChallengeParameters"], params))
+
+
+def test_custom_auth_refusals_are_cognitos(server, idp, hooks):
+    pool, client = custom_pool(idp, server, hooks)
+    username = confirmed(server, idp, pool, client)
+    with cognito_error("UserNotFoundException", "User does not exist."):
+        idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="CUSTOM_AUTH", AuthParameters={"USERNAME": unique()})
+    srp_only = new_client(idp, pool["Id"], flows=["ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"])
+    with cognito_error("InvalidParameterException", "CUSTOM_AUTH flow not enabled for this client"):
+        idp.initiate_auth(ClientId=srp_only["ClientId"], AuthFlow="CUSTOM_AUTH", AuthParameters={"USERNAME": username})
+    idp.admin_disable_user(UserPoolId=pool["Id"], Username=username)
+    with cognito_error("NotAuthorizedException", "User is disabled."):
+        idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="CUSTOM_AUTH", AuthParameters={"USERNAME": username})
+    plain, plain_client = pool_with(idp, server, hooks)
+    plain_client = new_client(idp, plain["Id"], flows=CUSTOM_FLOWS)
+    with cognito_error("InvalidParameterException", "Custom auth lambda trigger is not configured for the user pool."):
+        idp.initiate_auth(ClientId=plain_client["ClientId"], AuthFlow="CUSTOM_AUTH",
+                          AuthParameters={"USERNAME": username})
+    with cognito_error("InvalidParameterException", contains="Session"):
+        idp.respond_to_auth_challenge(ClientId=client["ClientId"], ChallengeName="CUSTOM_CHALLENGE",
+                                      ChallengeResponses={"USERNAME": username, "ANSWER": "blue"})
+
+
+def test_custom_auth_with_hidden_users_tells_the_functions_and_never_signs_in_a_stranger(server, idp, hooks):
+    pool, _ = custom_pool(idp, server, hooks)
+    client = new_client(idp, pool["Id"], flows=CUSTOM_FLOWS, PreventUserExistenceErrors="ENABLED")
+    stranger = unique()
+    started = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="CUSTOM_AUTH", AuthParameters={"USERNAME": stranger})
+    assert started["ChallengeName"] == "CUSTOM_CHALLENGE"
+    define = [e for e in hooks.events("define-auth-challenge") if e["userName"] == stranger]
+    assert define[0]["request"]["userNotFound"] is True and define[0]["request"]["userAttributes"] == {}
+    # The function is fooled into issuing tokens; the server still refuses.
+    with cognito_error("NotAuthorizedException", "Incorrect username or password."):
+        answer(idp, client, stranger, started["Session"], "blue")

@@ -99,10 +99,15 @@ def user_migration(event):
 
 
 def define_auth_challenge(event):
+    """A security question after an optional SRP password step: three wrong answers fail."""
     session = event["request"]["session"]
-    if session and session[-1]["challengeName"] == "CUSTOM_CHALLENGE" and session[-1]["challengeResult"]:
+    last = session[-1] if session else None
+    questions = [step for step in session if step["challengeName"] == "CUSTOM_CHALLENGE"]
+    if last and last["challengeName"] == "SRP_A":
+        event["response"].update(issueTokens=False, failAuthentication=False, challengeName="PASSWORD_VERIFIER")
+    elif last and last["challengeName"] == "CUSTOM_CHALLENGE" and last["challengeResult"]:
         event["response"].update(issueTokens=True, failAuthentication=False)
-    elif len(session) >= 3:
+    elif len(questions) >= 3:
         event["response"].update(issueTokens=False, failAuthentication=True)
     else:
         event["response"].update(issueTokens=False, failAuthentication=False, challengeName="CUSTOM_CHALLENGE")

@@ -42,6 +42,8 @@ struct SRPSessionState: Codable, Sendable {
     /// For a name that is no user (PreventUserExistenceErrors): the decoy verifier the second
     /// step computes with, as it would with a real one, and the subject its failure counts for.
     var decoy: SRPDecoy?
+    /// The CUSTOM_AUTH sign-in this exchange is a step of (`CHALLENGE_NAME=SRP_A`).
+    var customAuth: CustomAuthSessionState?
 }
 
 struct SRPDecoy: Codable, Sendable {

@@ -31,6 +31,10 @@ extension IdentityService {
             guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
             return try await completeNewPassword(
                 responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
+        case .customChallenge:
+            guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
+            return try await answerCustomChallenge(
+                responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
         default:
             throw CognitoError(.unsupportedOperation, "The \(challenge.rawValue) challenge is not supported by this server yet.")
         }

@@ -16,10 +16,8 @@ extension IdentityService {
     /// (NEW_PASSWORD_REQUIRED); everyone else gets a new token family.
     func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
-        guard user.enabled else { throw CognitoError.userDisabled }
+        try Self.checkMaySignIn(user)
         switch user.status {
-        case .unconfirmed: throw CognitoError.userNotConfirmed
-        case .resetRequired: throw CognitoError.passwordResetRequired
         case .forceChangePassword:
             let validityDays = pool.settings.policies?.passwordPolicy?.temporaryPasswordValidityDays ?? 7
             if validityDays > 0, let set = user.passwordUpdatedAt,
@@ -38,6 +36,17 @@ extension IdentityService {
             try await transaction.insertTokenFamily(family)
             let groups = try await transaction.groups(ofUser: user.sub, poolId: pool.id)
             return .tokens(family, refreshToken: refreshToken, user: user, groups: groups)
+        }
+    }
+
+    /// Refuses a user who may not sign in at all: disabled, unconfirmed, or made to reset
+    /// their password.
+    static func checkMaySignIn(_ user: UserRecord) throws {
+        guard user.enabled else { throw CognitoError.userDisabled }
+        switch user.status {
+        case .unconfirmed: throw CognitoError.userNotConfirmed
+        case .resetRequired: throw CognitoError.passwordResetRequired
+        default: break
         }
     }
 
@@ -113,6 +122,15 @@ extension IdentityService {
     /// a right one clears the count and completes the first factor.
     func settlePasswordCheck(_ checked: UserRecord, correct: Bool, pool: PoolRecord, client: ClientRecord,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+        let user = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
+        return try await completeFirstFactor(user, pool: pool, client: client, in: transaction)
+    }
+
+    /// The lockout and failure count of ``settlePasswordCheck(_:correct:pool:client:in:)``
+    /// without what follows: returns the user, locked, when the password was right.
+    func settlePasswordVerdict(_ checked: UserRecord, correct: Bool, in transaction: any StoreTransaction) async throws
+        -> UserRecord
+    {
         let user = try await locked(checked, transaction)
         let lockout = try await checkNotLockedOut(user.sub, poolId: user.poolId, in: transaction)
         guard correct, user.password == checked.password else {
@@ -120,6 +138,6 @@ extension IdentityService {
             throw CommitAndFail(.incorrectCredentials)
         }
         if lockout != nil { try await transaction.clearSignInLockout(poolId: user.poolId, subject: user.sub) }
-        return try await completeFirstFactor(user, pool: pool, client: client, in: transaction)
+        return user
     }
 }

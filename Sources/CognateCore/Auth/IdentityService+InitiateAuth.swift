@@ -44,6 +44,9 @@ extension IdentityService {
         case .userSrpAuth:
             try require(.allowUserSrpAuth)
             return try await startSRP(parameters, clientMetadata: clientMetadata, pool: pool, client: client)
+        case .customAuth:
+            try require(.allowCustomAuth)
+            return try await startCustomAuth(parameters, clientMetadata: clientMetadata, pool: pool, client: client)
         case .refreshTokenAuth, .refreshToken:
             try require(.allowRefreshTokenAuth)
             return try await refreshAuth(parameters, clientMetadata: clientMetadata, pool: pool, client: client)

@@ -10,21 +10,34 @@ extension IdentityService {
     func startSRP(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
                   client: ClientRecord) async throws -> AuthOutcome {
         let typed = try AuthParameter.require(AuthParameter.username, in: parameters)
+        let a = try Self.clientPublicValue(parameters)
+        let found = try await store.read { try await self.findUser(typed, in: pool, $0) }
+        try client.checkSecretHash(
+            parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
+        guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
+        try await runPreAuthentication(user: found, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+        return try await openPasswordVerifier(clientPublic: a, typed: typed, user: found, pool: pool, client: client)
+    }
+
+    /// SRP_A, checked: a hex number of at most the group's size that is not 0 mod N.
+    static func clientPublicValue(_ parameters: [String: String]) throws -> [UInt8] {
         let aHex = try AuthParameter.require(AuthParameter.srpA, in: parameters)
         guard aHex.count <= SRPGroup.maximumPublicValueHexLength, let a = SRPEncoding.bytes(fromHex: aHex),
             SRPServer.isValidClientPublicValue(a)
         else { throw CognitoError.invalidParameter("SRP_A is not a valid public value.") }
-        let found = try await store.read { try await self.findUser(typed, in: pool, $0) }
-        try client.checkSecretHash(
-            parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
-        if found != nil || client.preventsUserExistenceErrors {
-            try await runPreAuthentication(user: found, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
-        }
+        return a
+    }
+
+    /// The PASSWORD_VERIFIER challenge for `user` (a decoy when nil: the caller has checked that
+    /// PreventUserExistenceErrors allows it). `customAuth`: the CUSTOM_AUTH sign-in this
+    /// password check is a step of, continued once the password is proved.
+    func openPasswordVerifier(clientPublic a: [UInt8], typed: String, user found: UserRecord?,
+                              customAuth: CustomAuthSessionState? = nil, pool: PoolRecord,
+                              client: ClientRecord) async throws -> AuthOutcome {
         let username: String, salt: [UInt8], verifier: [UInt8], decoy: SRPDecoy?
         if let found, let password = found.password {
             (username, salt, verifier, decoy) = (found.username, password.salt, password.verifier, nil)
         } else {
-            guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
             username = found?.username ?? decoyUsername(for: typed, pool: pool)
             salt = decoySalt(for: typed, pool: pool)
             verifier = decoyVerifier(for: typed, pool: pool)
@@ -36,7 +49,7 @@ extension IdentityService {
         }
         let state = SRPSessionState(
             serverSecret: SRPEncoding.hexString(b), serverPublic: SRPEncoding.hexString(bPublic),
-            clientPublic: SRPEncoding.hexString(a), username: username, decoy: decoy)
+            clientPublic: SRPEncoding.hexString(a), username: username, decoy: decoy, customAuth: customAuth)
         let secretBlock = try await store.write { transaction in
             try await self.openAuthSession(
                 .passwordVerifier, state: state, user: found?.password == nil ? nil : found, pool: pool, client: client,
@@ -52,7 +65,8 @@ extension IdentityService {
     /// exchange and the user's verifier (outside any transaction) and compared in constant time;
     /// then, in one transaction, the SECRET_BLOCK is used up whatever the outcome and the check
     /// is settled (a wrong signature counts towards the lockout). A decoy exchange does the same
-    /// work with its decoy verifier and always fails like a wrong password.
+    /// work with its decoy verifier and always fails like a wrong password. In a CUSTOM_AUTH
+    /// sign-in a proved password goes back to DefineAuthChallenge instead of completing it.
     func verifySRPClaim(_ responses: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
                         client: ClientRecord) async throws -> AuthOutcome {
         let secretBlock = try AuthParameter.require("PASSWORD_CLAIM_SECRET_BLOCK", in: responses)
@@ -75,14 +89,21 @@ extension IdentityService {
         let correct = isValidClaim(
             session.state, verifier: verifier, sub: user?.sub, responses: (signatureText, timestamp, username),
             secretBlock: secretBlock, pool: pool)
-        let result = try await transaction { transaction in
+        let result = try await transaction { transaction -> FirstFactorResult? in
             try await self.consumeAuthSession(session.record, in: transaction)
             guard let user, session.state.decoy == nil else {
                 return try await self.settleDecoySignIn(session.state.decoy?.subject ?? "", pool: pool, in: transaction)
             }
-            return try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
+            let settled = try await self.settlePasswordVerdict(user, correct: correct, in: transaction)
+            // In a CUSTOM_AUTH sign-in the proved password is one step; DefineAuthChallenge decides what follows.
+            guard session.state.customAuth == nil else { return nil }
+            return try await self.completeFirstFactor(settled, pool: pool, client: client, in: transaction)
         }
-        return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
+        if let result { return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client) }
+        guard let customAuth = session.state.customAuth else { throw CognitoError.internalError() }
+        return try await continueCustomAuth(
+            customAuth.after(.passwordVerifier, correct: true), user: user, clientMetadata: clientMetadata, pool: pool,
+            client: client)
     }
 
     /// Whether a PASSWORD_CLAIM_SIGNATURE proves the secret behind `verifier`: timestamp within
