@@ -124,7 +124,7 @@ let package = Package(
             name: "CognateAuthTests",
             dependencies: [
                 "CognateAuth", "CognateProtocol", "CognateServer", "CognateCore", "CognateStorage", "RegistrationDemoKit",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
     ]

@@ -129,6 +129,16 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         count()
         return try await client.confirmSignIn(mfaCode: mfaCode, clientMetadata: clientMetadata)
     }
+    func signInWithCustomChallenge(username: String, password: String?, clientMetadata: [String: String]) async throws
+        -> SignInStep
+    {
+        count()
+        return try await client.signInWithCustomChallenge(username: username, password: password, clientMetadata: clientMetadata)
+    }
+    func confirmSignIn(challengeResponse: String, clientMetadata: [String: String]) async throws -> SignInStep {
+        count()
+        return try await client.confirmSignIn(challengeResponse: challengeResponse, clientMetadata: clientMetadata)
+    }
     func currentSession() async throws -> AuthTokens { try await client.currentSession() }
     func refreshSession() async throws -> AuthTokens { try await client.refreshSession() }
     func signOut(globally: Bool) async throws -> SignOutResult {

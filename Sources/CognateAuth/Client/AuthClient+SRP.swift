@@ -6,17 +6,21 @@ extension AuthClient {
     ///
     /// The claim is computed for `USER_ID_FOR_SRP` (the internal username, a UUID in pools that
     /// sign in with email), and the answer's `USERNAME` and `SECRET_HASH` use that name too.
-    /// The arithmetic runs off the actor (``OffActor``).
-    func srpExchange(username: String, password: String, clientMetadata: [String: String]) async throws -> AuthResponse {
+    /// The arithmetic runs off the actor (``OffActor``). `customAuth`: the exchange opens a
+    /// CUSTOM_AUTH sign-in (`CHALLENGE_NAME=SRP_A`), whose functions then decide what follows.
+    func srpExchange(username: String, password: String, clientMetadata: [String: String], customAuth: Bool = false)
+        async throws -> AuthResponse
+    {
         let srp = try await OffActor.run { SRPClient() }
+        var parameters = ["USERNAME": username, "SRP_A": srp.publicValueHex]
+        if customAuth { parameters["CHALLENGE_NAME"] = "SRP_A" }
         let started = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
-            authFlow: .userSrpAuth,
-            authParameters: withSecretHash(["USERNAME": username, "SRP_A": srp.publicValueHex], username: username),
+            authFlow: customAuth ? .customAuth : .userSrpAuth, authParameters: withSecretHash(parameters, username: username),
             clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId))
         guard started.challengeName == .passwordVerifier else { return AuthResponse(started) }
-        let parameters = started.challengeParameters ?? [:]
-        guard let userId = parameters["USER_ID_FOR_SRP"], let salt = parameters["SALT"],
-            let serverPublic = parameters["SRP_B"], let secretBlock = parameters["SECRET_BLOCK"]
+        let challenge = started.challengeParameters ?? [:]
+        guard let userId = challenge["USER_ID_FOR_SRP"], let salt = challenge["SALT"],
+            let serverPublic = challenge["SRP_B"], let secretBlock = challenge["SECRET_BLOCK"]
         else { throw AuthError.invalidResponse("PASSWORD_VERIFIER lacks SRP parameters.") }
         let claim: SRPClient.Claim
         let realm = configuration.poolName

@@ -17,19 +17,48 @@ extension AuthClient {
     public func signIn(
         username: String, password: String, flow: SignInFlow = .srp, clientMetadata: [String: String] = [:]
     ) async throws -> SignInStep {
-        pendingChallenge = nil
-        do {
-            let response: AuthResponse
+        try await startSignIn(username: username) {
             switch flow {
             case .srp:
-                response = try await srpExchange(username: username, password: password, clientMetadata: clientMetadata)
+                return try await srpExchange(username: username, password: password, clientMetadata: clientMetadata)
             case .password:
-                response = AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
+                return AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
                     authFlow: .userPasswordAuth,
                     authParameters: withSecretHash(["USERNAME": username, "PASSWORD": password], username: username),
                     clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId)))
             }
-            return try await nextStep(after: response, username: username)
+        }
+    }
+
+    /// Signs a user in through the pool's own challenges (`CUSTOM_AUTH`, decided by its
+    /// DefineAuthChallenge function): answer each ``SignInStep/customChallenge(parameters:session:)``
+    /// with ``confirmSignIn(challengeResponse:clientMetadata:)``.
+    ///
+    /// - Parameter password: when given, the password is proved first (by SRP, never sent:
+    ///   Cognito's `CHALLENGE_NAME=SRP_A`, Amplify's custom-with-SRP); nil for passwordless
+    ///   flows. The app client must allow `ALLOW_CUSTOM_AUTH`.
+    /// - Throws: as ``signIn(username:password:flow:clientMetadata:)``; `invalidParameter` when
+    ///   the pool has no custom-auth functions.
+    public func signInWithCustomChallenge(
+        username: String, password: String? = nil, clientMetadata: [String: String] = [:]
+    ) async throws -> SignInStep {
+        try await startSignIn(username: username) {
+            if let password {
+                return try await srpExchange(
+                    username: username, password: password, clientMetadata: clientMetadata, customAuth: true)
+            }
+            return AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
+                authFlow: .customAuth, authParameters: withSecretHash(["USERNAME": username], username: username),
+                clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId)))
+        }
+    }
+
+    /// The first request of a sign-in, and the step it leads to: an unconfirmed account and a
+    /// required password reset are steps, their codes remembered.
+    private func startSignIn(username: String, _ start: () async throws -> AuthResponse) async throws -> SignInStep {
+        pendingChallenge = nil
+        do {
+            return try await nextStep(after: try await start(), username: username)
         } catch AuthError.userNotConfirmed {
             await rememberCode(.signUp(username: username), delivery: nil)
             return .confirmSignUp(username: username)
@@ -63,6 +92,16 @@ extension AuthClient {
         return try await answer(pending, ["USERNAME": pending.username, field: mfaCode], clientMetadata: clientMetadata)
     }
 
+    /// Answers the pool's own challenge (``SignInStep/customChallenge(parameters:session:)``).
+    /// A wrong answer may bring another challenge or end the sign-in with `notAuthorized`, as
+    /// the pool's functions decide.
+    public func confirmSignIn(challengeResponse: String, clientMetadata: [String: String] = [:]) async throws
+        -> SignInStep
+    {
+        let pending = try requirePending(ChallengeNameType.customChallenge.rawValue)
+        return try await answer(pending, ["USERNAME": pending.username, "ANSWER": challengeResponse], clientMetadata: clientMetadata)
+    }
+
     private func requirePending(_ challenge: String) throws -> ChallengeSession {
         guard let pending = pendingChallenge, pending.challengeName == challenge else {
             throw AuthError.invalidState("No \(challenge) challenge is pending: sign in first.")
@@ -70,14 +109,22 @@ extension AuthClient {
         return pending
     }
 
-    /// Sends a challenge answer (with `SECRET_HASH` for the challenge's username).
+    /// Sends a challenge answer (with `SECRET_HASH` for the challenge's username). A
+    /// `notAuthorized` answer ends the sign-in (session used up, expired, or failed by the
+    /// pool's functions): nothing stays pending.
     private func answer(
         _ pending: ChallengeSession, _ responses: [String: String], clientMetadata: [String: String]
     ) async throws -> SignInStep {
-        let response = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
-            clientId: configuration.clientId, challengeName: ChallengeNameType(rawValue: pending.challengeName),
-            session: pending.session, challengeResponses: withSecretHash(responses, username: pending.username),
-            clientMetadata: clientMetadata.nilIfEmpty))
+        let response: RespondToAuthChallengeResponse
+        do {
+            response = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
+                clientId: configuration.clientId, challengeName: ChallengeNameType(rawValue: pending.challengeName),
+                session: pending.session, challengeResponses: withSecretHash(responses, username: pending.username),
+                clientMetadata: clientMetadata.nilIfEmpty))
+        } catch AuthError.notAuthorized(let message) {
+            pendingChallenge = nil
+            throw AuthError.notAuthorized(message)
+        }
         return try await nextStep(after: AuthResponse(response), username: pending.username)
     }
 
@@ -112,6 +159,9 @@ extension AuthClient {
             return .mfaCode(MFACodeChallenge(
                 kind: MFACodeChallenge.Kind(rawValue: name.rawValue)!,
                 destination: parameters["CODE_DELIVERY_DESTINATION"]))
+        case .customChallenge:
+            pendingChallenge = session
+            return .customChallenge(parameters: parameters.filter { $0.key != "USERNAME" }, session: session)
         default:
             throw AuthError.unsupportedChallenge(name.rawValue)
         }

@@ -24,6 +24,10 @@ public enum SignInStep: Sendable, Equatable {
     case resetPassword(username: String)
     /// A multi-factor code is required: ``AuthClient/confirmSignIn(mfaCode:)``.
     case mfaCode(MFACodeChallenge)
+    /// The pool's own challenge (CUSTOM_AUTH: its CreateAuthChallenge function made it; a
+    /// question, a one-time code sent elsewhere …): show what `parameters` say and answer with
+    /// ``AuthClient/confirmSignIn(challengeResponse:clientMetadata:)``.
+    case customChallenge(parameters: [String: String], session: ChallengeSession)
 }
 
 /// A challenge the server is waiting for. Valid for a few minutes (the pool's auth session

@@ -23,6 +23,9 @@ public protocol AuthProviding: Sendable {
     func confirmSignIn(newPassword: String, attributes: [String: String], clientMetadata: [String: String]) async throws
         -> SignInStep
     func confirmSignIn(mfaCode: String, clientMetadata: [String: String]) async throws -> SignInStep
+    func signInWithCustomChallenge(username: String, password: String?, clientMetadata: [String: String]) async throws
+        -> SignInStep
+    func confirmSignIn(challengeResponse: String, clientMetadata: [String: String]) async throws -> SignInStep
 
     // MARK: Session
     func currentSession() async throws -> AuthTokens
@@ -85,6 +88,14 @@ extension AuthProviding {
 
     public func confirmSignIn(mfaCode: String) async throws -> SignInStep {
         try await confirmSignIn(mfaCode: mfaCode, clientMetadata: [:])
+    }
+
+    public func signInWithCustomChallenge(username: String, password: String? = nil) async throws -> SignInStep {
+        try await signInWithCustomChallenge(username: username, password: password, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(challengeResponse: String) async throws -> SignInStep {
+        try await confirmSignIn(challengeResponse: challengeResponse, clientMetadata: [:])
     }
 
     @discardableResult

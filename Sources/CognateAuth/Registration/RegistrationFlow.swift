@@ -233,6 +233,8 @@ public actor RegistrationFlow {
             return try await move(to: .newPasswordRequired(username: name, requiredAttributes: required))
         case .mfaCode(let challenge):
             throw AuthError.unsupportedChallenge("\(challenge.kind.rawValue) during registration")
+        case .customChallenge:
+            throw AuthError.unsupportedChallenge("CUSTOM_CHALLENGE during registration")
         }
     }
 

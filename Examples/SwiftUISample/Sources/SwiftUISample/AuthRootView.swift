@@ -96,6 +96,8 @@ struct SignInForm: View {
             nextStep = "Choose a new password (confirmSignIn(newPassword:))."
         case .mfaCode:
             nextStep = "Enter the code of your second factor (confirmSignIn(mfaCode:))."
+        case .customChallenge:
+            nextStep = "Answer the pool's challenge (confirmSignIn(challengeResponse:))."
         }
     }
 }

@@ -1,0 +1,83 @@
+import CognateCore
+import CognateProtocol
+import Foundation
+import Hummingbird
+import Logging
+import Testing
+
+/// A pool's CUSTOM_AUTH functions for SDK tests, served over HTTP as Cognate calls them (the
+/// webhook contract of docs/triggers.md): a security question whose answer is "blue", after an
+/// optional SRP password step; three wrong answers fail the sign-in.
+enum ChallengeFunctions {
+    static let names = ["define", "create", "verify"]
+
+    /// Serves the functions on a free port and binds ARNs to them in `live`'s database; runs
+    /// `body` with the pool's `LambdaConfig`, then stops serving.
+    static func with(_ live: LiveServer, _ body: (LambdaConfigType) async throws -> Void) async throws {
+        let router = Router()
+        router.post("/:name") { request, context -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let name = context.parameters.get("name") ?? ""
+            let answered = try answer(name, event: Data(buffer: body))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answered)))
+        }
+        let (ports, found) = AsyncStream.makeStream(of: Int.self)
+        var quiet = Logger(label: "challenge-functions")
+        quiet.logLevel = .critical  // stopping the server at the end logs errors
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { found.yield($0.localAddress?.port ?? 0) }, logger: quiet)
+        let serving = Task { try await app.runService() }
+        defer { serving.cancel() }
+        var port = 0
+        for await value in ports {
+            port = value
+            break
+        }
+        var arns: [String: String] = [:]
+        for name in names {
+            let arn = "arn:aws:lambda:us-east-1:123456789012:function:\(name)-\(UUID().uuidString.prefix(6))"
+            try await FunctionBindings.put(arn: arn, url: "http://127.0.0.1:\(port)/\(name)", in: live.server.store)
+            arns[name] = arn
+        }
+        try await body(LambdaConfigType(
+            defineAuthChallenge: arns["define"], createAuthChallenge: arns["create"],
+            verifyAuthChallengeResponse: arns["verify"]))
+    }
+
+    /// The handler `name` applied to a Cognito event: the event back with `response` filled in.
+    private static func answer(_ name: String, event data: Data) throws -> [UInt8] {
+        guard var event = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let request = event["request"] as? [String: Any]
+        else { throw HTTPError(.badRequest) }
+        let session = request["session"] as? [[String: Any]] ?? []
+        var response: [String: Any] = [:]
+        switch name {
+        case "define":
+            let last = session.last
+            let questions = session.filter { $0["challengeName"] as? String == "CUSTOM_CHALLENGE" }
+            if last?["challengeName"] as? String == "SRP_A" {
+                response = ["challengeName": "PASSWORD_VERIFIER", "issueTokens": false, "failAuthentication": false]
+            } else if last?["challengeName"] as? String == "CUSTOM_CHALLENGE", last?["challengeResult"] as? Bool == true {
+                response = ["issueTokens": true, "failAuthentication": false]
+            } else if questions.count >= 3 {
+                response = ["issueTokens": false, "failAuthentication": true]
+            } else {
+                response = ["challengeName": "CUSTOM_CHALLENGE", "issueTokens": false, "failAuthentication": false]
+            }
+        case "create":
+            response = [
+                "publicChallengeParameters": ["question": "What is your favourite colour?"],
+                "privateChallengeParameters": ["answer": "blue"], "challengeMetadata": "COLOUR",
+            ]
+        case "verify":
+            let expected = (request["privateChallengeParameters"] as? [String: String])?["answer"]
+            response = ["answerCorrect": (request["challengeAnswer"] as? String)?.lowercased() == expected]
+        default:
+            throw HTTPError(.notFound)
+        }
+        event["response"] = response
+        return Array(try JSONSerialization.data(withJSONObject: event))
+    }
+}
