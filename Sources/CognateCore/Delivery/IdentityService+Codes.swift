@@ -16,9 +16,11 @@ extension IdentityService {
     /// the user's earlier code of that purpose, whose wrong guesses of the last hour carry
     /// over), within the pool's hourly limit of messages per address, and queues its message
     /// in the same transaction; `pendingValue` is a new address held until verified. Lifetimes: one hour for
-    /// password resets, `confirmationCodeLifetime` (24 h) for the rest.
+    /// password resets, `confirmationCodeLifetime` (24 h) for the rest. `clientId`: the app
+    /// client a sign-up code is for, which its confirmation link (CONFIRM_WITH_LINK) names.
     func issueCode(_ purpose: CodePurpose, for user: UserRecord, to destination: CodeDestination, pool: PoolRecord,
-                   pendingValue: String? = nil, in transaction: any StoreTransaction) async throws -> PendingCode {
+                   pendingValue: String? = nil, clientId: String? = nil,
+                   in transaction: any StoreTransaction) async throws -> PendingCode {
         try await consumeMessageAllowance(to: destination, pool: pool, in: transaction)
         let now = time.now
         let lifetime = purpose == .forgotPassword
@@ -27,12 +29,18 @@ extension IdentityService {
             for: user, purpose: purpose, destination: destination, pendingValue: pendingValue, now: now, lifetime: lifetime)
         try await transaction.saveCode(issued.record, keepingFailuresSince: now - CodeBook.guessWindow)
         let text = MessageTemplates.verification(
-            pool: pool.settings, medium: destination.medium, code: issued.code, username: user.username)
+            pool: pool.settings, medium: destination.medium, code: issued.code, username: user.username,
+            link: purpose == .signUp ? confirmationLink(clientId: clientId, username: user.username, code: issued.code) : nil)
         let message = try await deliveryQueue.enqueue(OutboundMessage(
             poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
             subject: text.subject, body: text.body, code: issued.code, purpose: purpose.rawValue,
             sender: pool.settings.emailConfiguration?.from), in: transaction)
         return PendingCode(user: user, destination: destination, code: issued.code, purpose: purpose, message: message)
+    }
+
+    /// The CONFIRM_WITH_LINK link for a sign-up code sent for `clientId` (nil without one).
+    func confirmationLink(clientId: String?, username: String, code: String) -> String? {
+        clientId.map { ConfirmationLink.url(base: configuration.publicBaseURL, clientId: $0, username: username, code: code) }
     }
 
     /// Where sign-up and attribute codes go: the first auto-verified attribute the user has

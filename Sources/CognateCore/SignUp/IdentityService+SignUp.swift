@@ -48,7 +48,7 @@ extension IdentityService {
             } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
                 throw CognitoError(.usernameExists, error.message)
             }
-            return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, pool: pool, in: transaction) }
+            return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, pool: pool, clientId: client.clientId, in: transaction) }
         }
         let details = try await send(
             pending.map { [$0] } ?? [], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata).first
@@ -59,13 +59,28 @@ extension IdentityService {
     /// to. With PreventUserExistenceErrors, a name that is no user and a user who is already
     /// confirmed are answered as a wrong code is (and counted like one).
     public func confirmSignUp(_ request: ConfirmSignUpRequest) async throws -> ConfirmSignUpResponse {
+        try await confirmSignUp(request, byLink: false)
+    }
+
+    /// A CONFIRM_WITH_LINK link opened (`GET /confirmUser`): ConfirmSignUp with the link's
+    /// client, username and code. The link carries no SECRET_HASH and needs none: the code
+    /// proves the address, as in ConfirmSignUp, under the same attempt limits.
+    public func confirmSignUpByLink(clientId: String, username: String, code: String) async throws {
+        _ = try await confirmSignUp(
+            ConfirmSignUpRequest(clientId: clientId, username: username, confirmationCode: code), byLink: true)
+    }
+
+    private func confirmSignUp(_ request: ConfirmSignUpRequest, byLink: Bool) async throws -> ConfirmSignUpResponse {
         let (pool, client) = try await requireClient(request.clientId)
         let now = time.now
         let codes = self.codes
+        let secretHash = byLink
+            ? client.secret.map { SecretHash.compute(username: request.username, clientId: client.clientId, clientSecret: $0) }
+            : request.secretHash
         let confirmed = try await transaction { transaction in
             try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             guard let found = try await self.publicCaller(
-                request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
+                request.username, secretHash: secretHash, pool: pool, client: client, transaction)
             else {
                 try await codes.refuseGuessWithoutCode(
                     subject: self.decoySubject(for: request.username, pool: pool), purpose: .signUp, in: transaction, now: now)
@@ -122,7 +137,7 @@ extension IdentityService {
                 return nil
             }
             try await self.consumeHourlyAllowance("resendConfirmationCode", subject: user.sub, pool: pool, limit: limit, transaction)
-            return try await self.issueCode(.signUp, for: user, to: destination, pool: pool, in: transaction)
+            return try await self.issueCode(.signUp, for: user, to: destination, pool: pool, clientId: client.clientId, in: transaction)
         }
         guard let pending else {
             return ResendConfirmationCodeResponse(

@@ -42,12 +42,16 @@ extension IdentityService {
         var result = queued
         let message = queued.message
         let shownName = occasion == .adminCreateUser ? invitationName(of: user, pool: pool) : user.username
+        let link = [.signUp, .resendCode].contains(occasion) && message.medium == .email
+            ? message.code.flatMap { confirmationLink(clientId: clientId, username: user.username, code: $0) } : nil
         func text(_ key: String) throws -> String? {
             switch response[key] {
             case nil, .null?: return nil
             case .string(let template)?:
-                guard message.code == nil || template.contains("{####}") else { throw Triggers.unrecognizable }
-                return MessageTemplates.fill(template, code: message.code ?? "", username: shownName)
+                // The code, or the link that carries it.
+                guard message.code == nil || template.contains("{####}") || (link != nil && template.contains("{##"))
+                else { throw Triggers.unrecognizable }
+                return MessageTemplates.fill(template, code: message.code ?? "", username: shownName, link: link)
             default: throw Triggers.unrecognizable
             }
         }

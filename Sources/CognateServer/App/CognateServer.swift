@@ -53,6 +53,7 @@ public struct CognateServer: Sendable {
         }
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service)
+        ConfirmationLinkRoutes.add(to: router, service: service)
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
         return router
     }
