@@ -4,12 +4,12 @@ import CognateProtocol
 import Foundation
 import Testing
 
-/// CUSTOM_AUTH through the SDK: the pool's functions (ChallengeFunctions) ask a question, the
+/// CUSTOM_AUTH through the SDK: the pool's functions (TestFunctions) ask a question, the
 /// app answers with confirmSignIn(challengeResponse:).
 struct CustomChallengeTests {
     @Test func passwordlessAndPasswordFirstSignInsAnswerThePoolsQuestion() async throws {
         try await LiveServer.with { live in
-            try await ChallengeFunctions.with(live) { functions in
+            try await TestFunctions.with(live) { functions in
                 let (pool, app) = try await Self.customAuthPool(live, functions: functions)
                 let client = live.authClient(pool: pool, client: app)
                 let email = uniqueEmail("custom")
@@ -55,7 +55,7 @@ struct CustomChallengeTests {
 
     @Test func threeWrongAnswersEndTheSignInAndNothingIsPending() async throws {
         try await LiveServer.with { live in
-            try await ChallengeFunctions.with(live) { functions in
+            try await TestFunctions.with(live) { functions in
                 let (pool, app) = try await Self.customAuthPool(live, functions: functions)
                 let client = live.authClient(pool: pool, client: app)
                 try await live.confirmedUser(client, username: "bo", email: uniqueEmail("custom"))

@@ -100,6 +100,30 @@ struct RegistrationDemoTests {
         }
     }
 
+    /// The health app's rule, enforced by the pool's PreSignUp function: a clinic's email is
+    /// refused with the function's message, and the user can go on with another.
+    @Test func scriptedRegistrationShowsTheClinicRejection() async throws {
+        try await LiveServer.with { live in
+            try await TestFunctions.with(live) { functions in
+                let pool = try await live.makePool(emailSignIn: true, functions: functions)
+                let app = try await live.makeClient(pool: pool)
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-demo-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: directory) }
+                let configuration = try DemoConfiguration.parse(
+                    arguments: ["--endpoint", live.endpoint.absoluteString, "--pool-id", pool, "--client-id", app.id,
+                                "--store", directory.path],
+                    environment: [:])
+                let email = uniqueEmail("patient")
+                let io = ScriptedIO([.text("ada@clinic.example"), .text("+15555550100"), .text("Passw0rd1"),
+                                     .text(email), .text("+15555550100"), .text("Passw0rd1")])
+                let outcome = await RegistrationDemo(configuration: configuration.authConfiguration(), io: io).run()
+                #expect(outcome == .interrupted, "\(io.output)")
+                #expect(io.output.contains("PreSignUp failed with error \(TestFunctions.clinicRefusal)."))
+                #expect(io.output.contains("Code sent to "))
+            }
+        }
+    }
+
     @Test func configurationFromFlagsAndEnvironment() throws {
         let configuration = try DemoConfiguration.parse(
             arguments: ["--client-id", "flag-client"],

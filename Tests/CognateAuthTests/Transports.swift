@@ -73,17 +73,3 @@ struct UnreachableTransport: HTTPTransport {
         throw URLError(.cannotConnectToHost)
     }
 }
-
-/// Answers chosen operations with a canned error body; passes the rest on.
-struct CannedErrorTransport: HTTPTransport {
-    let inner: any HTTPTransport
-    let errors: [String: (type: String, message: String)]
-
-    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-        guard let operation = request.operationName, let error = errors[operation] else {
-            return try await inner.send(request)
-        }
-        let body = try JSONSerialization.data(withJSONObject: ["__type": error.type, "message": error.message])
-        return HTTPTransportResponse(statusCode: 400, body: body)
-    }
-}

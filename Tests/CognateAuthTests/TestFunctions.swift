@@ -5,11 +5,20 @@ import Hummingbird
 import Logging
 import Testing
 
-/// A pool's CUSTOM_AUTH functions for SDK tests, served over HTTP as Cognate calls them (the
-/// webhook contract of docs/triggers.md): a security question whose answer is "blue", after an
-/// optional SRP password step; three wrong answers fail the sign-in.
-enum ChallengeFunctions {
-    static let names = ["define", "create", "verify"]
+/// Lambda trigger functions for SDK tests, served over HTTP as Cognate calls them (the webhook
+/// contract of docs/triggers.md):
+/// - PreSignUp refuses emails of `@clinic.example` with "This email belongs to a patient of
+///   another clinic." (the health app's rule);
+/// - the CUSTOM_AUTH functions ask a security question whose answer is "blue", after an
+///   optional SRP password step; three wrong answers fail the sign-in.
+enum TestFunctions {
+    static let names = ["pre-sign-up", "define", "create", "verify"]
+    static let clinicRefusal = "This email belongs to a patient of another clinic."
+
+    /// A function's refusal (Lambda's error shape, `errorMessage`).
+    struct Refusal: Error {
+        var message: String
+    }
 
     /// Serves the functions on a free port and binds ARNs to them in `live`'s database; runs
     /// `body` with the pool's `LambdaConfig`, then stops serving.
@@ -18,9 +27,14 @@ enum ChallengeFunctions {
         router.post("/:name") { request, context -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             let name = context.parameters.get("name") ?? ""
-            let answered = try answer(name, event: Data(buffer: body))
+            let status: HTTPResponse.Status, answered: [UInt8]
+            do {
+                (status, answered) = (.ok, try answer(name, event: Data(buffer: body)))
+            } catch let refusal as Refusal {
+                (status, answered) = (.badRequest, Array(try JSONSerialization.data(withJSONObject: ["errorMessage": refusal.message])))
+            }
             return Response(
-                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answered)))
+                status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answered)))
         }
         let (ports, found) = AsyncStream.makeStream(of: Int.self)
         var quiet = Logger(label: "challenge-functions")
@@ -42,7 +56,7 @@ enum ChallengeFunctions {
             arns[name] = arn
         }
         try await body(LambdaConfigType(
-            defineAuthChallenge: arns["define"], createAuthChallenge: arns["create"],
+            preSignUp: arns["pre-sign-up"], defineAuthChallenge: arns["define"], createAuthChallenge: arns["create"],
             verifyAuthChallengeResponse: arns["verify"]))
     }
 
@@ -54,6 +68,9 @@ enum ChallengeFunctions {
         let session = request["session"] as? [[String: Any]] ?? []
         var response: [String: Any] = [:]
         switch name {
+        case "pre-sign-up":
+            let email = (request["userAttributes"] as? [String: String])?["email"] ?? ""
+            if email.lowercased().hasSuffix("@clinic.example") { throw Refusal(message: clinicRefusal) }
         case "define":
             let last = session.last
             let questions = session.filter { $0["challengeName"] as? String == "CUSTOM_CHALLENGE" }
