@@ -13,7 +13,7 @@ import pytest
 from conftest import BINARY, CognateServer
 from helpers import (PASSWORD, cognito_error, new_client, password_auth, sign_up, srp_auth, srp_for, unique,
                      verify_token)
-from trigger_service import TriggerService
+from trigger_service import SENT, TriggerService
 
 SECRET = "trigger-secret-for-tests"
 ACCOUNT = "123456789012"
@@ -468,3 +468,37 @@ def test_custom_auth_with_hidden_users_tells_the_functions_and_never_signs_in_a_
     # The function is fooled into issuing tokens; the server still refuses.
     with cognito_error("NotAuthorizedException", "Incorrect username or password."):
         answer(idp, client, stranger, started["Session"], "blue")
+
+
+# --- CustomEmailSender / CustomSMSSender: the pool's own channel --------------------------------
+
+def test_custom_senders_deliver_the_pools_codes_instead_of_the_server(server, idp, hooks):
+    arn = bind(server, hooks, "custom-sender")
+    pool = idp.create_user_pool(
+        PoolName=unique("senders"), AutoVerifiedAttributes=["email"],
+        LambdaConfig={"CustomEmailSender": {"LambdaVersion": "V1_0", "LambdaArn": arn},
+                      "CustomSMSSender": {"LambdaVersion": "V1_0", "LambdaArn": arn},
+                      "KMSKeyID": f"arn:aws:kms:us-east-1:{ACCOUNT}:key/unused"})["UserPool"]
+    client = new_client(idp, pool["Id"])
+    username = unique()
+    sign_up(idp, client, username)
+    source, destination, code = SENT[-1]
+    assert (source, destination) == ("CustomEmailSender_SignUp", f"{username}@example.com")
+    event = [e for e in hooks.events("custom-sender") if e["userName"] == username][-1]
+    assert event["request"]["type"] == "customEmailSenderRequestV1"
+    assert event["callerContext"]["clientId"] == client["ClientId"]
+    assert not server.outbox(pool["Id"]), "the server's channel must not carry the pool's messages"
+    idp.resend_confirmation_code(ClientId=client["ClientId"], Username=username)
+    assert SENT[-1][0] == "CustomEmailSender_ResendCode"
+    idp.confirm_sign_up(ClientId=client["ClientId"], Username=username, ConfirmationCode=SENT[-1][2])
+    idp.forgot_password(ClientId=client["ClientId"], Username=username)
+    assert SENT[-1][0] == "CustomEmailSender_ForgotPassword"
+
+    invited = unique()
+    idp.admin_create_user(UserPoolId=pool["Id"], Username=invited, DesiredDeliveryMediums=["SMS"],
+                          TemporaryPassword="Temp-0rary!",
+                          UserAttributes=[{"Name": "phone_number", "Value": "+15555550123"}])
+    assert SENT[-1] == ("CustomSMSSender_AdminCreateUser", "+15555550123", "Temp-0rary!")
+    # A refusal is final: the request says the code could not be delivered; nothing is retried.
+    with cognito_error("CodeDeliveryFailureException", contains="The provider refuses this address"):
+        sign_up(idp, client, unique(), email="someone@bounce.example")

@@ -127,6 +127,21 @@ def verify_auth_challenge_response(event):
     return event
 
 
+SENT = []   # (triggerSource, destination, code): what the custom senders "delivered"
+
+
+def custom_sender(event):
+    """CustomEmailSender / CustomSMSSender: a pool's own provider. In Cognito `code` is KMS
+    ciphertext to decrypt first; Cognate sends the code itself over the signed call."""
+    attributes = event["request"]["userAttributes"]
+    email = event["triggerSource"].startswith("CustomEmailSender_")
+    destination = attributes.get("email" if email else "phone_number")
+    if destination and destination.endswith("@bounce.example"):
+        raise ValueError("The provider refuses this address")
+    SENT.append((event["triggerSource"], destination, event["request"]["code"]))
+    return event
+
+
 HANDLERS = {
     "pre-sign-up": pre_sign_up,
     "post-confirmation": post_confirmation,
@@ -139,6 +154,7 @@ HANDLERS = {
     "define-auth-challenge": define_auth_challenge,
     "create-auth-challenge": create_auth_challenge,
     "verify-auth-challenge-response": verify_auth_challenge_response,
+    "custom-sender": custom_sender,
 }
 
 # --- the HTTP wrapper -----------------------------------------------------------------------

@@ -44,10 +44,12 @@ extension IdentityService {
         let pending = try await store.write { transaction in
             try await self.consumeHourlyAllowance(
                 "verificationCode", subject: caller.user.sub, pool: caller.pool, limit: limit, transaction)
-            return try await self.issueCode(.verifyAttribute(kind), for: caller.user, to: destination, pool: caller.pool, in: transaction)
+            return try await self.issueCode(
+                .verifyAttribute(kind), for: caller.user, to: destination, pool: caller.pool, occasion: .verifyUserAttribute,
+                clientId: caller.client.clientId, in: transaction)
         }
         let details = try await send(
-            [pending], pool: caller.pool, occasion: .verifyUserAttribute, clientId: caller.client.clientId,
+            [pending], pool: caller.pool, clientId: caller.client.clientId,
             clientMetadata: request.clientMetadata).first
         return GetUserAttributeVerificationCodeResponse(codeDeliveryDetails: details)
     }

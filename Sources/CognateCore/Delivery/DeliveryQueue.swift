@@ -19,12 +19,16 @@ public final class DeliveryQueue: Sendable {
 
     let store: any Store
     let channels: DeliveryChannels
+    /// Pools' own senders (CustomEmailSender/CustomSMSSender), tried before `channels`.
+    let customSenders: CustomSenders?
     let time: any TimeSource
     let log: @Sendable (String) -> Void
 
-    public init(store: any Store, channels: DeliveryChannels, time: any TimeSource, log: @escaping @Sendable (String) -> Void) {
+    init(store: any Store, channels: DeliveryChannels, customSenders: CustomSenders?, time: any TimeSource,
+         log: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.channels = channels
+        self.customSenders = customSenders
         self.time = time
         self.log = log
     }
@@ -79,7 +83,9 @@ public final class DeliveryQueue: Sendable {
         let message = queued.message
         let failure: DeliveryFailure
         do {
-            try await channels.channel(for: message.medium).deliver(message)
+            if try await customSenders?.deliver(message, now: now) != true {
+                try await channels.channel(for: message.medium).deliver(message)
+            }
             try? await store.write { try await $0.removeMessage(id: id) }
             return nil
         } catch let error as DeliveryFailure {

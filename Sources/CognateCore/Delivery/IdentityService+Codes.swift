@@ -9,6 +9,10 @@ struct PendingCode: Sendable {
     var purpose: CodePurpose
     /// The queued message that carries it (`DeliveryQueue`).
     var message: QueuedMessage
+
+    var occasion: MessageOccasion {
+        message.message.occasion.flatMap(MessageOccasion.init(rawValue:)) ?? MessageOccasion(purpose: purpose)
+    }
 }
 
 extension IdentityService {
@@ -16,10 +20,11 @@ extension IdentityService {
     /// the user's earlier code of that purpose, whose wrong guesses of the last hour carry
     /// over), within the pool's hourly limit of messages per address, and queues its message
     /// in the same transaction; `pendingValue` is a new address held until verified. Lifetimes: one hour for
-    /// password resets, `confirmationCodeLifetime` (24 h) for the rest. `clientId`: the app
-    /// client a sign-up code is for, which its confirmation link (CONFIRM_WITH_LINK) names.
+    /// password resets, `confirmationCodeLifetime` (24 h) for the rest. `occasion`: why, when
+    /// the purpose does not say it all (a resent sign-up code); `clientId`: the app client the
+    /// code is for (a sign-up code's confirmation link names it).
     func issueCode(_ purpose: CodePurpose, for user: UserRecord, to destination: CodeDestination, pool: PoolRecord,
-                   pendingValue: String? = nil, clientId: String? = nil,
+                   pendingValue: String? = nil, occasion: MessageOccasion? = nil, clientId: String? = nil,
                    in transaction: any StoreTransaction) async throws -> PendingCode {
         try await consumeMessageAllowance(to: destination, pool: pool, in: transaction)
         let now = time.now
@@ -34,7 +39,8 @@ extension IdentityService {
         let message = try await deliveryQueue.enqueue(OutboundMessage(
             poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
             subject: text.subject, body: text.body, code: issued.code, purpose: purpose.rawValue,
-            sender: pool.settings.emailConfiguration?.from), in: transaction)
+            sender: pool.settings.emailConfiguration?.from,
+            occasion: (occasion ?? MessageOccasion(purpose: purpose)).rawValue, clientId: clientId), in: transaction)
         return PendingCode(user: user, destination: destination, code: issued.code, purpose: purpose, message: message)
     }
 

@@ -16,9 +16,20 @@ public struct OutboundMessage: Sendable, Equatable, Encodable {
     /// The pool's sender for email (EmailConfiguration.From, `Name <address>` or an address);
     /// nil for the server's default.
     public var sender: String?
+    /// Why it is sent, in the words of Cognito's trigger sources (`SignUp`, `ResendCode`,
+    /// `ForgotPassword`, `UpdateUserAttribute`, `VerifyUserAttribute`, `AdminCreateUser`), and
+    /// the app client it was sent for: what a pool's CustomEmailSender/CustomSMSSender function
+    /// is told. Not part of what channels send.
+    public var occasion: String?
+    public var clientId: String?
+
+    enum CodingKeys: String, CodingKey {
+        case poolId, username, medium, destination, subject, body, code, purpose, sender
+    }
 
     public init(poolId: String, username: String, medium: DeliveryMediumType, destination: String,
-                subject: String?, body: String, code: String?, purpose: String, sender: String? = nil) {
+                subject: String?, body: String, code: String?, purpose: String, sender: String? = nil,
+                occasion: String? = nil, clientId: String? = nil) {
         self.poolId = poolId
         self.username = username
         self.medium = medium
@@ -28,6 +39,8 @@ public struct OutboundMessage: Sendable, Equatable, Encodable {
         self.code = code
         self.purpose = purpose
         self.sender = sender
+        self.occasion = occasion
+        self.clientId = clientId
     }
 }
 

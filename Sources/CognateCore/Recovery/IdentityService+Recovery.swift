@@ -32,7 +32,8 @@ extension IdentityService {
                 return nil
             }
             try await self.consumeHourlyAllowance("forgotPassword", subject: user.sub, pool: pool, limit: limit, transaction)
-            return try await self.issueCode(.forgotPassword, for: user, to: destination, pool: pool, in: transaction)
+            return try await self.issueCode(
+                .forgotPassword, for: user, to: destination, pool: pool, clientId: client.clientId, in: transaction)
         }
         guard let pending else {
             return ForgotPasswordResponse(codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: true))

@@ -35,12 +35,14 @@ public final class IdentityService: Sendable {
         let codeKey = try await store.write { transaction in
             try await transaction.insertServerSecretIfAbsent(named: "code-hash-key", value: random.bytes(32))
         }
+        let triggers = Triggers(
+            store: store, invoker: functions, region: configuration.region, cacheTTL: configuration.configurationCacheTTL)
         return IdentityService(
             store: store, time: time, random: random,
-            deliveryQueue: DeliveryQueue(store: store, channels: channels, time: time, log: log),
-            triggers: Triggers(
-                store: store, invoker: functions, region: configuration.region,
-                cacheTTL: configuration.configurationCacheTTL),
+            deliveryQueue: DeliveryQueue(
+                store: store, channels: channels, customSenders: CustomSenders(triggers: triggers, store: store), time: time,
+                log: log),
+            triggers: triggers,
             configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey))
     }
 

@@ -137,14 +137,16 @@ extension IdentityService {
                 return nil
             }
             try await self.consumeHourlyAllowance("resendConfirmationCode", subject: user.sub, pool: pool, limit: limit, transaction)
-            return try await self.issueCode(.signUp, for: user, to: destination, pool: pool, clientId: client.clientId, in: transaction)
+            return try await self.issueCode(
+                .signUp, for: user, to: destination, pool: pool, occasion: .resendCode, clientId: client.clientId,
+                in: transaction)
         }
         guard let pending else {
             return ResendConfirmationCodeResponse(
                 codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: false))
         }
         return ResendConfirmationCodeResponse(codeDeliveryDetails: try await send(
-            [pending], pool: pool, occasion: .resendCode, clientId: client.clientId, clientMetadata: request.clientMetadata
+            [pending], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata
         ).first)
     }
 

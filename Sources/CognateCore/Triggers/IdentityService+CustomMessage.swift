@@ -1,14 +1,15 @@
 import CognateProtocol
 import Foundation
 
-/// Why a message goes out, as CustomMessage functions see it (`triggerSource`).
+/// Why a message goes out, as the message functions see it: `triggerSource` is
+/// `CustomMessage_<rawValue>`, `CustomEmailSender_<rawValue>` or `CustomSMSSender_<rawValue>`.
 enum MessageOccasion: String, Sendable {
-    case signUp = "CustomMessage_SignUp"
-    case resendCode = "CustomMessage_ResendCode"
-    case forgotPassword = "CustomMessage_ForgotPassword"
-    case updateUserAttribute = "CustomMessage_UpdateUserAttribute"
-    case verifyUserAttribute = "CustomMessage_VerifyUserAttribute"
-    case adminCreateUser = "CustomMessage_AdminCreateUser"
+    case signUp = "SignUp"
+    case resendCode = "ResendCode"
+    case forgotPassword = "ForgotPassword"
+    case updateUserAttribute = "UpdateUserAttribute"
+    case verifyUserAttribute = "VerifyUserAttribute"
+    case adminCreateUser = "AdminCreateUser"
 
     /// The occasion a code's purpose implies when the caller names none.
     init(purpose: CodePurpose) {
@@ -36,7 +37,7 @@ extension IdentityService {
         ]
         if occasion == .adminCreateUser { request["usernameParameter"] = "{username}" }
         guard let response = try await triggers.invoke(
-            .customMessage, source: occasion.rawValue, pool: pool, clientId: clientId, userName: user.username,
+            .customMessage, source: "CustomMessage_" + occasion.rawValue, pool: pool, clientId: clientId, userName: user.username,
             request: request, now: time.now)
         else { return queued }
         var result = queued
@@ -68,11 +69,11 @@ extension IdentityService {
 
     /// Sends the codes' queued messages after their transaction committed (see `dispatch`);
     /// returns their delivery details.
-    func send(_ pending: [PendingCode], pool: PoolRecord, occasion: MessageOccasion? = nil, clientId: String? = nil,
+    func send(_ pending: [PendingCode], pool: PoolRecord, clientId: String? = nil,
               clientMetadata: [String: String]? = nil) async throws -> [CodeDeliveryDetailsType] {
         try await dispatch(
-            pending.map { ($0.message, occasion ?? MessageOccasion(purpose: $0.purpose), $0.user) }, pool: pool,
-            clientId: clientId, clientMetadata: clientMetadata)
+            pending.map { ($0.message, $0.occasion, $0.user) }, pool: pool, clientId: clientId,
+            clientMetadata: clientMetadata)
         return pending.map(\.destination.details)
     }
 

@@ -12,6 +12,8 @@ enum Trigger: String, Sendable {
     case defineAuthChallenge = "DefineAuthChallenge"
     case createAuthChallenge = "CreateAuthChallenge"
     case verifyAuthChallengeResponse = "VerifyAuthChallengeResponse"
+    case customEmailSender = "CustomEmailSender"
+    case customSMSSender = "CustomSMSSender"
 
     /// The function ARN the pool assigns to this trigger, if any. PreTokenGeneration's
     /// versioned configuration wins over the plain ARN, as in Cognito.
@@ -28,6 +30,8 @@ enum Trigger: String, Sendable {
         case .defineAuthChallenge: config.defineAuthChallenge
         case .createAuthChallenge: config.createAuthChallenge
         case .verifyAuthChallengeResponse: config.verifyAuthChallengeResponse
+        case .customEmailSender: config.customEmailSender?.lambdaArn
+        case .customSMSSender: config.customSMSSender?.lambdaArn
         }
         return arn.flatMap { $0.isEmpty ? nil : $0 }
     }

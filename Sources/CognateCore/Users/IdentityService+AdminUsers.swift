@@ -98,7 +98,8 @@ extension IdentityService {
             queued.append(try await deliveryQueue.enqueue(OutboundMessage(
                 poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
                 subject: subject, body: MessageTemplates.fill(body, code: temporaryPassword, username: shownName),
-                code: temporaryPassword, purpose: "invitation", sender: pool.settings.emailConfiguration?.from),
+                code: temporaryPassword, purpose: "invitation", sender: pool.settings.emailConfiguration?.from,
+                occasion: MessageOccasion.adminCreateUser.rawValue),
                 in: transaction))
         }
         return queued

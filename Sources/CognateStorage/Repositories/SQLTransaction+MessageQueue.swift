@@ -8,9 +8,10 @@ extension SQLTransaction: MessageQueueRepository {
         guard let row = try await first(
             """
             INSERT INTO message_queue (pool_id, username, medium, destination, subject, body, code, purpose, sender, \
-            created_at, next_attempt_at, attempts) VALUES (\(bind: message.poolId), \(bind: message.username), \
-            \(bind: message.medium.rawValue), \(bind: message.destination), \(bind: message.subject), \(bind: message.body), \
-            \(bind: message.code), \(bind: message.purpose), \(bind: message.sender), \(bind: now), \
+            occasion, client_id, created_at, next_attempt_at, attempts) VALUES (\(bind: message.poolId), \
+            \(bind: message.username), \(bind: message.medium.rawValue), \(bind: message.destination), \
+            \(bind: message.subject), \(bind: message.body), \(bind: message.code), \(bind: message.purpose), \
+            \(bind: message.sender), \(bind: message.occasion), \(bind: message.clientId), \(bind: now), \
             \(bind: Columns.time(heldUntil)), 1) RETURNING id
             """)
         else { throw StorageError.corrupt("The queued message has no id.") }
@@ -31,7 +32,8 @@ extension SQLTransaction: MessageQueueRepository {
                     medium: DeliveryMediumType(rawValue: try row.string("medium")), destination: try row.string("destination"),
                     subject: try row.optionalString("subject"), body: try row.string("body"),
                     code: try row.optionalString("code"), purpose: try row.string("purpose"),
-                    sender: try row.optionalString("sender")),
+                    sender: try row.optionalString("sender"), occasion: try row.optionalString("occasion"),
+                    clientId: try row.optionalString("client_id")),
                 attempts: try row.int("attempts"), createdAt: try row.date("created_at"))
         }
     }

@@ -1,0 +1,46 @@
+import CognateProtocol
+import Foundation
+
+/// A pool's CustomEmailSender and CustomSMSSender functions: the pool's own channel for a
+/// medium. The delivery queue hands them the pool's messages instead of the server's channel,
+/// with the same retries, so a pool can send through its own provider.
+///
+/// Contract: the function receives Cognito's event — `triggerSource`
+/// `CustomEmailSender_<occasion>` or `CustomSMSSender_<occasion>`, `request.type`
+/// `customEmailSenderRequestV1` / `customSMSSenderRequestV1`, `request.code` (the code or
+/// temporary password), `request.userAttributes`, `request.clientMetadata` (empty: it is not
+/// kept while a message waits). Unlike Cognito, `code` is the code itself, not KMS ciphertext:
+/// the call is signed, and must travel over HTTPS. A refusal is final (the message is
+/// dropped); no answer, or a failed call, is retried.
+struct CustomSenders: Sendable {
+    let triggers: Triggers
+    let store: any Store
+
+    /// Delivers `message` through its pool's function for the medium; false when the pool has
+    /// none (the server's channel then carries it).
+    func deliver(_ message: OutboundMessage, now: Date) async throws -> Bool {
+        let trigger: Trigger = message.medium == .email ? .customEmailSender : .customSMSSender
+        let (pool, user) = try await store.read { transaction -> (PoolRecord?, UserRecord?) in
+            guard let pool = try await transaction.pool(id: message.poolId),
+                trigger.arn(in: pool.settings.lambdaConfig) != nil
+            else { return (nil, nil) }
+            let key = SignInNames(pool: pool.settings).usernameKey(message.username)
+            return (pool, try await transaction.user(poolId: pool.id, usernameKey: key))
+        }
+        guard let pool else { return false }
+        let request: [String: JSONValue] = [
+            "type": .string(message.medium == .email ? "customEmailSenderRequestV1" : "customSMSSenderRequestV1"),
+            "code": message.code.map(JSONValue.string) ?? .null,
+            "userAttributes": user.map(Triggers.userAttributes) ?? .object([:]),
+            "clientMetadata": .object([:]),
+        ]
+        do {
+            _ = try await triggers.invoke(
+                trigger, source: "\(trigger.rawValue)_\(message.occasion ?? MessageOccasion.signUp.rawValue)", pool: pool,
+                clientId: message.clientId, userName: message.username, request: request, now: now)
+        } catch let error as CognitoError {
+            throw DeliveryFailure(isPermanent: error.code == .userLambdaValidation, reason: error.message)
+        }
+        return true
+    }
+}
