@@ -31,6 +31,12 @@ extension IdentityService {
             guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
             return try await completeNewPassword(
                 responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
+        case .softwareTokenMfa, .mfaSetup:
+            guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
+            return challenge == .mfaSetup
+                ? try await answerMfaSetup(responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
+                : try await answerSoftwareTokenMfa(
+                    responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
         case .customChallenge:
             guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
             return try await answerCustomChallenge(

@@ -13,8 +13,10 @@ extension IdentityService {
     /// What follows a correct first factor (password or SRP), inside the sign-in's transaction:
     /// the user's state decides (cognito-protocol §3.3) — disabled, unconfirmed and
     /// reset-required users are refused; users with a temporary password must choose a new one
-    /// (NEW_PASSWORD_REQUIRED); everyone else gets a new token family.
-    func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord,
+    /// (NEW_PASSWORD_REQUIRED); users with MFA answer their second factor (`askingForMfa`:
+    /// false once they have, and in CUSTOM_AUTH, whose functions decide); everyone else gets
+    /// a new token family.
+    func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord, askingForMfa: Bool = true,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         try Self.checkMaySignIn(user)
         switch user.status {
@@ -27,6 +29,9 @@ extension IdentityService {
             }
             return .challenge(try await newPasswordChallenge(for: user, pool: pool, client: client, in: transaction))
         default:
+            if askingForMfa, let challenge = try await mfaChallenge(for: user, pool: pool, client: client, in: transaction) {
+                return .challenge(challenge)
+            }
             let now = time.now
             let refreshToken = Base64URL.encode(random.bytes(48))
             let family = TokenFamilyRecord(

@@ -73,7 +73,8 @@ extension IdentityService {
                 guard let current = try await transaction.user(poolId: pool.id, sub: user.sub, forUpdate: true) else {
                     throw CognitoError.incorrectCredentials
                 }
-                return try await self.completeFirstFactor(current, pool: pool, client: client, in: transaction)
+                return try await self.completeFirstFactor(
+                    current, pool: pool, client: client, askingForMfa: false, in: transaction)
             }
             return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
         case .challenge(.customChallenge):

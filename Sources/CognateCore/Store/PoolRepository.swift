@@ -10,13 +10,17 @@ public struct PoolRecord: Sendable, Equatable {
     /// The pool's settings in their wire form; `id`, `name`, dates, ARN and counts are filled in
     /// from the record when the pool is described, not stored here.
     public var settings: UserPoolType
+    /// The MFA factors SetUserPoolMfaConfig enabled (not part of the described settings).
+    public var mfa: PoolMfaSettings
 
-    public init(id: String, name: String, createdAt: Date, updatedAt: Date, settings: UserPoolType) {
+    public init(id: String, name: String, createdAt: Date, updatedAt: Date, settings: UserPoolType,
+                mfa: PoolMfaSettings = PoolMfaSettings()) {
         self.id = id
         self.name = name
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.settings = settings
+        self.mfa = mfa
     }
 }
 

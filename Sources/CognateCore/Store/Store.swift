@@ -25,7 +25,7 @@ public protocol Store: Sendable {
 public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepository & CodeRepository
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
-    & ChangeFeedRepository & MessageQueueRepository & FunctionRepository
+    & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///

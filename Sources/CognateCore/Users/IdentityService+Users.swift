@@ -5,7 +5,10 @@ extension IdentityService {
     public func getUser(_ request: GetUserRequest) async throws -> GetUserResponse {
         let caller = try await authenticatedUser(request.accessToken)
         let readable = caller.client.settings.readAttributes.map { ["sub"] + $0 }
-        return GetUserResponse(username: caller.user.username, userAttributes: caller.user.wireAttributes(only: readable))
+        let mfa = try await mfaSettings(of: caller.user, pool: caller.pool)
+        return GetUserResponse(
+            username: caller.user.username, userAttributes: caller.user.wireAttributes(only: readable),
+            preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list)
     }
 
     public func deleteUser(_ request: DeleteUserRequest) async throws -> EmptyResponse {
@@ -17,9 +20,11 @@ extension IdentityService {
     public func adminGetUser(_ request: AdminGetUserRequest) async throws -> AdminGetUserResponse {
         let pool = try await requirePool(request.userPoolId)
         let user = try await store.read { try await self.requireUser(request.username, in: pool, $0) }
+        let mfa = try await mfaSettings(of: user, pool: pool)
         return AdminGetUserResponse(
             username: user.username, userAttributes: user.wireAttributes(), userCreateDate: user.createdAt,
-            userLastModifiedDate: user.updatedAt, enabled: user.enabled, userStatus: user.status)
+            userLastModifiedDate: user.updatedAt, enabled: user.enabled, userStatus: user.status,
+            preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list)
     }
 
     public func adminDeleteUser(_ request: AdminDeleteUserRequest) async throws -> EmptyResponse {

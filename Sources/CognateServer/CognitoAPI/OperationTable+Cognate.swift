@@ -28,6 +28,13 @@ extension OperationTable {
         table.register(CognitoAPI.AdminInitiateAuth.self, IdentityService.adminInitiateAuth)
         table.register(CognitoAPI.RespondToAuthChallenge.self, IdentityService.respondToAuthChallenge)
         table.register(CognitoAPI.AdminRespondToAuthChallenge.self, IdentityService.adminRespondToAuthChallenge)
+        // MFA
+        table.register(CognitoAPI.SetUserPoolMfaConfig.self, IdentityService.setUserPoolMfaConfig)
+        table.register(CognitoAPI.GetUserPoolMfaConfig.self, IdentityService.getUserPoolMfaConfig)
+        table.register(CognitoAPI.AssociateSoftwareToken.self, IdentityService.associateSoftwareToken)
+        table.register(CognitoAPI.VerifySoftwareToken.self, IdentityService.verifySoftwareToken)
+        table.register(CognitoAPI.SetUserMFAPreference.self, IdentityService.setUserMFAPreference)
+        table.register(CognitoAPI.AdminSetUserMFAPreference.self, IdentityService.adminSetUserMFAPreference)
         // Recovery and sign-out
         table.register(CognitoAPI.ForgotPassword.self, IdentityService.forgotPassword)
         table.register(CognitoAPI.ConfirmForgotPassword.self, IdentityService.confirmForgotPassword)

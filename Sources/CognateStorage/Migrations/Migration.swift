@@ -27,7 +27,7 @@ public enum Migrator {
     static let all: [Migration] = [
         Migration001Initial.migration, Migration002SignIn.migration, Migration003AccountLifecycle.migration,
         Migration004Hardening.migration, Migration005MessageQueue.migration, Migration006Functions.migration,
-        Migration007MessageOccasion.migration,
+        Migration007MessageOccasion.migration, Migration008Mfa.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

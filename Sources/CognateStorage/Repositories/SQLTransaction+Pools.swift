@@ -6,8 +6,9 @@ extension SQLTransaction: PoolRepository {
     func insertPool(_ pool: PoolRecord) async throws {
         try await insert(
             """
-            INSERT INTO user_pools (id, name, created_at, updated_at, settings) VALUES (\(bind: pool.id), \(bind: pool.name), \
-            \(bind: Columns.time(pool.createdAt)), \(bind: Columns.time(pool.updatedAt)), \(bind: try Columns.json(pool.settings)))
+            INSERT INTO user_pools (id, name, created_at, updated_at, settings, mfa) VALUES (\(bind: pool.id), \
+            \(bind: pool.name), \(bind: Columns.time(pool.createdAt)), \(bind: Columns.time(pool.updatedAt)), \
+            \(bind: try Columns.json(pool.settings)), \(bind: try Columns.json(pool.mfa)))
             """, conflict: .pool)
     }
 
@@ -19,7 +20,8 @@ extension SQLTransaction: PoolRepository {
         try await run(
             """
             UPDATE user_pools SET name = \(bind: pool.name), updated_at = \(bind: Columns.time(pool.updatedAt)), \
-            settings = \(bind: try Columns.json(pool.settings)) WHERE id = \(bind: pool.id)
+            settings = \(bind: try Columns.json(pool.settings)), mfa = \(bind: try Columns.json(pool.mfa)) \
+            WHERE id = \(bind: pool.id)
             """)
     }
 
@@ -37,7 +39,8 @@ extension SQLTransaction: PoolRepository {
     static func pool(from row: SQLRow) throws -> PoolRecord {
         PoolRecord(
             id: try row.string("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"), settings: try Columns.decodeJSON(UserPoolType.self, row.string("settings")))
+            updatedAt: try row.date("updated_at"), settings: try Columns.decodeJSON(UserPoolType.self, row.string("settings")),
+            mfa: try row.optionalString("mfa").map { try Columns.decodeJSON(PoolMfaSettings.self, $0) } ?? PoolMfaSettings())
     }
 
     /// Trims a `limit + 1` result to a page, with the last key as continuation if more exist.
