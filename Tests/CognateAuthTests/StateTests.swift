@@ -135,6 +135,11 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         count()
         return try await client.signInWithCustomChallenge(username: username, password: password, clientMetadata: clientMetadata)
     }
+    func setUpTOTP() async throws -> TOTPSetup { try await client.setUpTOTP() }
+    func verifyTOTPSetup(code: String, friendlyName: String?) async throws {
+        try await client.verifyTOTPSetup(code: code, friendlyName: friendlyName)
+    }
+    func setTOTPPreference(enabled: Bool) async throws { try await client.setTOTPPreference(enabled: enabled) }
     func confirmSignIn(challengeResponse: String, clientMetadata: [String: String]) async throws -> SignInStep {
         count()
         return try await client.confirmSignIn(challengeResponse: challengeResponse, clientMetadata: clientMetadata)

@@ -82,9 +82,15 @@ extension AuthClient {
         return try await answer(pending, responses, clientMetadata: clientMetadata)
     }
 
-    /// Answers a multi-factor code challenge (`SMS_MFA`, `SOFTWARE_TOKEN_MFA`, `EMAIL_OTP`).
-    /// Cognate does not issue these yet; Amazon Cognito does.
+    /// Answers a multi-factor code challenge (`SOFTWARE_TOKEN_MFA`; `SMS_MFA` and `EMAIL_OTP`
+    /// from Amazon Cognito), or finishes an authenticator app's set-up during sign-in
+    /// (``SignInStep/totpSetup(_:)``) with a code the app shows.
+    /// - Throws: ``AuthError`` — `codeMismatch` (try again: three wrong codes end the
+    ///   challenge, then `notAuthorized`), `enableSoftwareTokenMFA` for a wrong set-up code.
     public func confirmSignIn(mfaCode: String, clientMetadata: [String: String] = [:]) async throws -> SignInStep {
+        if let pending = pendingChallenge, pending.challengeName == ChallengeNameType.mfaSetup.rawValue {
+            return try await finishTOTPSetup(pending, code: mfaCode, clientMetadata: clientMetadata)
+        }
         guard let pending = pendingChallenge, let kind = MFACodeChallenge.Kind(rawValue: pending.challengeName) else {
             throw AuthError.invalidState("No multi-factor challenge is pending.")
         }
@@ -112,7 +118,7 @@ extension AuthClient {
     /// Sends a challenge answer (with `SECRET_HASH` for the challenge's username). A
     /// `notAuthorized` answer ends the sign-in (session used up, expired, or failed by the
     /// pool's functions): nothing stays pending.
-    private func answer(
+    func answer(
         _ pending: ChallengeSession, _ responses: [String: String], clientMetadata: [String: String]
     ) async throws -> SignInStep {
         let response: RespondToAuthChallengeResponse
@@ -159,6 +165,8 @@ extension AuthClient {
             return .mfaCode(MFACodeChallenge(
                 kind: MFACodeChallenge.Kind(rawValue: name.rawValue)!,
                 destination: parameters["CODE_DELIVERY_DESTINATION"]))
+        case .mfaSetup:
+            return try await startTOTPSetup(session)
         case .customChallenge:
             pendingChallenge = session
             return .customChallenge(parameters: parameters.filter { $0.key != "USERNAME" }, session: session)

@@ -24,6 +24,10 @@ public enum SignInStep: Sendable, Equatable {
     case resetPassword(username: String)
     /// A multi-factor code is required: ``AuthClient/confirmSignIn(mfaCode:)``.
     case mfaCode(MFACodeChallenge)
+    /// The pool requires MFA and the user has no authenticator app yet: show the secret (or a
+    /// QR code of its URI), then answer with a code the app shows,
+    /// ``AuthClient/confirmSignIn(mfaCode:)``.
+    case totpSetup(TOTPSetup)
     /// The pool's own challenge (CUSTOM_AUTH: its CreateAuthChallenge function made it; a
     /// question, a one-time code sent elsewhere …): show what `parameters` say and answer with
     /// ``AuthClient/confirmSignIn(challengeResponse:clientMetadata:)``.

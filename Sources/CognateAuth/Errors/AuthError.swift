@@ -41,6 +41,8 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     case unsupportedTokenType(String)
     case mfaMethodNotFound(String)
     case softwareTokenMFANotFound(String)
+    /// A wrong code while setting up an authenticator app; the set-up stays open.
+    case enableSoftwareTokenMFA(String)
     // MARK: Limits
     case limitExceeded(String)
     case tooManyRequests(String)
@@ -97,6 +99,7 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .unsupportedTokenType: self = .unsupportedTokenType(message)
         case .mfaMethodNotFound: self = .mfaMethodNotFound(message)
         case .softwareTokenMFANotFound: self = .softwareTokenMFANotFound(message)
+        case .enableSoftwareTokenMFA: self = .enableSoftwareTokenMFA(message)
         case .limitExceeded: self = .limitExceeded(message)
         case .tooManyRequests: self = .tooManyRequests(message)
         case .userLambdaValidation: self = .userLambdaValidation(message)
@@ -172,6 +175,7 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .unsupportedTokenType(let m): return known(.unsupportedTokenType, m)
         case .mfaMethodNotFound(let m): return known(.mfaMethodNotFound, m)
         case .softwareTokenMFANotFound(let m): return known(.softwareTokenMFANotFound, m)
+        case .enableSoftwareTokenMFA(let m): return known(.enableSoftwareTokenMFA, m)
         case .limitExceeded(let m): return known(.limitExceeded, m)
         case .tooManyRequests(let m): return known(.tooManyRequests, m)
         case .userLambdaValidation(let m): return known(.userLambdaValidation, m)

@@ -27,6 +27,11 @@ public protocol AuthProviding: Sendable {
         -> SignInStep
     func confirmSignIn(challengeResponse: String, clientMetadata: [String: String]) async throws -> SignInStep
 
+    // MARK: MFA
+    func setUpTOTP() async throws -> TOTPSetup
+    func verifyTOTPSetup(code: String, friendlyName: String?) async throws
+    func setTOTPPreference(enabled: Bool) async throws
+
     // MARK: Session
     func currentSession() async throws -> AuthTokens
     func refreshSession() async throws -> AuthTokens

@@ -235,6 +235,8 @@ public actor RegistrationFlow {
             throw AuthError.unsupportedChallenge("\(challenge.kind.rawValue) during registration")
         case .customChallenge:
             throw AuthError.unsupportedChallenge("CUSTOM_CHALLENGE during registration")
+        case .totpSetup:
+            throw AuthError.unsupportedChallenge("MFA_SETUP during registration")
         }
     }
 

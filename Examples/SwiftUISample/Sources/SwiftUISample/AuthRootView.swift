@@ -98,6 +98,8 @@ struct SignInForm: View {
             nextStep = "Enter the code of your second factor (confirmSignIn(mfaCode:))."
         case .customChallenge:
             nextStep = "Answer the pool's challenge (confirmSignIn(challengeResponse:))."
+        case .totpSetup:
+            nextStep = "Add the account to your authenticator app, then enter its code (confirmSignIn(mfaCode:))."
         }
     }
 }

@@ -1,0 +1,72 @@
+import CognateAuth
+import CognateProtocol
+import Foundation
+import Testing
+
+@testable import CognateCore
+
+/// Authenticator-app MFA through the SDK, against a live server.
+struct MFATests {
+    @Test func anAppSetUpWhileSignedInIsAskedForAtTheNextSignIn() async throws {
+        try await LiveServer.with { live in
+            let pool = try await Self.mfaPool(live, mode: .optional)
+            let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
+            try await live.confirmedUser(client, username: "ada", email: uniqueEmail("mfa"))
+            guard case .signedIn = try await client.signIn(username: "ada", password: "Passw0rd1") else {
+                Issue.record("no MFA yet: expected signedIn")
+                return
+            }
+            let setup = try await client.setUpTOTP()
+            #expect(!"\(setup)".contains(setup.sharedSecret))
+            #expect(setup.setupURI(issuer: "Clinic", accountName: "ada")?.absoluteString
+                == "otpauth://totp/Clinic:ada?secret=\(setup.sharedSecret)&issuer=Clinic")
+            await expectAuthError({ try await client.verifyTOTPSetup(code: Self.code(setup, offset: 5)) }) {
+                if case .enableSoftwareTokenMFA = $0 { true } else { false }
+            }
+            try await client.verifyTOTPSetup(code: Self.code(setup), friendlyName: "phone")
+            let preference = try await client.fetchMFAPreference()
+            #expect(preference.enabled == ["SOFTWARE_TOKEN_MFA"] && preference.preferred == "SOFTWARE_TOKEN_MFA")
+            try await client.signOut()
+
+            let step = try await client.signIn(username: "ada", password: "Passw0rd1")
+            #expect(step == .mfaCode(MFACodeChallenge(kind: .totp, destination: nil)))
+            await expectAuthError({ _ = try await client.confirmSignIn(mfaCode: Self.code(setup, offset: 5)) }) {
+                if case .codeMismatch = $0 { true } else { false }
+            }
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: Self.code(setup, offset: 1)) else {
+                Issue.record("expected signedIn after the app's code")
+                return
+            }
+        }
+    }
+
+    @Test func aPoolRequiringMFASetsTheAppUpDuringSignIn() async throws {
+        try await LiveServer.with { live in
+            let pool = try await Self.mfaPool(live, mode: .on)
+            let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
+            try await live.confirmedUser(client, username: "bo", email: uniqueEmail("mfa"))
+            guard case .totpSetup(let setup) = try await client.signIn(username: "bo", password: "Passw0rd1") else {
+                Issue.record("expected the app's set-up as the sign-in's next step")
+                return
+            }
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: Self.code(setup)) else {
+                Issue.record("expected signedIn once the app is set up")
+                return
+            }
+            #expect(try await client.fetchMFAPreference().enabled == ["SOFTWARE_TOKEN_MFA"])
+        }
+    }
+
+    /// A pool with authenticator-app MFA `mode` (optional or required).
+    private static func mfaPool(_ live: LiveServer, mode: UserPoolMfaType) async throws -> String {
+        let pool = try await live.makePool()
+        _ = try await live.service.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+            userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true), mfaConfiguration: mode))
+        return pool
+    }
+
+    /// The app's code `offset` steps from now (1: the next one, never used yet).
+    private static func code(_ setup: TOTPSetup, offset: Int64 = 0) -> String {
+        TOTP.code(secret: Base32.decode(setup.sharedSecret) ?? [], step: TOTP.step(at: Date()) + offset)
+    }
+}
