@@ -43,6 +43,7 @@ enum AuthParameter {
     static let secretHash = "SECRET_HASH"
     static let refreshToken = "REFRESH_TOKEN"
     static let srpA = "SRP_A"
+    static let deviceKey = "DEVICE_KEY"
 
     /// Longest value accepted per parameter (Cognito's limits for usernames and passwords);
     /// anything else is bounded by `maximumValueLength`.

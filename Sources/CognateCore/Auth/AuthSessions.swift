@@ -44,6 +44,8 @@ struct SRPSessionState: Codable, Sendable {
     var decoy: SRPDecoy?
     /// The CUSTOM_AUTH sign-in this exchange is a step of (`CHALLENGE_NAME=SRP_A`).
     var customAuth: CustomAuthSessionState?
+    /// The DEVICE_KEY the sign-in started with (the answer may name it instead).
+    var deviceKey: String?
 }
 
 struct SRPDecoy: Codable, Sendable {
@@ -54,6 +56,7 @@ struct SRPDecoy: Codable, Sendable {
 /// What a NEW_PASSWORD_REQUIRED challenge remembers.
 struct NewPasswordSessionState: Codable, Sendable {
     var username: String
+    var deviceKey: String?
 }
 
 /// A session read back, with its state.

@@ -37,6 +37,10 @@ extension IdentityService {
                 ? try await answerMfaSetup(responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
                 : try await answerSoftwareTokenMfa(
                     responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
+        case .deviceSrpAuth:
+            return try await answerDeviceSRPAuth(responses, pool: pool, client: client)
+        case .devicePasswordVerifier:
+            return try await answerDevicePasswordVerifier(responses, clientMetadata: clientMetadata, pool: pool, client: client)
         case .customChallenge:
             guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
             return try await answerCustomChallenge(

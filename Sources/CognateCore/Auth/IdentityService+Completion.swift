@@ -3,8 +3,9 @@ import Foundation
 
 /// What a correct first factor leads to, decided in the transaction that records the sign-in.
 enum FirstFactorResult: Sendable {
-    /// A new token family was stored; its JWTs are minted after the commit.
-    case tokens(TokenFamilyRecord, refreshToken: String, user: UserRecord, groups: [GroupRecord])
+    /// A new token family was stored; its JWTs are minted after the commit. `newDevice`: the
+    /// device the tokens go to, seen for the first time (NewDeviceMetadata).
+    case tokens(TokenFamilyRecord, refreshToken: String, user: UserRecord, groups: [GroupRecord], newDevice: DeviceRecord?)
     /// The next challenge (NEW_PASSWORD_REQUIRED), its session stored.
     case challenge(AuthOutcome)
 }
@@ -16,7 +17,13 @@ extension IdentityService {
     /// (NEW_PASSWORD_REQUIRED); users with MFA answer their second factor (`askingForMfa`:
     /// false once they have, and in CUSTOM_AUTH, whose functions decide); everyone else gets
     /// a new token family.
+    ///
+    /// `device`: the DEVICE_KEY the client sent, if any. A remembered device of the user
+    /// skips MFA; a confirmed one must prove its secret (DEVICE_SRP_AUTH) unless `deviceProved`;
+    /// in a pool that tracks devices, a device seen for the first time is created and
+    /// announced with the tokens.
     func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord, askingForMfa: Bool = true,
+                             device deviceKey: String? = nil, deviceProved: Bool = false,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         try Self.checkMaySignIn(user)
         switch user.status {
@@ -27,20 +34,30 @@ extension IdentityService {
             {
                 throw CognitoError.notAuthorized("Temporary password has expired and must be reset by an administrator.")
             }
-            return .challenge(try await newPasswordChallenge(for: user, pool: pool, client: client, in: transaction))
+            return .challenge(try await newPasswordChallenge(
+                for: user, pool: pool, client: client, device: deviceKey, in: transaction))
         default:
-            if askingForMfa, let challenge = try await mfaChallenge(for: user, pool: pool, client: client, in: transaction) {
+            let device = try await knownDevice(deviceKey, of: user, pool: pool, in: transaction)
+            if askingForMfa, device?.remembered != true,
+                let challenge = try await mfaChallenge(
+                    for: user, pool: pool, client: client, device: device?.deviceKey, in: transaction)
+            {
                 return .challenge(challenge)
             }
+            if let device, !deviceProved {
+                return .challenge(try await deviceChallenge(device, user: user, pool: pool, client: client, in: transaction))
+            }
+            let newDevice = device == nil ? try await trackNewDevice(of: user, pool: pool, in: transaction) : nil
             let now = time.now
             let refreshToken = Base64URL.encode(random.bytes(48))
             let family = TokenFamilyRecord(
                 originJti: random.uuid(), poolId: pool.id, clientId: client.clientId, userSub: user.sub,
                 refreshTokenHash: RefreshTokens.hash(refreshToken), authTime: now, createdAt: now,
-                expiresAt: now.addingTimeInterval(TokenValidity(client: client.settings).refreshToken))
+                expiresAt: now.addingTimeInterval(TokenValidity(client: client.settings).refreshToken),
+                deviceKey: device?.deviceKey ?? newDevice?.deviceKey)
             try await transaction.insertTokenFamily(family)
             let groups = try await transaction.groups(ofUser: user.sub, poolId: pool.id)
-            return .tokens(family, refreshToken: refreshToken, user: user, groups: groups)
+            return .tokens(family, refreshToken: refreshToken, user: user, groups: groups, newDevice: newDevice)
         }
     }
 
@@ -63,7 +80,7 @@ extension IdentityService {
         switch result {
         case .challenge(let outcome):
             return outcome
-        case .tokens(let family, let refreshToken, let user, let groups):
+        case .tokens(let family, let refreshToken, let user, let groups, let newDevice):
             let overrides: ClaimOverrides?
             do {
                 try await runPostAuthentication(user: user, pool: pool, client: client, clientMetadata: clientMetadata)
@@ -76,11 +93,12 @@ extension IdentityService {
             }
             let minted = try await tokens.issue(
                 TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
-                             groups: groups, overrides: overrides),
+                             groups: groups, overrides: overrides, deviceKey: family.deviceKey),
                 now: time.now)
             return .tokens(IssuedTokens(
                 idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: refreshToken,
-                expiresIn: minted.expiresIn))
+                expiresIn: minted.expiresIn,
+                newDevice: newDevice.map { NewDeviceMetadataType(deviceKey: $0.deviceKey, deviceGroupKey: $0.groupKey) }))
         }
     }
 
@@ -113,7 +131,7 @@ extension IdentityService {
             clientMetadata: clientMetadata)
         let minted = try await tokens.issue(
             TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
-                         groups: groups, overrides: overrides),
+                         groups: groups, overrides: overrides, deviceKey: family.deviceKey),
             now: now)
         return .tokens(IssuedTokens(
             idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: nil, expiresIn: minted.expiresIn))
@@ -126,9 +144,9 @@ extension IdentityService {
     /// the attempt whatever the verdict; a wrong password (or one changed meanwhile) is counted;
     /// a right one clears the count and completes the first factor.
     func settlePasswordCheck(_ checked: UserRecord, correct: Bool, pool: PoolRecord, client: ClientRecord,
-                             in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+                             device: String?, in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         let user = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
-        return try await completeFirstFactor(user, pool: pool, client: client, in: transaction)
+        return try await completeFirstFactor(user, pool: pool, client: client, device: device, in: transaction)
     }
 
     /// The lockout and failure count of ``settlePasswordCheck(_:correct:pool:client:in:)``

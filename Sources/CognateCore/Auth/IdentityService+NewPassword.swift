@@ -5,11 +5,12 @@ extension IdentityService {
     /// NEW_PASSWORD_REQUIRED for a user with a temporary password: the challenge lists the
     /// user's attributes and the pool-required attributes still missing
     /// (`["userAttributes.given_name"]`), which the answer must supply.
-    func newPasswordChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord,
+    func newPasswordChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord, device: String?,
                               in transaction: any StoreTransaction) async throws -> AuthOutcome {
         let missing = AttributeRules(pool: pool.settings).missingRequired(in: user.attributes)
         let session = try await openAuthSession(
-            .newPasswordRequired, state: NewPasswordSessionState(username: user.username), user: user, pool: pool,
+            .newPasswordRequired, state: NewPasswordSessionState(username: user.username, deviceKey: device), user: user,
+            pool: pool,
             client: client, encoding: .session, in: transaction)
         var visible = user.attributes.filter { !$0.key.hasPrefix("dev:") && !$0.key.hasSuffix("_verified") }
         visible["email_verified"] = user.attributes["email_verified"]
@@ -61,7 +62,8 @@ extension IdentityService {
             user.updatedAt = now
             let codes = try await self.applyAttributeChanges(supplied, to: &user, pool: pool, writer: .user, in: transaction)
             try await self.consumeAuthSession(pending.record, in: transaction)
-            return (try await self.completeFirstFactor(user, pool: pool, client: client, in: transaction), codes)
+            return (try await self.completeFirstFactor(
+                user, pool: pool, client: client, device: pending.state.deviceKey, in: transaction), codes)
         }
         // The sign-in has succeeded; a code that cannot be delivered now is asked for again
         // with GetUserAttributeVerificationCode.

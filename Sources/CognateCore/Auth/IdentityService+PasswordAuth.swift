@@ -36,7 +36,9 @@ extension IdentityService {
             SRPServer.matches(secret: password, salt: $0.salt, realm: realm, identity: user.username, verifier: $0.verifier)
         } ?? false
         let result = try await transaction { transaction in
-            try await self.settlePasswordCheck(user, correct: correct, pool: pool, client: client, in: transaction)
+            try await self.settlePasswordCheck(
+                user, correct: correct, pool: pool, client: client, device: parameters[AuthParameter.deviceKey],
+                in: transaction)
         }
         return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }

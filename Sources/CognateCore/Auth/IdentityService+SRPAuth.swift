@@ -16,7 +16,8 @@ extension IdentityService {
             parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
         guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
         try await runPreAuthentication(user: found, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
-        return try await openPasswordVerifier(clientPublic: a, typed: typed, user: found, pool: pool, client: client)
+        return try await openPasswordVerifier(
+            clientPublic: a, typed: typed, user: found, device: parameters[AuthParameter.deviceKey], pool: pool, client: client)
     }
 
     /// SRP_A, checked: a hex number of at most the group's size that is not 0 mod N.
@@ -31,7 +32,7 @@ extension IdentityService {
     /// The PASSWORD_VERIFIER challenge for `user` (a decoy when nil: the caller has checked that
     /// PreventUserExistenceErrors allows it). `customAuth`: the CUSTOM_AUTH sign-in this
     /// password check is a step of, continued once the password is proved.
-    func openPasswordVerifier(clientPublic a: [UInt8], typed: String, user found: UserRecord?,
+    func openPasswordVerifier(clientPublic a: [UInt8], typed: String, user found: UserRecord?, device: String? = nil,
                               customAuth: CustomAuthSessionState? = nil, pool: PoolRecord,
                               client: ClientRecord) async throws -> AuthOutcome {
         let username: String, salt: [UInt8], verifier: [UInt8], decoy: SRPDecoy?
@@ -49,7 +50,8 @@ extension IdentityService {
         }
         let state = SRPSessionState(
             serverSecret: SRPEncoding.hexString(b), serverPublic: SRPEncoding.hexString(bPublic),
-            clientPublic: SRPEncoding.hexString(a), username: username, decoy: decoy, customAuth: customAuth)
+            clientPublic: SRPEncoding.hexString(a), username: username, decoy: decoy, customAuth: customAuth,
+            deviceKey: device)
         let secretBlock = try await store.write { transaction in
             try await self.openAuthSession(
                 .passwordVerifier, state: state, user: found?.password == nil ? nil : found, pool: pool, client: client,
@@ -97,7 +99,9 @@ extension IdentityService {
             let settled = try await self.settlePasswordVerdict(user, correct: correct, in: transaction)
             // In a CUSTOM_AUTH sign-in the proved password is one step; DefineAuthChallenge decides what follows.
             guard session.state.customAuth == nil else { return nil }
-            return try await self.completeFirstFactor(settled, pool: pool, client: client, in: transaction)
+            return try await self.completeFirstFactor(
+                settled, pool: pool, client: client, device: responses[AuthParameter.deviceKey] ?? session.state.deviceKey,
+                in: transaction)
         }
         if let result { return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client) }
         guard let customAuth = session.state.customAuth else { throw CognitoError.internalError() }

@@ -6,12 +6,12 @@ extension IdentityService {
     /// (nil: none). A user with a verified authenticator app is asked for a code when the pool
     /// requires MFA or the user enabled it (SOFTWARE_TOKEN_MFA); a user without one, in a pool
     /// that requires MFA, must set one up first (MFA_SETUP).
-    func mfaChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord,
+    func mfaChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord, device: String?,
                       in transaction: any StoreTransaction) async throws -> AuthOutcome? {
         let mode = pool.settings.mfaConfiguration ?? .off
         guard mode != .off else { return nil }
         let mfa = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
-        let state = MfaSessionState(username: user.username)
+        let state = MfaSessionState(username: user.username, deviceKey: device)
         if pool.mfa.softwareToken, mfa?.totpSecret != nil, mode == .on || mfa?.totpEnabled == true {
             let session = try await openAuthSession(
                 .softwareTokenMfa, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
@@ -50,7 +50,8 @@ extension IdentityService {
                 throw CommitAndFail(Self.mfaCodeMismatch)
             }
             try await self.consumeAuthSession(pending.record, in: transaction)
-            return try await self.completeFirstFactor(user, pool: pool, client: client, askingForMfa: false, in: transaction)
+            return try await self.completeFirstFactor(
+                user, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
         }
         return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
@@ -68,7 +69,8 @@ extension IdentityService {
                 throw CognitoError.invalidParameter("Set up an authenticator app first (AssociateSoftwareToken, VerifySoftwareToken).")
             }
             try await self.consumeAuthSession(pending.record, in: transaction)
-            return try await self.completeFirstFactor(user, pool: pool, client: client, askingForMfa: false, in: transaction)
+            return try await self.completeFirstFactor(
+                user, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
         }
         return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }

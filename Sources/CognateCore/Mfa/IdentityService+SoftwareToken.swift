@@ -148,7 +148,9 @@ extension IdentityService {
             let verified = try await body(user, pool, transaction)
             try await self.consumeAuthSession(pending.record, in: transaction)
             return try await self.openAuthSession(
-                .mfaSetup, state: MfaSessionState(username: user.username, verified: verified), user: user, pool: pool,
+                .mfaSetup,
+                state: MfaSessionState(username: user.username, verified: verified, deviceKey: pending.state.deviceKey),
+                user: user, pool: pool,
                 client: client, encoding: .session, in: transaction)
         }
     }

@@ -4,4 +4,6 @@ struct MfaSessionState: Codable, Sendable {
     var username: String
     /// MFA_SETUP: the app's code was verified; answering the challenge now signs the user in.
     var verified: Bool = false
+    /// The device the sign-in came from (its DEVICE_KEY), carried to the tokens.
+    var deviceKey: String?
 }

@@ -26,6 +26,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
+    & DeviceRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///

@@ -13,9 +13,12 @@ public struct TokenFamilyRecord: Sendable, Equatable {
     public var createdAt: Date
     public var expiresAt: Date
     public var revokedAt: Date?
+    /// The remembered device the tokens were issued to, if any.
+    public var deviceKey: String?
 
     public init(originJti: String, poolId: String, clientId: String, userSub: String, refreshTokenHash: String?,
-                authTime: Date, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil) {
+                authTime: Date, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, deviceKey: String? = nil) {
+        self.deviceKey = deviceKey
         self.originJti = originJti
         self.poolId = poolId
         self.clientId = clientId

@@ -8,11 +8,14 @@ public struct IssuedTokens: Sendable {
     /// Present on sign-in, absent on refresh (refresh tokens are not replaced).
     public var refreshToken: String?
     public var expiresIn: Int
+    /// A device seen for the first time in a pool that tracks devices: its key and group key,
+    /// for the client to confirm (ConfirmDevice).
+    var newDevice: NewDeviceMetadataType? = nil
 
     var authenticationResult: AuthenticationResultType {
         AuthenticationResultType(
             accessToken: accessToken, expiresIn: expiresIn, tokenType: "Bearer", refreshToken: refreshToken,
-            idToken: idToken)
+            idToken: idToken, newDeviceMetadata: newDevice)
     }
 }
 
@@ -28,6 +31,8 @@ struct TokenContext {
     var groups: [GroupRecord] = []
     /// What the pool's PreTokenGeneration function changed, if it has one.
     var overrides: ClaimOverrides?
+    /// The remembered device the tokens go to (`device_key` in the access token).
+    var deviceKey: String?
 }
 
 /// Mints Cognito-shaped ID and access tokens (cognito-protocol §6).
@@ -58,6 +63,7 @@ struct TokenIssuer: Sendable {
         access["client_id"] = .string(context.client.clientId)
         access["scope"] = "aws.cognito.signin.user.admin"
         access["username"] = .string(context.user.username)
+        if let deviceKey = context.deviceKey { access["device_key"] = .string(deviceKey) }
         access["jti"] = .string(random.uuid())
         access["exp"] = .number(iat + validity.accessToken.rounded(.down))
 

@@ -35,6 +35,16 @@ extension OperationTable {
         table.register(CognitoAPI.VerifySoftwareToken.self, IdentityService.verifySoftwareToken)
         table.register(CognitoAPI.SetUserMFAPreference.self, IdentityService.setUserMFAPreference)
         table.register(CognitoAPI.AdminSetUserMFAPreference.self, IdentityService.adminSetUserMFAPreference)
+        // Devices
+        table.register(CognitoAPI.ConfirmDevice.self, IdentityService.confirmDevice)
+        table.register(CognitoAPI.GetDevice.self, IdentityService.getDevice)
+        table.register(CognitoAPI.ListDevices.self, IdentityService.listDevices)
+        table.register(CognitoAPI.UpdateDeviceStatus.self, IdentityService.updateDeviceStatus)
+        table.register(CognitoAPI.ForgetDevice.self, IdentityService.forgetDevice)
+        table.register(CognitoAPI.AdminGetDevice.self, IdentityService.adminGetDevice)
+        table.register(CognitoAPI.AdminListDevices.self, IdentityService.adminListDevices)
+        table.register(CognitoAPI.AdminUpdateDeviceStatus.self, IdentityService.adminUpdateDeviceStatus)
+        table.register(CognitoAPI.AdminForgetDevice.self, IdentityService.adminForgetDevice)
         // Recovery and sign-out
         table.register(CognitoAPI.ForgotPassword.self, IdentityService.forgotPassword)
         table.register(CognitoAPI.ConfirmForgotPassword.self, IdentityService.confirmForgotPassword)

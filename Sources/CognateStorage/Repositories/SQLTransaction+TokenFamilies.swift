@@ -7,10 +7,10 @@ extension SQLTransaction: TokenFamilyRepository {
         try await insert(
             """
             INSERT INTO token_families (origin_jti, pool_id, client_id, user_sub, refresh_token_hash, auth_time, created_at, \
-            expires_at, revoked_at) VALUES (\(bind: family.originJti), \(bind: family.poolId), \(bind: family.clientId), \
-            \(bind: family.userSub), \(bind: family.refreshTokenHash), \(bind: Columns.time(family.authTime)), \
-            \(bind: Columns.time(family.createdAt)), \(bind: Columns.time(family.expiresAt)), \
-            \(bind: family.revokedAt.map(Columns.time)))
+            expires_at, revoked_at, device_key) VALUES (\(bind: family.originJti), \(bind: family.poolId), \
+            \(bind: family.clientId), \(bind: family.userSub), \(bind: family.refreshTokenHash), \
+            \(bind: Columns.time(family.authTime)), \(bind: Columns.time(family.createdAt)), \
+            \(bind: Columns.time(family.expiresAt)), \(bind: family.revokedAt.map(Columns.time)), \(bind: family.deviceKey))
             """, conflict: .tokenFamily)
     }
 
@@ -44,6 +44,6 @@ extension SQLTransaction: TokenFamilyRepository {
             originJti: try row.string("origin_jti"), poolId: try row.string("pool_id"), clientId: try row.string("client_id"),
             userSub: try row.string("user_sub"), refreshTokenHash: try row.optionalString("refresh_token_hash"),
             authTime: try row.date("auth_time"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            revokedAt: try row.optionalDate("revoked_at"))
+            revokedAt: try row.optionalDate("revoked_at"), deviceKey: try row.optionalString("device_key"))
     }
 }

@@ -1,0 +1,141 @@
+import CognateProtocol
+import Foundation
+
+/// What a device's SRP exchange remembers between DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER.
+struct DeviceSRPSessionState: Codable, Sendable {
+    var username: String
+    var deviceKey: String
+    var serverSecret: String?   // b (hex), once DEVICE_SRP_AUTH was answered
+    var serverPublic: String?   // B (hex)
+    var clientPublic: String?   // A (hex)
+}
+
+extension IdentityService {
+    /// The user's device named by the sign-in's DEVICE_KEY, when the pool tracks devices and
+    /// the device is confirmed (an unknown or foreign key is ignored, as a new device).
+    func knownDevice(_ key: String?, of user: UserRecord, pool: PoolRecord,
+                     in transaction: any StoreTransaction) async throws -> DeviceRecord? {
+        guard pool.settings.deviceConfiguration != nil, let key, !key.isEmpty,
+            let device = try await transaction.device(poolId: pool.id, key: key),
+            device.userSub == user.sub, device.isConfirmed
+        else { return nil }
+        return device
+    }
+
+    /// A device receiving tokens for the first time in a pool that tracks devices: created
+    /// unconfirmed with a new key (`<region>_<uuid>`) and group key, for ConfirmDevice.
+    func trackNewDevice(of user: UserRecord, pool: PoolRecord,
+                        in transaction: any StoreTransaction) async throws -> DeviceRecord? {
+        guard pool.settings.deviceConfiguration != nil else { return nil }
+        let now = time.now
+        let device = DeviceRecord(
+            deviceKey: "\(configuration.region)_\(random.uuid().lowercased())", poolId: pool.id, userSub: user.sub,
+            groupKey: "-" + String(Base64URL.encode(random.bytes(6)).prefix(8)), createdAt: now, updatedAt: now)
+        try await transaction.insertDevice(device)
+        return device
+    }
+
+    /// DEVICE_SRP_AUTH: the device must prove its secret. The pending step is found by user and
+    /// device (clients such as pycognito answer it without a Session), within the session
+    /// lifetime of the first factor that led here.
+    func deviceChallenge(_ device: DeviceRecord, user: UserRecord, pool: PoolRecord, client: ClientRecord,
+                         in transaction: any StoreTransaction) async throws -> AuthOutcome {
+        let token = Self.deviceStepToken(pool: pool, user: user, deviceKey: device.deviceKey)
+        _ = try await transaction.consumeAuthSession(tokenHash: AuthSessions.hash(token))
+        let now = time.now
+        let minutes = TimeInterval(client.settings.authSessionValidity ?? 3)
+        let state = DeviceSRPSessionState(username: user.username, deviceKey: device.deviceKey)
+        try await transaction.insertAuthSession(AuthSessionRecord(
+            tokenHash: AuthSessions.hash(token), poolId: pool.id, clientId: client.clientId, userSub: user.sub,
+            challenge: ChallengeNameType.deviceSrpAuth.rawValue,
+            state: String(decoding: try JSONEncoder().encode(state), as: UTF8.self), createdAt: now,
+            expiresAt: now + minutes * 60))
+        return .challenge(.deviceSrpAuth, parameters: [:], session: nil)
+    }
+
+    /// DEVICE_SRP_AUTH answered (USERNAME, DEVICE_KEY, SRP_A): DEVICE_PASSWORD_VERIFIER with
+    /// the device's salt, `B` and a SECRET_BLOCK.
+    func answerDeviceSRPAuth(_ responses: [String: String], pool: PoolRecord, client: ClientRecord) async throws
+        -> AuthOutcome
+    {
+        let username = try AuthParameter.require(AuthParameter.username, in: responses)
+        let deviceKey = try AuthParameter.require(AuthParameter.deviceKey, in: responses)
+        let a = try Self.clientPublicValue(responses)
+        let b = random.bytes(32)
+        return try await store.write { transaction in
+            guard let user = try await self.findUser(username, in: pool, transaction),
+                let device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction),
+                let salt = device.salt, let verifier = device.verifier.flatMap(SRPEncoding.bytes(fromHex:))
+            else { throw CognitoError.resourceNotFound("Device does not exist.") }
+            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+            let step = Self.deviceStepToken(pool: pool, user: user, deviceKey: deviceKey)
+            let pending = try await self.readAuthSession(
+                step, challenge: .deviceSrpAuth, as: DeviceSRPSessionState.self, pool: pool, client: client, in: transaction)
+            try await self.consumeAuthSession(pending.record, in: transaction)
+            guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
+                throw CognitoError.internalError("Degenerate SRP value; try again.")
+            }
+            var state = pending.state
+            state.serverSecret = SRPEncoding.hexString(b)
+            state.serverPublic = SRPEncoding.hexString(bPublic)
+            state.clientPublic = SRPEncoding.hexString(a)
+            let secretBlock = try await self.openAuthSession(
+                .devicePasswordVerifier, state: state, user: user, pool: pool, client: client, encoding: .secretBlock,
+                in: transaction)
+            return .challenge(.devicePasswordVerifier, parameters: [
+                "SALT": salt, "SRP_B": SRPEncoding.minimalHex(bPublic), "SECRET_BLOCK": secretBlock,
+                "USERNAME": user.username, "DEVICE_KEY": deviceKey,
+            ], session: nil)
+        }
+    }
+
+    /// DEVICE_PASSWORD_VERIFIER answered: the claim is checked as a password's is, with the
+    /// device's verifier and its group key and key as realm and identity; a right one signs
+    /// the user in on this device.
+    func answerDevicePasswordVerifier(_ responses: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
+                                      client: ClientRecord) async throws -> AuthOutcome {
+        let secretBlock = try AuthParameter.require("PASSWORD_CLAIM_SECRET_BLOCK", in: responses)
+        let signature = try AuthParameter.require("PASSWORD_CLAIM_SIGNATURE", in: responses)
+        let timestamp = try AuthParameter.require("TIMESTAMP", in: responses)
+        let deviceKey = try AuthParameter.require(AuthParameter.deviceKey, in: responses)
+        let now = time.now
+        let result = try await transaction { transaction in
+            let pending = try await self.readAuthSession(
+                secretBlock, challenge: .devicePasswordVerifier, as: DeviceSRPSessionState.self, pool: pool, client: client,
+                in: transaction)
+            try await self.consumeAuthSession(pending.record, in: transaction)
+            guard let sub = pending.record.userSub, var user = try await transaction.user(poolId: pool.id, sub: sub),
+                pending.state.deviceKey == deviceKey,
+                var device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction)
+            else { throw AuthSessions.invalid }
+            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [user.username, user.sub])
+            guard let date = SRPTimestamp.parse(timestamp), abs(date.timeIntervalSince(now)) <= 300,
+                let verifier = device.verifier.flatMap(SRPEncoding.bytes(fromHex:)),
+                let blockBytes = Data(base64Encoded: secretBlock), let claimed = Data(base64Encoded: signature),
+                let key = SRPServer.sessionKey(
+                    clientPublic: SRPEncoding.bytes(fromHex: pending.state.clientPublic ?? "") ?? [],
+                    serverPublic: SRPEncoding.bytes(fromHex: pending.state.serverPublic ?? "") ?? [],
+                    verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: pending.state.serverSecret ?? "") ?? []),
+                ConstantTime.equals(
+                    SRPDerivation.claimSignature(
+                        sessionKey: key, realm: device.groupKey, identity: deviceKey, secretBlock: Array(blockBytes),
+                        timestamp: timestamp),
+                    Array(claimed))
+            else { throw CognitoError.incorrectCredentials }
+            device.lastAuthenticatedAt = now
+            device.updatedAt = now
+            try await transaction.updateDevice(device)
+            user = try await self.locked(user, transaction)
+            return try await self.completeFirstFactor(
+                user, pool: pool, client: client, askingForMfa: false, device: deviceKey, deviceProved: true,
+                in: transaction)
+        }
+        return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
+    }
+
+    /// The name of a pending DEVICE_SRP_AUTH step: derived from pool, user and device, so an
+    /// answer without Session finds it; only the server can create it (after a first factor).
+    static func deviceStepToken(pool: PoolRecord, user: UserRecord, deviceKey: String) -> String {
+        "device-srp|\(pool.id)|\(user.sub)|\(deviceKey)"
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A device a user signed in on, in a pool that tracks devices. It is created when tokens
+/// first go to it (NewDeviceMetadata) and becomes usable for sign-in once ConfirmDevice gave
+/// its SRP verifier; `remembered` devices skip MFA.
+public struct DeviceRecord: Sendable, Equatable {
+    public var deviceKey: String
+    public var poolId: String
+    public var userSub: String
+    public var groupKey: String
+    /// The device secret's SRP salt and verifier (hex); nil until confirmed.
+    public var salt: String?
+    public var verifier: String?
+    public var name: String?
+    public var remembered: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var lastAuthenticatedAt: Date?
+
+    public init(deviceKey: String, poolId: String, userSub: String, groupKey: String, salt: String? = nil,
+                verifier: String? = nil, name: String? = nil, remembered: Bool = false, createdAt: Date, updatedAt: Date,
+                lastAuthenticatedAt: Date? = nil) {
+        self.deviceKey = deviceKey
+        self.poolId = poolId
+        self.userSub = userSub
+        self.groupKey = groupKey
+        self.salt = salt
+        self.verifier = verifier
+        self.name = name
+        self.remembered = remembered
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.lastAuthenticatedAt = lastAuthenticatedAt
+    }
+
+    public var isConfirmed: Bool { verifier != nil }
+}
+
+public protocol DeviceRepository: Sendable {
+    func insertDevice(_ device: DeviceRecord) async throws
+    func device(poolId: String, key: String) async throws -> DeviceRecord?
+    func updateDevice(_ device: DeviceRecord) async throws
+    func deleteDevice(poolId: String, key: String) async throws
+    /// The user's confirmed devices by key, starting after `after`.
+    func devices(poolId: String, userSub: String, after: String?, limit: Int) async throws -> Page<DeviceRecord>
+    /// Ends every token family issued to the device.
+    func revokeTokenFamilies(poolId: String, deviceKey: String, at date: Date) async throws
+}
