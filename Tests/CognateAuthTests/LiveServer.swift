@@ -54,16 +54,17 @@ struct LiveServer: Sendable {
     // MARK: - Admin setup (directly on the service, as an operator would with the AWS CLI)
 
     /// A pool that sends sign-up codes by email. `emailSignIn` makes email the username
-    /// (internal usernames are then UUIDs); `functions` are its Lambda triggers (TestFunctions).
-    func makePool(emailSignIn: Bool = false, schema: [SchemaAttributeType] = [], functions: LambdaConfigType? = nil)
-        async throws -> String
+    /// (internal usernames are then UUIDs); `functions` are its Lambda triggers (TestFunctions);
+    /// `devices` makes it track devices.
+    func makePool(emailSignIn: Bool = false, schema: [SchemaAttributeType] = [], functions: LambdaConfigType? = nil,
+                  devices: DeviceConfigurationType? = nil) async throws -> String
     {
         let pool = try await service.createUserPool(CreateUserPoolRequest(
             poolName: "auth-\(UUID().uuidString.prefix(8))",
             policies: UserPoolPolicyType(passwordPolicy: PasswordPolicyType(
                 minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true, requireSymbols: false)),
             lambdaConfig: functions,
-            autoVerifiedAttributes: [.email], usernameAttributes: emailSignIn ? [.email] : nil,
+            autoVerifiedAttributes: [.email], usernameAttributes: emailSignIn ? [.email] : nil, deviceConfiguration: devices,
             schema: schema.isEmpty ? nil : schema))
         return try #require(pool.userPool?.id)
     }

@@ -22,7 +22,7 @@ extension AuthClient {
             let current = try await loadRecord()
             var merged = ProfileRecord(
                 tokens: current.tokens ?? existing.tokens, registration: current.registration ?? existing.registration,
-                pendingCodes: existing.pendingCodes)
+                pendingCodes: existing.pendingCodes, device: current.device ?? existing.device)
             for code in current.pendingCodes { merged.remember(code) }
             // Write the surviving profile before removing this one: a crash in between leaves
             // a duplicate, never a loss.

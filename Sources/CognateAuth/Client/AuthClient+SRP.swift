@@ -12,7 +12,8 @@ extension AuthClient {
         async throws -> AuthResponse
     {
         let srp = try await OffActor.run { SRPClient() }
-        var parameters = ["USERNAME": username, "SRP_A": srp.publicValueHex]
+        let device = await deviceKeyParameter()
+        var parameters = ["USERNAME": username, "SRP_A": srp.publicValueHex].merging(device) { $1 }
         if customAuth { parameters["CHALLENGE_NAME"] = "SRP_A" }
         let started = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
             authFlow: customAuth ? .customAuth : .userSrpAuth, authParameters: withSecretHash(parameters, username: username),
@@ -36,7 +37,7 @@ extension AuthClient {
         let responses = [
             "USERNAME": userId, "PASSWORD_CLAIM_SECRET_BLOCK": secretBlock,
             "PASSWORD_CLAIM_SIGNATURE": claim.signature, "TIMESTAMP": claim.timestamp,
-        ]
+        ].merging(device) { $1 }
         let answered = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
             clientId: configuration.clientId, challengeName: .passwordVerifier, session: started.session,
             challengeResponses: withSecretHash(responses, username: userId), clientMetadata: clientMetadata.nilIfEmpty))

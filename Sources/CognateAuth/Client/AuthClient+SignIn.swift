@@ -22,9 +22,9 @@ extension AuthClient {
             case .srp:
                 return try await srpExchange(username: username, password: password, clientMetadata: clientMetadata)
             case .password:
+                let parameters = ["USERNAME": username, "PASSWORD": password].merging(await deviceKeyParameter()) { $1 }
                 return AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
-                    authFlow: .userPasswordAuth,
-                    authParameters: withSecretHash(["USERNAME": username, "PASSWORD": password], username: username),
+                    authFlow: .userPasswordAuth, authParameters: withSecretHash(parameters, username: username),
                     clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId)))
             }
         }
@@ -143,6 +143,7 @@ extension AuthClient {
             pendingChallenge = nil
             try await adoptStoredProfile(ofUser: tokens.user.userId)
             try await updateRecord { $0.tokens = tokens }
+            if let metadata = result.newDeviceMetadata { await registerNewDevice(metadata, accessToken: tokens.accessToken) }
             return .signedIn(tokens.user)
         }
         guard let name = response.challengeName else {
@@ -167,6 +168,8 @@ extension AuthClient {
                 destination: parameters["CODE_DELIVERY_DESTINATION"]))
         case .mfaSetup:
             return try await startTOTPSetup(session)
+        case .deviceSrpAuth:
+            return try await nextStep(after: try await deviceExchange(username: session.username), username: username)
         case .customChallenge:
             pendingChallenge = session
             return .customChallenge(parameters: parameters.filter { $0.key != "USERNAME" }, session: session)

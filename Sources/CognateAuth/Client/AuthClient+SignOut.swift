@@ -8,6 +8,7 @@ extension AuthClient {
     ///   (`GlobalSignOut`); `false` ends only this one (`RevokeToken` on its refresh token).
     /// - Returns: whether the server was told. The local part — removing this profile's tokens
     ///   and registration progress — always happens, and the state becomes ``AuthState/signedOut``.
+    ///   A registered device stays (see ``forgetDevice()``).
     /// - Throws: ``AuthError/storage(_:)`` when the store cannot remove the profile;
     ///   `CancellationError` when the task was cancelled before the server answered (the local
     ///   part has happened all the same).
@@ -36,7 +37,7 @@ extension AuthClient {
                 outcome = .localOnly(.network(error))
             }
         }
-        try await clearProfile()
+        try await clearProfile(keepingDevice: true)
         if cancelled { throw CancellationError() }
         return outcome
     }

@@ -121,10 +121,17 @@ public actor AuthClient {
     }
 
     /// Forgets everything this profile stored and announces `signedOut`.
-    func clearProfile() async throws {
+    /// Removes the profile's tokens, registration progress and codes; `keepingDevice` keeps
+    /// its registered device (a sign-out does: the next sign-in proves the same device).
+    func clearProfile(keepingDevice: Bool = false) async throws {
         pendingChallenge = nil
         do {
-            try await configuration.tokenStore.remove(profile: profile)
+            let device = keepingDevice ? try? await configuration.tokenStore.load(profile: profile)?.device : nil
+            if let device {
+                try await configuration.tokenStore.save(ProfileRecord(device: device), profile: profile)
+            } else {
+                try await configuration.tokenStore.remove(profile: profile)
+            }
         } catch {
             throw AuthError.storage(error)
         }

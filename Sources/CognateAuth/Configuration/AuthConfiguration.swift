@@ -20,6 +20,8 @@ public struct AuthConfiguration: Sendable {
     /// Tokens are refreshed when the access token expires within this many seconds.
     public var refreshMargin: TimeInterval
     public var transport: any HTTPTransport
+    /// The name this device is registered under in pools that track devices (ConfirmDevice).
+    public var deviceName: String = "CognateAuth"
 
     /// - Parameters:
     ///   - endpoint: the API base URL; nil means Amazon Cognito in `region`.

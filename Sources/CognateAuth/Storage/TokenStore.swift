@@ -6,14 +6,18 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     public var tokens: AuthTokens?
     public var registration: RegistrationProgress?
     public var pendingCodes: [PendingCode]
+    /// This device as the pool tracks it, with the secret that proves it (kept with the tokens).
+    public var device: RememberedDevice?
 
-    public init(tokens: AuthTokens? = nil, registration: RegistrationProgress? = nil, pendingCodes: [PendingCode] = []) {
+    public init(tokens: AuthTokens? = nil, registration: RegistrationProgress? = nil, pendingCodes: [PendingCode] = [],
+                device: RememberedDevice? = nil) {
         self.tokens = tokens
         self.registration = registration
         self.pendingCodes = pendingCodes
+        self.device = device
     }
 
-    var isEmpty: Bool { tokens == nil && registration == nil && pendingCodes.isEmpty }
+    var isEmpty: Bool { tokens == nil && registration == nil && pendingCodes.isEmpty && device == nil }
 
     /// Whether the record is the user's with this `sub` (signed in, or registering).
     func belongs(toUser sub: String) -> Bool { tokens?.user.userId == sub || registration?.userSub == sub }

@@ -50,7 +50,7 @@ extension IdentityService {
             challenge: ChallengeNameType.deviceSrpAuth.rawValue,
             state: String(decoding: try JSONEncoder().encode(state), as: UTF8.self), createdAt: now,
             expiresAt: now + minutes * 60))
-        return .challenge(.deviceSrpAuth, parameters: [:], session: nil)
+        return .challenge(.deviceSrpAuth, parameters: ["USERNAME": user.username], session: nil)
     }
 
     /// DEVICE_SRP_AUTH answered (USERNAME, DEVICE_KEY, SRP_A): DEVICE_PASSWORD_VERIFIER with
@@ -108,7 +108,8 @@ extension IdentityService {
                 pending.state.deviceKey == deviceKey,
                 var device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction)
             else { throw AuthSessions.invalid }
-            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [user.username, user.sub])
+            let named = responses[AuthParameter.username].map { [$0] } ?? []
+            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: named + [user.username, user.sub])
             guard let date = SRPTimestamp.parse(timestamp), abs(date.timeIntervalSince(now)) <= 300,
                 let verifier = device.verifier.flatMap(SRPEncoding.bytes(fromHex:)),
                 let blockBytes = Data(base64Encoded: secretBlock), let claimed = Data(base64Encoded: signature),

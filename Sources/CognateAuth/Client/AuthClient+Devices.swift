@@ -1,0 +1,112 @@
+import CognateProtocol
+import Foundation
+
+extension AuthClient {
+    /// The signed-in user's devices (`ListDevices`).
+    public func fetchDevices() async throws -> [AuthDevice] {
+        let response = try await withAccessToken { accessToken in
+            try await channel.send(CognitoAPI.ListDevices.self, ListDevicesRequest(accessToken: accessToken, limit: 60))
+        }
+        return (response.devices ?? []).compactMap { device in
+            guard let key = device.deviceKey else { return nil }
+            var attributes: [String: String] = [:]
+            for attribute in device.deviceAttributes ?? [] { attributes[attribute.name] = attribute.value }
+            return AuthDevice(
+                deviceKey: key, name: attributes["device_name"],
+                remembered: attributes["dev:device_remembered_status"] == "remembered",
+                lastAuthenticated: device.deviceLastAuthenticatedDate)
+        }
+    }
+
+    /// Remembers this device (`UpdateDeviceStatus`): its sign-ins then skip MFA. Needed in
+    /// pools that remember devices only when the user asks.
+    public func rememberDevice() async throws {
+        let device = try await requireDevice()
+        try await withAccessToken { accessToken in
+            _ = try await channel.send(CognitoAPI.UpdateDeviceStatus.self, UpdateDeviceStatusRequest(
+                accessToken: accessToken, deviceKey: device.deviceKey, deviceRememberedStatus: .remembered))
+        }
+    }
+
+    /// Forgets this device on the server (`ForgetDevice`: the sessions issued to it end) and
+    /// here; the next sign-in registers it anew.
+    public func forgetDevice() async throws {
+        let device = try await requireDevice()
+        try await withAccessToken { accessToken in
+            _ = try await channel.send(
+                CognitoAPI.ForgetDevice.self, ForgetDeviceRequest(accessToken: accessToken, deviceKey: device.deviceKey))
+        }
+        _ = try await updateRecord { $0.device = nil }
+    }
+
+    /// The device this profile is registered as, if any.
+    public func currentDevice() async throws -> RememberedDevice? { try await loadRecord().device }
+
+    /// The DEVICE_KEY a sign-in sends, when this profile has a device.
+    func deviceKeyParameter() async -> [String: String] {
+        guard let device = try? await loadRecord().device else { return [:] }
+        return ["DEVICE_KEY": device.deviceKey]
+    }
+
+    /// Registers the device a sign-in's tokens announced (NewDeviceMetadata): a random secret,
+    /// its SRP verifier to the pool (`ConfirmDevice`), the secret kept with the tokens. A
+    /// failure costs nothing but the device (the sign-in has succeeded).
+    func registerNewDevice(_ metadata: NewDeviceMetadataType, accessToken: String) async {
+        guard let key = metadata.deviceKey, let group = metadata.deviceGroupKey else { return }
+        var generator = SystemRandomNumberGenerator()
+        let password = Data((0..<40).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+        do {
+            let verifier = try await OffActor.run {
+                SRPClient.deviceVerifier(deviceGroupKey: group, deviceKey: key, devicePassword: password)
+            }
+            _ = try await channel.send(CognitoAPI.ConfirmDevice.self, ConfirmDeviceRequest(
+                accessToken: accessToken, deviceKey: key,
+                deviceSecretVerifierConfig: DeviceSecretVerifierConfigType(
+                    passwordVerifier: verifier.passwordVerifier, salt: verifier.salt),
+                deviceName: configuration.deviceName))
+            _ = try await updateRecord { $0.device = RememberedDevice(deviceKey: key, groupKey: group, password: password) }
+        } catch {
+            return
+        }
+    }
+
+    /// DEVICE_SRP_AUTH, then DEVICE_PASSWORD_VERIFIER: this device proves its secret.
+    func deviceExchange(username: String) async throws -> AuthResponse {
+        guard let device = try await loadRecord().device else {
+            throw AuthError.invalidState("The pool asks for this device's proof, but no device is registered here.")
+        }
+        let srp = try await OffActor.run { SRPClient() }
+        let started = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
+            clientId: configuration.clientId, challengeName: .deviceSrpAuth,
+            challengeResponses: withSecretHash(
+                ["USERNAME": username, "DEVICE_KEY": device.deviceKey, "SRP_A": srp.publicValueHex], username: username)))
+        let parameters = started.challengeParameters ?? [:]
+        guard started.challengeName == .devicePasswordVerifier, let salt = parameters["SALT"],
+            let serverPublic = parameters["SRP_B"], let secretBlock = parameters["SECRET_BLOCK"]
+        else { throw AuthError.invalidResponse("DEVICE_SRP_AUTH was not answered with DEVICE_PASSWORD_VERIFIER.") }
+        let claim: SRPClient.Claim
+        do {
+            claim = try await OffActor.run {
+                try srp.passwordClaim(
+                    realm: device.groupKey, identity: device.deviceKey, secret: device.password, saltHex: salt,
+                    serverPublicHex: serverPublic, secretBlock: secretBlock)
+            }
+        } catch {
+            throw AuthError.invalidResponse("DEVICE_PASSWORD_VERIFIER parameters are unusable: \(error)")
+        }
+        let answered = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
+            clientId: configuration.clientId, challengeName: .devicePasswordVerifier,
+            challengeResponses: withSecretHash([
+                "USERNAME": username, "DEVICE_KEY": device.deviceKey, "PASSWORD_CLAIM_SECRET_BLOCK": secretBlock,
+                "PASSWORD_CLAIM_SIGNATURE": claim.signature, "TIMESTAMP": claim.timestamp,
+            ], username: username)))
+        return AuthResponse(answered)
+    }
+
+    private func requireDevice() async throws -> RememberedDevice {
+        guard let device = try await loadRecord().device else {
+            throw AuthError.invalidState("This profile has no registered device (the pool does not track devices, or it was forgotten).")
+        }
+        return device
+    }
+}

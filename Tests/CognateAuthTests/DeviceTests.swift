@@ -1,0 +1,77 @@
+import CognateAuth
+import CognateProtocol
+import Foundation
+import Testing
+
+@testable import CognateCore
+
+/// Remembered devices through the SDK: registered on the first sign-in, proved by SRP on the
+/// next ones (skipping MFA once remembered), listed and forgotten.
+struct DeviceTests {
+    @Test func theFirstSignInRegistersTheDeviceAndLaterOnesProveIt() async throws {
+        try await LiveServer.with { live in
+            let pool = try await Self.devicePool(live, promptUser: true)
+            let app = try await live.makeClient(pool: pool, secret: true)
+            let client = live.authClient(pool: pool, client: app)
+            let email = uniqueEmail("device")
+            try await live.confirmedUser(client, username: email, email: email)
+            guard case .signedIn = try await client.signIn(username: email, password: "Passw0rd1") else {
+                Issue.record("expected signedIn")
+                return
+            }
+            let device = try #require(try await client.currentDevice())
+            #expect(!"\(device)".contains("password"))
+            var devices = try await client.fetchDevices()
+            #expect(devices.map(\.deviceKey) == [device.deviceKey] && devices.first?.remembered == false)
+            #expect(devices.first?.name == "CognateAuth")
+
+            // MFA on: a device not yet remembered proves itself after the code; once remembered, instead of it.
+            let setup = try await client.setUpTOTP()
+            try await client.verifyTOTPSetup(code: Self.code(setup))
+            try await client.signOut()
+            #expect(try await client.signIn(username: email, password: "Passw0rd1")
+                == .mfaCode(MFACodeChallenge(kind: .totp, destination: nil)))
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: Self.code(setup, offset: 1)) else {
+                Issue.record("expected signedIn after the code and the device's proof")
+                return
+            }
+            #expect(try await client.currentDevice() == device)   // the same device, not a new one
+            try await client.rememberDevice()
+            devices = try await client.fetchDevices()
+            #expect(devices.first?.remembered == true)
+            try await client.signOut()
+            guard case .signedIn = try await client.signIn(username: email, password: "Passw0rd1", flow: .password) else {
+                Issue.record("a remembered device skips MFA")
+                return
+            }
+            let claims = try Self.accessClaims(try await client.currentSession().accessToken)
+            #expect(claims["device_key"] as? String == device.deviceKey)
+
+            try await client.forgetDevice()
+            #expect(try await client.currentDevice() == nil)
+            await expectAuthError({ _ = try await client.fetchDevices() }) {
+                if case .sessionExpired = $0 { true } else if case .notAuthorized = $0 { true } else { false }
+            }
+        }
+    }
+
+    private static func devicePool(_ live: LiveServer, promptUser: Bool) async throws -> String {
+        let pool = try await live.makePool(
+            emailSignIn: true,
+            devices: DeviceConfigurationType(challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: promptUser))
+        _ = try await live.service.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+            userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true),
+            mfaConfiguration: .optional))
+        return pool
+    }
+
+    private static func code(_ setup: TOTPSetup, offset: Int64 = 0) -> String {
+        TOTP.code(secret: Base32.decode(setup.sharedSecret) ?? [], step: TOTP.step(at: Date()) + offset)
+    }
+
+    private static func accessClaims(_ token: String) throws -> [String: Any] {
+        let part = String(token.split(separator: ".")[1])
+        let data = try #require(Base64URL.decode(part))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
