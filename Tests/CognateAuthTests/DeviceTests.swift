@@ -55,6 +55,38 @@ struct DeviceTests {
         }
     }
 
+    /// Deregistering wipes the profile here and ends it on the server; offline, the wipe still
+    /// happens and the app is told the server was not.
+    @Test func deregisteringWipesTheProfileAndForgetsTheDevice() async throws {
+        try await LiveServer.with { live in
+            let pool = try await Self.devicePool(live, promptUser: false)
+            let app = try await live.makeClient(pool: pool)
+            let store = InMemoryTokenStore()
+            let client = live.authClient(pool: pool, client: app, store: store)
+            let email = uniqueEmail("deregister")
+            try await live.confirmedUser(client, username: email, email: email)
+            _ = try await client.signIn(username: email, password: "Passw0rd1")
+            let refreshToken = try await client.currentSession().refreshToken
+            let device = try #require(try await client.currentDevice())
+            #expect(try await client.deregister().signedOutOnServer)
+            #expect(await store.load(profile: "default") == nil)
+            let forgotten = try await live.server.store.read { try await $0.device(poolId: pool, key: device.deviceKey) }
+            #expect(forgotten == nil)
+            await #expect(throws: CognitoError.revokedRefreshToken) {
+                _ = try await live.service.initiateAuth(InitiateAuthRequest(
+                    authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": refreshToken], clientId: app.id))
+            }
+
+            // Offline: the local wipe happens, the server part is reported as not done.
+            let offline = AuthClient(configuration: live.configuration(
+                pool: pool, client: app, store: store, transport: UnreachableTransport()))
+            _ = try await client.signIn(username: email, password: "Passw0rd1")
+            let result = try await offline.deregister()
+            #expect(!result.signedOutOnServer)
+            #expect(await store.load(profile: "default") == nil)
+        }
+    }
+
     private static func devicePool(_ live: LiveServer, promptUser: Bool) async throws -> String {
         let pool = try await live.makePool(
             emailSignIn: true,

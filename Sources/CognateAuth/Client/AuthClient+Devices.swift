@@ -39,6 +39,37 @@ extension AuthClient {
         _ = try await updateRecord { $0.device = nil }
     }
 
+    /// Deregisters this profile from this device: the server forgets the device (ending every
+    /// session issued to it) and revokes the profile's refresh token, then everything the
+    /// profile holds here — tokens, codes, registration progress, the device secret — is wiped.
+    /// The local part happens even when the server cannot be reached.
+    /// - Returns: whether the server part succeeded (`localOnly` says why not).
+    @discardableResult
+    public func deregister() async throws -> SignOutResult {
+        let record = try? await loadRecord()
+        var outcome = SignOutResult.complete
+        if let tokens = record?.tokens {
+            do {
+                if let device = record?.device {
+                    try await withAccessToken { accessToken in
+                        _ = try await channel.send(
+                            CognitoAPI.ForgetDevice.self, ForgetDeviceRequest(accessToken: accessToken, deviceKey: device.deviceKey))
+                    }
+                }
+                _ = try await channel.send(CognitoAPI.RevokeToken.self, RevokeTokenRequest(
+                    token: tokens.refreshToken, clientId: configuration.clientId, clientSecret: configuration.clientSecret))
+            } catch AuthError.sessionExpired {
+                // The server had already ended the session.
+            } catch let error as AuthError {
+                outcome = .localOnly(error)
+            } catch {
+                outcome = .localOnly(.network(error))
+            }
+        }
+        try await clearProfile(keepingDevice: false)
+        return outcome
+    }
+
     /// The device this profile is registered as, if any.
     public func currentDevice() async throws -> RememberedDevice? { try await loadRecord().device }
 
