@@ -24,27 +24,29 @@ extension IdentityService {
                  clientMetadata: [String: String]?, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome
     {
         try AuthParameter.checkBounds(responses, member: "challengeResponses")
+        func requireSession() throws -> String {
+            guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
+            return session
+        }
         switch challenge {
         case .passwordVerifier:
             return try await verifySRPClaim(responses, clientMetadata: clientMetadata, pool: pool, client: client)
         case .newPasswordRequired:
-            guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
             return try await completeNewPassword(
-                responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
-        case .softwareTokenMfa, .mfaSetup:
-            guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
-            return challenge == .mfaSetup
-                ? try await answerMfaSetup(responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
-                : try await answerSoftwareTokenMfa(
-                    responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
+                responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
+        case .softwareTokenMfa:
+            return try await answerSoftwareTokenMfa(
+                responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
+        case .mfaSetup:
+            return try await answerMfaSetup(
+                responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
         case .deviceSrpAuth:
             return try await answerDeviceSRPAuth(responses, pool: pool, client: client)
         case .devicePasswordVerifier:
             return try await answerDevicePasswordVerifier(responses, clientMetadata: clientMetadata, pool: pool, client: client)
         case .customChallenge:
-            guard let session, !session.isEmpty else { throw CognitoError.invalidParameter("Missing required parameter Session") }
             return try await answerCustomChallenge(
-                responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client)
+                responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
         default:
             throw CognitoError(.unsupportedOperation, "The \(challenge.rawValue) challenge is not supported by this server yet.")
         }

@@ -6,7 +6,7 @@ enum FirstFactorResult: Sendable {
     /// A new token family was stored; its JWTs are minted after the commit. `newDevice`: the
     /// device the tokens go to, seen for the first time (NewDeviceMetadata).
     case tokens(TokenFamilyRecord, refreshToken: String, user: UserRecord, groups: [GroupRecord], newDevice: DeviceRecord?)
-    /// The next challenge (NEW_PASSWORD_REQUIRED), its session stored.
+    /// The next challenge (NEW_PASSWORD_REQUIRED, an MFA code, the device's proof), its session stored.
     case challenge(AuthOutcome)
 }
 
