@@ -37,13 +37,14 @@ public final class IdentityService: Sendable {
         }
         let triggers = Triggers(
             store: store, invoker: functions, region: configuration.region, cacheTTL: configuration.configurationCacheTTL)
+        let cache = ConfigurationCache(ttl: configuration.configurationCacheTTL)
+        let senders = CustomSenders(triggers: triggers, store: store) { id in
+            try await cache.pool(id, now: time.now) { try await store.read { try await $0.pool(id: id) } }
+        }
         return IdentityService(
             store: store, time: time, random: random,
-            deliveryQueue: DeliveryQueue(
-                store: store, channels: channels, customSenders: CustomSenders(triggers: triggers, store: store), time: time,
-                log: log),
-            triggers: triggers,
-            configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey))
+            deliveryQueue: DeliveryQueue(store: store, channels: channels, customSenders: senders, time: time, log: log),
+            triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey))
     }
 
     /// The same, with one channel for both media.
@@ -55,7 +56,8 @@ public final class IdentityService: Sendable {
     }
 
     init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
-         triggers: Triggers, configuration: CoreConfiguration, keys: SigningKeyRing, codeKey: SymmetricKey) {
+         triggers: Triggers, cache: ConfigurationCache, configuration: CoreConfiguration, keys: SigningKeyRing,
+         codeKey: SymmetricKey) {
         self.store = store
         self.time = time
         self.random = random
@@ -63,7 +65,7 @@ public final class IdentityService: Sendable {
         self.triggers = triggers
         self.configuration = configuration
         self.keys = keys
-        self.cache = ConfigurationCache(ttl: configuration.configurationCacheTTL)
+        self.cache = cache
         self.codes = CodeBook(key: codeKey, random: random)
         self.tokens = TokenIssuer(keys: keys, issuerBase: configuration.publicBaseURL, random: random)
         self.accessTokens = AccessTokenVerifier(keys: keys, issuerBase: configuration.publicBaseURL)

@@ -15,19 +15,16 @@ import Foundation
 struct CustomSenders: Sendable {
     let triggers: Triggers
     let store: any Store
+    /// The pool a message is for (the service's configuration cache: no read per message).
+    let pool: @Sendable (String) async throws -> PoolRecord?
 
     /// Delivers `message` through its pool's function for the medium; false when the pool has
     /// none (the server's channel then carries it).
     func deliver(_ message: OutboundMessage, now: Date) async throws -> Bool {
         let trigger: Trigger = message.medium == .email ? .customEmailSender : .customSMSSender
-        let (pool, user) = try await store.read { transaction -> (PoolRecord?, UserRecord?) in
-            guard let pool = try await transaction.pool(id: message.poolId),
-                trigger.arn(in: pool.settings.lambdaConfig) != nil
-            else { return (nil, nil) }
-            let key = SignInNames(pool: pool.settings).usernameKey(message.username)
-            return (pool, try await transaction.user(poolId: pool.id, usernameKey: key))
-        }
-        guard let pool else { return false }
+        guard let pool = try await pool(message.poolId), triggers.isConfigured(trigger, pool: pool) else { return false }
+        let key = SignInNames(pool: pool.settings).usernameKey(message.username)
+        let user = try await store.read { try await $0.user(poolId: pool.id, usernameKey: key) }
         let request: [String: JSONValue] = [
             "type": .string(message.medium == .email ? "customEmailSenderRequestV1" : "customSMSSenderRequestV1"),
             "code": message.code.map(JSONValue.string) ?? .null,
