@@ -29,6 +29,7 @@ enum StoreConformance {
         Case(name: "parallel refreshes of one family read it consistently", run: parallelRefreshes),
         Case(name: "parallel group changes keep one membership each", run: parallelGroupChanges),
         Case(name: "expired records are swept in batches, live ones stay", run: sweeping),
+        Case(name: "MFA records, TOTP steps used once, devices and their token families", run: mfaAndDevices),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
     ]
@@ -424,6 +425,61 @@ enum StoreConformance {
         try await store.write { try await $0.extendSignInLockout(poolId: "p1", subject: "s4", until: t0 + 100) }
         #expect(try await store.write { try await $0.deleteExpired(.signInFailures, before: t0 + 50, limit: 10) } == 1)
         #expect(try await store.read { try await $0.signInLockout(poolId: "p1", subject: "s4") } != nil)
+    }
+
+    static func mfaAndDevices(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        let withMfa = PoolRecord(
+            id: "p1", name: "pool p1", createdAt: t0, updatedAt: t0, settings: pool("p1").settings,
+            mfa: PoolMfaSettings(softwareToken: true))
+        try await store.write { try await $0.updatePool(withMfa) }
+        #expect(try await store.read { try await $0.pool(id: "p1") }?.mfa == PoolMfaSettings(softwareToken: true))
+        let pendingApp = UserMfaRecord(poolId: "p1", userSub: "sub-a", pendingTotpSecret: "PENDING", updatedAt: t0)
+        try await store.write { try await $0.saveUserMfa(pendingApp) }
+        #expect(try await store.read { try await $0.userMfa(poolId: "p1", sub: "sub-a") } == pendingApp)
+        let verifiedApp = UserMfaRecord(
+            poolId: "p1", userSub: "sub-a", totpSecret: "SECRET", totpEnabled: true, preferred: "SOFTWARE_TOKEN_MFA",
+            updatedAt: t0 + 1)
+        try await store.write { try await $0.saveUserMfa(verifiedApp) }   // an upsert
+        #expect(try await store.read { try await $0.userMfa(poolId: "p1", sub: "sub-a") } == verifiedApp)
+        // Of concurrent uses of one step exactly one succeeds; an older step never does.
+        let uses = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 { group.addTask { try await store.write { try await $0.useTotpStep(poolId: "p1", sub: "sub-a", step: 100) } } }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(uses.filter { $0 }.count == 1)
+        #expect(try await store.write { try await $0.useTotpStep(poolId: "p1", sub: "sub-a", step: 99) } == false)
+        #expect(try await store.write { try await $0.useTotpStep(poolId: "p1", sub: "sub-a", step: 101) } == true)
+
+        let announced = DeviceRecord(deviceKey: "us-east-1_0000", poolId: "p1", userSub: "sub-a", groupKey: "-g",
+                                     createdAt: t0, updatedAt: t0)
+        let key = "us-east-1_0001"
+        try await store.write { tx in
+            try await tx.insertDevice(announced)
+            try await tx.insertDevice(DeviceRecord(deviceKey: key, poolId: "p1", userSub: "sub-a", groupKey: "-g",
+                                                   createdAt: t0, updatedAt: t0))
+            try await tx.insertTokenFamily(TokenFamilyRecord(
+                originJti: "on-device", poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "h",
+                authTime: t0, createdAt: t0, expiresAt: t0 + 1000, deviceKey: key))
+        }
+        let confirmed = DeviceRecord(
+            deviceKey: key, poolId: "p1", userSub: "sub-a", groupKey: "-g", salt: "00ff", verifier: "0a0b", name: "phone",
+            remembered: true, createdAt: t0, updatedAt: t0 + 5, lastAuthenticatedAt: t0 + 5)
+        try await store.write { try await $0.updateDevice(confirmed) }
+        #expect(try await store.read { try await $0.device(poolId: "p1", key: key) } == confirmed)
+        #expect(try await store.read { try await $0.device(poolId: "p2", key: key) } == nil)
+        // Listings show confirmed devices only.
+        #expect(try await store.read { try await $0.devices(poolId: "p1", userSub: "sub-a", after: nil, limit: 10) }.items
+            == [confirmed])
+        // Unconfirmed devices are swept a while after they were announced; confirmed ones stay.
+        #expect(try await store.write { try await $0.deleteExpired(.unconfirmedDevices, before: t0 + 1, limit: 10) } == 1)
+        #expect(try await store.read { try await $0.device(poolId: "p1", key: announced.deviceKey) } == nil)
+        try await store.write { try await $0.revokeTokenFamilies(poolId: "p1", deviceKey: key, at: t0 + 9) }
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "on-device") }?.revokedAt == t0 + 9)
+        // The user's deletion takes MFA and devices with it.
+        try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+        #expect(try await store.read { try await $0.userMfa(poolId: "p1", sub: "sub-a") } == nil)
+        #expect(try await store.read { try await $0.device(poolId: "p1", key: key) } == nil)
     }
 
     static func signInFailures(_ store: SQLStore) async throws {

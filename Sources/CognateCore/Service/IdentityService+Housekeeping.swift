@@ -5,10 +5,11 @@ extension IdentityService {
     ///
     /// Token families outlive their refresh token by a day, the longest access-token lifetime,
     /// so an access token never outlives the record that can revoke it; codes are kept a day
-    /// past expiry so a late but right code still answers "expired" rather than "wrong".
+    /// past expiry so a late but right code still answers "expired" rather than "wrong". A
+    /// device announced with tokens has a day to be confirmed (clients do it right away).
     static let retentionAfterExpiry: [ExpiringRecords: TimeInterval] = [
         .authSessions: 0, .outbox: 0, .tokenFamilies: 86_400, .codes: 86_400, .counters: 86_400,
-        .signInFailures: 86_400, .changeFeed: 3600, .signingKeys: 86_400,
+        .signInFailures: 86_400, .changeFeed: 3600, .signingKeys: 86_400, .unconfirmedDevices: 86_400,
     ]
 
     /// Deletes what has expired, every kind in batches of `batchSize`, each batch in its own

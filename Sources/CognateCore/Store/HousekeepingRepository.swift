@@ -18,6 +18,8 @@ public enum ExpiringRecords: String, CaseIterable, Sendable {
     case changeFeed
     /// Signing keys, by `expires_at`, or by `retired_at` for retired ones.
     case signingKeys
+    /// Devices announced with tokens (NewDeviceMetadata) but never confirmed, by creation.
+    case unconfirmedDevices
 }
 
 public protocol HousekeepingRepository: Sendable {

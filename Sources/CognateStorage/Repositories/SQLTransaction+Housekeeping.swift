@@ -15,6 +15,7 @@ extension SQLTransaction: HousekeepingRepository {
             ("sign_in_failures", "last_failure_at < \(bind: cutoff) AND (locked_until IS NULL OR locked_until < \(bind: cutoff))")
         case .changeFeed: ("change_feed", "changed_at < \(bind: cutoff)")
         case .signingKeys: ("signing_keys", "expires_at < \(bind: cutoff) OR retired_at < \(bind: cutoff)")
+        case .unconfirmedDevices: ("devices", "verifier IS NULL AND created_at < \(bind: cutoff)")
         }
         // In batches, so no sweep holds the database for long.
         let row = flavor.rowIdentifier
