@@ -33,9 +33,11 @@ extension IdentityService {
         let issued = codes.issue(
             for: user, purpose: purpose, destination: destination, pendingValue: pendingValue, now: now, lifetime: lifetime)
         try await transaction.saveCode(issued.record, keepingFailuresSince: now - CodeBook.guessWindow)
+        let byLink = purpose == .signUp && destination.medium == .email
+            && pool.settings.verificationMessageTemplate?.defaultEmailOption == .confirmWithLink
         let text = MessageTemplates.verification(
             pool: pool.settings, medium: destination.medium, code: issued.code, username: user.username,
-            link: purpose == .signUp ? confirmationLink(clientId: clientId, username: user.username, code: issued.code) : nil)
+            link: byLink ? confirmationLink(clientId: clientId, username: user.username, code: issued.code) : nil)
         let message = try await deliveryQueue.enqueue(OutboundMessage(
             poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
             subject: text.subject, body: text.body, code: issued.code, purpose: purpose.rawValue,

@@ -12,11 +12,9 @@ extension IdentityService {
             let caller = try await authenticatedUser(accessToken)
             try Self.requireSoftwareTokenMfa(caller.pool)
             try await store.write { transaction in
-                var record = try await transaction.userMfa(poolId: caller.pool.id, sub: caller.user.sub)
-                    ?? UserMfaRecord(poolId: caller.pool.id, userSub: caller.user.sub, updatedAt: now)
-                record.pendingTotpSecret = secret
-                record.updatedAt = now
-                try await transaction.saveUserMfa(record)
+                try await self.updateMfa(of: caller.user, pool: caller.pool, now: now, in: transaction) {
+                    $0.pendingTotpSecret = secret
+                }
             }
             return AssociateSoftwareTokenResponse(secretCode: secret)
         }
@@ -24,14 +22,21 @@ extension IdentityService {
             throw CognitoError.invalidParameter("Either AccessToken or Session is required.")
         }
         let next = try await continueMfaSetup(session) { user, pool, transaction in
-            var record = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
-                ?? UserMfaRecord(poolId: pool.id, userSub: user.sub, updatedAt: now)
-            record.pendingTotpSecret = secret
-            record.updatedAt = now
-            try await transaction.saveUserMfa(record)
+            try await self.updateMfa(of: user, pool: pool, now: now, in: transaction) { $0.pendingTotpSecret = secret }
             return false
         }
         return AssociateSoftwareTokenResponse(secretCode: secret, session: next)
+    }
+
+    /// Reads the user's MFA record (a new one when there is none), lets `change` edit it, and
+    /// saves it.
+    private func updateMfa(of user: UserRecord, pool: PoolRecord, now: Date, in transaction: any StoreTransaction,
+                           _ change: (inout UserMfaRecord) throws -> Void) async throws {
+        var record = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
+            ?? UserMfaRecord(poolId: pool.id, userSub: user.sub, updatedAt: now)
+        try change(&record)
+        record.updatedAt = now
+        try await transaction.saveUserMfa(record)
     }
 
     /// VerifySoftwareToken: a code of the pending secret makes it the user's authenticator app
@@ -88,20 +93,18 @@ extension IdentityService {
         guard let softwareToken else { return }
         let now = time.now
         try await store.write { transaction in
-            var record = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
-                ?? UserMfaRecord(poolId: pool.id, userSub: user.sub, updatedAt: now)
-            if softwareToken.enabled == true || softwareToken.preferredMfa == true {
-                guard record.totpSecret != nil else {
-                    throw CognitoError.invalidParameter("User has not verified software token mfa")
+            try await self.updateMfa(of: user, pool: pool, now: now, in: transaction) { record in
+                if softwareToken.enabled == true || softwareToken.preferredMfa == true {
+                    guard record.totpSecret != nil else {
+                        throw CognitoError.invalidParameter("User has not verified software token mfa")
+                    }
                 }
+                if let enabled = softwareToken.enabled { record.totpEnabled = enabled }
+                if let preferred = softwareToken.preferredMfa {
+                    record.preferred = preferred && record.totpEnabled ? ChallengeNameType.softwareTokenMfa.rawValue : nil
+                }
+                if !record.totpEnabled { record.preferred = nil }
             }
-            if let enabled = softwareToken.enabled { record.totpEnabled = enabled }
-            if let preferred = softwareToken.preferredMfa {
-                record.preferred = preferred && record.totpEnabled ? ChallengeNameType.softwareTokenMfa.rawValue : nil
-            }
-            if !record.totpEnabled { record.preferred = nil }
-            record.updatedAt = now
-            try await transaction.saveUserMfa(record)
         }
     }
 
