@@ -41,6 +41,9 @@ def test_an_app_set_up_while_signed_in_is_asked_for_at_every_sign_in(server, idp
     idp.set_user_mfa_preference(AccessToken=access, SoftwareTokenMfaSettings={"Enabled": True, "PreferredMfa": True})
     user = idp.get_user(AccessToken=access)
     assert user["UserMFASettingList"] == ["SOFTWARE_TOKEN_MFA"] and user["PreferredMfaSetting"] == "SOFTWARE_TOKEN_MFA"
+    factors = idp.get_user_auth_factors(AccessToken=access)
+    assert factors["Username"] == username and factors["ConfiguredUserAuthFactors"] == ["PASSWORD"]
+    assert factors["UserMFASettingList"] == ["SOFTWARE_TOKEN_MFA"]
     admin_view = idp.admin_get_user(UserPoolId=pool["Id"], Username=username)
     assert admin_view["UserMFASettingList"] == ["SOFTWARE_TOKEN_MFA"]
 

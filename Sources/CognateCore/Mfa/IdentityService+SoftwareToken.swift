@@ -108,6 +108,16 @@ extension IdentityService {
         }
     }
 
+    /// GetUserAuthFactors: how the signed-in user can sign in — a password (every user with one;
+    /// passwordless first factors are not served) — and the MFA settings GetUser shows.
+    public func getUserAuthFactors(_ request: GetUserAuthFactorsRequest) async throws -> GetUserAuthFactorsResponse {
+        let caller = try await authenticatedUser(request.accessToken)
+        let mfa = try await mfaSettings(of: caller.user, pool: caller.pool)
+        return GetUserAuthFactorsResponse(
+            username: caller.user.username, preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list,
+            configuredUserAuthFactors: caller.user.password == nil ? [] : [.password])
+    }
+
     /// The MFA settings GetUser and AdminGetUser show (nil, nil when the pool has MFA off).
     func mfaSettings(of user: UserRecord, pool: PoolRecord) async throws -> (list: [String]?, preferred: String?) {
         guard (pool.settings.mfaConfiguration ?? .off) != .off,

@@ -35,6 +35,7 @@ extension OperationTable {
         table.register(CognitoAPI.VerifySoftwareToken.self, IdentityService.verifySoftwareToken)
         table.register(CognitoAPI.SetUserMFAPreference.self, IdentityService.setUserMFAPreference)
         table.register(CognitoAPI.AdminSetUserMFAPreference.self, IdentityService.adminSetUserMFAPreference)
+        table.register(CognitoAPI.GetUserAuthFactors.self, IdentityService.getUserAuthFactors)
         // Devices
         table.register(CognitoAPI.ConfirmDevice.self, IdentityService.confirmDevice)
         table.register(CognitoAPI.GetDevice.self, IdentityService.getDevice)
