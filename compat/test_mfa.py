@@ -49,6 +49,7 @@ def test_an_app_set_up_while_signed_in_is_asked_for_at_every_sign_in(server, idp
 
     started = password_auth(idp, client, username)
     assert started["ChallengeName"] == "SOFTWARE_TOKEN_MFA" and "AuthenticationResult" not in started
+    assert started["ChallengeParameters"] == {"FRIENDLY_DEVICE_NAME": "phone", "USER_ID_FOR_SRP": username}
     answer = dict(ClientId=client["ClientId"], ChallengeName="SOFTWARE_TOKEN_MFA", Session=started["Session"])
     with cognito_error("CodeMismatchException", "Invalid code received for user"):
         idp.respond_to_auth_challenge(**answer, ChallengeResponses={"USERNAME": username, "SOFTWARE_TOKEN_MFA_CODE": "000000"})

@@ -15,7 +15,9 @@ extension IdentityService {
         if pool.mfa.softwareToken, mfa?.totpSecret != nil, mode == .on || mfa?.totpEnabled == true {
             let session = try await openAuthSession(
                 .softwareTokenMfa, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
-            return .challenge(.softwareTokenMfa, parameters: ["USER_ID_FOR_SRP": user.username], session: session)
+            var parameters = ["USER_ID_FOR_SRP": user.username]
+            parameters["FRIENDLY_DEVICE_NAME"] = mfa?.totpName
+            return .challenge(.softwareTokenMfa, parameters: parameters, session: session)
         }
         guard mode == .on else { return nil }
         // Required MFA with no factor to set up must not let users in without one.
