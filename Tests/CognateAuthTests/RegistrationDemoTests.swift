@@ -47,12 +47,9 @@ struct RegistrationDemoTests {
             }
             let pool = try await live.makePool(emailSignIn: true, schema: consents)
             let app = try await live.makeClient(pool: pool)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-demo-\(UUID().uuidString)")
+            let directory = Self.storeDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let configuration = try DemoConfiguration.parse(
-                arguments: ["--endpoint", live.endpoint.absoluteString, "--pool-id", pool, "--client-id", app.id,
-                            "--store", directory.path],
-                environment: [:])
+            let configuration = try Self.configuration(live, pool: pool, app: app, store: directory)
             let email = uniqueEmail("patient")
 
             // First run: step 1, then the input ends at the code prompt (the app is closed).
@@ -107,12 +104,9 @@ struct RegistrationDemoTests {
             try await TestFunctions.with(live) { functions in
                 let pool = try await live.makePool(emailSignIn: true, functions: functions)
                 let app = try await live.makeClient(pool: pool)
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-demo-\(UUID().uuidString)")
+                let directory = Self.storeDirectory()
                 defer { try? FileManager.default.removeItem(at: directory) }
-                let configuration = try DemoConfiguration.parse(
-                    arguments: ["--endpoint", live.endpoint.absoluteString, "--pool-id", pool, "--client-id", app.id,
-                                "--store", directory.path],
-                    environment: [:])
+                let configuration = try Self.configuration(live, pool: pool, app: app, store: directory)
                 let email = uniqueEmail("patient")
                 let io = ScriptedIO([.text("ada@clinic.example"), .text("+15555550100"), .text("Passw0rd1"),
                                      .text(email), .text("+15555550100"), .text("Passw0rd1")])
@@ -122,6 +116,21 @@ struct RegistrationDemoTests {
                 #expect(io.output.contains("Code sent to "))
             }
         }
+    }
+
+    /// A fresh directory for the demo's token store.
+    static func storeDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cognate-demo-\(UUID().uuidString)")
+    }
+
+    /// The demo's configuration from its flags, pointed at `live`.
+    static func configuration(_ live: LiveServer, pool: String, app: LiveServer.AppClient, store: URL) throws
+        -> DemoConfiguration
+    {
+        try DemoConfiguration.parse(
+            arguments: ["--endpoint", live.endpoint.absoluteString, "--pool-id", pool, "--client-id", app.id,
+                        "--store", store.path],
+            environment: [:])
     }
 
     @Test func configurationFromFlagsAndEnvironment() throws {

@@ -66,13 +66,14 @@ struct OpenAuthSession<State: Sendable>: Sendable {
 }
 
 extension IdentityService {
-    /// Stores a session awaiting `challenge` and returns its token.
+    /// Stores a session awaiting `challenge` and returns its token: a new random one, or
+    /// `token` for a step the server finds by name rather than by a token the client holds.
     func openAuthSession<State: Encodable>(
         _ challenge: ChallengeNameType, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
-        encoding: AuthSessions.Encoding, in transaction: any StoreTransaction
+        encoding: AuthSessions.Encoding, token named: String? = nil, in transaction: any StoreTransaction
     ) async throws -> String {
         let now = time.now
-        let token = AuthSessions.newToken(random, encoding: encoding)
+        let token = named ?? AuthSessions.newToken(random, encoding: encoding)
         let minutes = TimeInterval(client.settings.authSessionValidity ?? 3)
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
         try await transaction.insertAuthSession(AuthSessionRecord(
@@ -95,6 +96,20 @@ extension IdentityService {
             throw CognitoError.invalidParameter("The session expects the \(session.challenge) challenge, not \(challenge.rawValue).")
         }
         return OpenAuthSession(record: session, state: try JSONDecoder().decode(State.self, from: Data(session.state.utf8)))
+    }
+
+    /// Checks a challenge answer's USERNAME and SECRET_HASH against the session it answers: the
+    /// answer names the user as the challenge did (`sessionUsername`), by sub, or by username
+    /// as the pool folds it (`user` is nil for the sessions of names that are no user).
+    func checkAnswerNames(_ username: String, sessionUsername: String, user: UserRecord?, responses: [String: String],
+                          pool: PoolRecord, client: ClientRecord) throws {
+        let namesUser = user.map {
+            username == $0.sub || SignInNames(pool: pool.settings).usernameKey(username) == $0.usernameKey
+        } ?? false
+        guard username == sessionUsername || namesUser else { throw AuthSessions.invalid }
+        try client.checkSecretHash(
+            responses[AuthParameter.secretHash],
+            usernames: [username, sessionUsername] + (user.map { [$0.username, $0.sub] } ?? []))
     }
 
     /// Uses the session up; refuses it when another answer already did.

@@ -44,11 +44,8 @@ extension IdentityService {
             return (pending, user)
         }
         let state = pending.state
-        let names = [state.username] + (user.map { [$0.sub] } ?? [])
-        guard names.contains(username)
-            || user.map({ SignInNames(pool: pool.settings).usernameKey(username) == $0.usernameKey }) == true
-        else { throw AuthSessions.invalid }
-        try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username] + names)
+        try checkAnswerNames(
+            username, sessionUsername: state.username, user: user, responses: responses, pool: pool, client: client)
         if let user { try Self.checkMaySignIn(user) }
         let correct = try await runVerifyAuthChallengeResponse(
             state, answer: answer, user: user, pool: pool, client: client, clientMetadata: clientMetadata)

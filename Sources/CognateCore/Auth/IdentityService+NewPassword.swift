@@ -47,11 +47,11 @@ extension IdentityService {
                 session, challenge: .newPasswordRequired, as: NewPasswordSessionState.self, pool: pool, client: client,
                 in: transaction)
             guard let sub = pending.record.userSub,
-                var user = try await transaction.user(poolId: pool.id, sub: sub, forUpdate: true),
-                username == pending.state.username || username == user.sub
-                    || SignInNames(pool: pool.settings).usernameKey(username) == user.usernameKey
+                var user = try await transaction.user(poolId: pool.id, sub: sub, forUpdate: true)
             else { throw AuthSessions.invalid }
-            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+            try self.checkAnswerNames(
+                username, sessionUsername: pending.state.username, user: user, responses: responses, pool: pool,
+                client: client)
             try Self.checkNotAlreadyProvided(supplied, of: user, rules: writes.rules)
             try await self.setChosenPassword(newPassword, on: &user, pool: pool, in: transaction)
             let merged = user.attributes.merging(supplied) { $1 }.filter { !$0.value.isEmpty }

@@ -41,15 +41,10 @@ extension IdentityService {
     func deviceChallenge(_ device: DeviceRecord, user: UserRecord, pool: PoolRecord, client: ClientRecord,
                          in transaction: any StoreTransaction) async throws -> AuthOutcome {
         let token = Self.deviceStepToken(pool: pool, user: user, deviceKey: device.deviceKey)
-        _ = try await transaction.consumeAuthSession(tokenHash: AuthSessions.hash(token))
-        let now = time.now
-        let minutes = TimeInterval(client.settings.authSessionValidity ?? 3)
-        let state = DeviceSRPSessionState(username: user.username, deviceKey: device.deviceKey)
-        try await transaction.insertAuthSession(AuthSessionRecord(
-            tokenHash: AuthSessions.hash(token), poolId: pool.id, clientId: client.clientId, userSub: user.sub,
-            challenge: ChallengeNameType.deviceSrpAuth.rawValue,
-            state: String(decoding: try JSONEncoder().encode(state), as: UTF8.self), createdAt: now,
-            expiresAt: now + minutes * 60))
+        _ = try await transaction.consumeAuthSession(tokenHash: AuthSessions.hash(token))  // an earlier, unanswered one
+        _ = try await openAuthSession(
+            .deviceSrpAuth, state: DeviceSRPSessionState(username: user.username, deviceKey: device.deviceKey), user: user,
+            pool: pool, client: client, encoding: .session, token: token, in: transaction)
         return .challenge(.deviceSrpAuth, parameters: ["USERNAME": user.username], session: nil)
     }
 

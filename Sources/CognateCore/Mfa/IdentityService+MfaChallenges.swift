@@ -88,10 +88,9 @@ extension IdentityService {
             let user = try await transaction.user(poolId: pool.id, sub: sub, forUpdate: true)
         else { throw AuthSessions.invalid }
         if let username {
-            guard username == pending.state.username || username == user.sub
-                || SignInNames(pool: pool.settings).usernameKey(username) == user.usernameKey
-            else { throw AuthSessions.invalid }
-            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+            try checkAnswerNames(
+                username, sessionUsername: pending.state.username, user: user, responses: responses, pool: pool,
+                client: client)
         }
         return (pending, user)
     }
