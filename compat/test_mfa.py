@@ -131,8 +131,8 @@ def test_pool_mfa_settings_are_checked(server, idp):
     pool = idp.create_user_pool(PoolName=unique("mfa"))["UserPool"]
     with cognito_error("InvalidParameterException", contains="At least one MFA method"):
         idp.set_user_pool_mfa_config(UserPoolId=pool["Id"], MfaConfiguration="ON")
-    with cognito_error("InvalidParameterException", contains="not supported"):
-        idp.set_user_pool_mfa_config(UserPoolId=pool["Id"], SmsMfaConfiguration={"SmsAuthenticationMessage": "{####}"},
+    with cognito_error("InvalidParameterException", contains="smsMfaConfiguration.smsAuthenticationMessage"):
+        idp.set_user_pool_mfa_config(UserPoolId=pool["Id"], SmsMfaConfiguration={"SmsAuthenticationMessage": "no code"},
                                      MfaConfiguration="OPTIONAL")
     with cognito_error("ResourceNotFoundException"):
         idp.get_user_pool_mfa_config(UserPoolId="us-east-1_nope")

@@ -6,6 +6,8 @@ struct AuthenticatedUser: Sendable {
     var client: ClientRecord
     var user: UserRecord
     var originJti: String
+    /// The device the token was issued to, if any.
+    var deviceKey: String?
 }
 
 extension IdentityService {
@@ -28,6 +30,6 @@ extension IdentityService {
         guard let family, family.revokedAt == nil, family.userSub == user.sub else { throw CognitoError.revokedAccessToken }
         guard user.enabled else { throw CognitoError.userDisabled }
         if user.status == .resetRequired { throw CognitoError.passwordResetRequired }
-        return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti)
+        return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti, deviceKey: family.deviceKey)
     }
 }

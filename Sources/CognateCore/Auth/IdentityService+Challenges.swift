@@ -37,6 +37,13 @@ extension IdentityService {
         case .softwareTokenMfa:
             return try await answerSoftwareTokenMfa(
                 responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
+        case .smsMfa, .emailOtp:
+            return try await answerSentMfaCode(
+                challenge, responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool,
+                client: client)
+        case .selectMfaType:
+            return try await answerSelectMfaType(
+                responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
         case .mfaSetup:
             return try await answerMfaSetup(
                 responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)

@@ -6,8 +6,9 @@ enum FirstFactorResult: Sendable {
     /// A new token family was stored; its JWTs are minted after the commit. `newDevice`: the
     /// device the tokens go to, seen for the first time (NewDeviceMetadata).
     case tokens(TokenFamilyRecord, refreshToken: String, user: UserRecord, groups: [GroupRecord], newDevice: DeviceRecord?)
-    /// The next challenge (NEW_PASSWORD_REQUIRED, an MFA code, the device's proof), its session stored.
-    case challenge(AuthOutcome)
+    /// The next challenge (NEW_PASSWORD_REQUIRED, an MFA code, the device's proof), its session
+    /// stored; `code`: the SMS or email code it sent, queued, to send after the commit.
+    case challenge(AuthOutcome, code: QueuedSignInCode? = nil)
 }
 
 extension IdentityService {
@@ -42,7 +43,7 @@ extension IdentityService {
                 let challenge = try await mfaChallenge(
                     for: user, pool: pool, client: client, device: device?.deviceKey, in: transaction)
             {
-                return .challenge(challenge)
+                return challenge
             }
             if let device, !deviceProved {
                 return .challenge(try await deviceChallenge(device, user: user, pool: pool, client: client, in: transaction))
@@ -78,7 +79,12 @@ extension IdentityService {
     func outcome(of result: FirstFactorResult, source: String = "TokenGeneration_Authentication",
                  clientMetadata: [String: String]?, pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
         switch result {
-        case .challenge(let outcome):
+        case .challenge(let outcome, let code):
+            if let code {
+                try await dispatch(
+                    [(code.message, .authentication, code.user)], pool: pool, clientId: client.clientId,
+                    clientMetadata: clientMetadata)
+            }
             return outcome
         case .tokens(let family, let refreshToken, let user, let groups, let newDevice):
             let overrides: ClaimOverrides?

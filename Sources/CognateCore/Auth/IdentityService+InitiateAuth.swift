@@ -47,6 +47,9 @@ extension IdentityService {
         case .customAuth:
             try require(.allowCustomAuth)
             return try await startCustomAuth(parameters, clientMetadata: clientMetadata, pool: pool, client: client)
+        case .devicePinAuth:
+            try require(.allowUserSrpAuth)
+            return try await startPinAuth(parameters, pool: pool, client: client)
         case .refreshTokenAuth, .refreshToken:
             try require(.allowRefreshTokenAuth)
             return try await refreshAuth(parameters, clientMetadata: clientMetadata, pool: pool, client: client)

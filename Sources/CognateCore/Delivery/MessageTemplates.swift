@@ -31,6 +31,17 @@ enum MessageTemplates {
         return (nil, fill(body, code: code, username: username))
     }
 
+    static let defaultMfaMessage = "Your authentication code is {####}. "
+    static let defaultMfaSubject = "Your authentication code"
+
+    /// The message of an SMS_MFA or EMAIL_OTP code (unfilled), from SetUserPoolMfaConfig's
+    /// templates or Cognito's defaults.
+    static func mfaCode(mfa: PoolMfaSettings, medium: DeliveryMediumType) -> (subject: String?, body: String) {
+        medium == .email
+            ? (mfa.emailSubject ?? defaultMfaSubject, mfa.emailMessage ?? defaultMfaMessage)
+            : (nil, mfa.smsMessage ?? defaultMfaMessage)
+    }
+
     /// Fills `{####}`, `{username}` and — given a link — every `{##text##}`, which becomes an
     /// HTML anchor with that text, as in Cognito.
     static func fill(_ template: String, code: String, username: String, link: String? = nil) -> String {

@@ -8,6 +8,8 @@ struct DeviceSRPSessionState: Codable, Sendable {
     var serverSecret: String?   // b (hex), once DEVICE_SRP_AUTH was answered
     var serverPublic: String?   // B (hex)
     var clientPublic: String?   // A (hex)
+    /// PIN sign-in (DEVICE_PIN_AUTH): the claim is checked against the device's PIN verifier.
+    var pin: Bool?
 }
 
 extension IdentityService {
@@ -53,27 +55,40 @@ extension IdentityService {
     func answerDeviceSRPAuth(_ responses: [String: String], pool: PoolRecord, client: ClientRecord) async throws
         -> AuthOutcome
     {
-        let username = try AuthParameter.require(AuthParameter.username, in: responses)
-        let deviceKey = try AuthParameter.require(AuthParameter.deviceKey, in: responses)
-        let a = try Self.clientPublicValue(responses)
-        let b = random.bytes(32)
-        return try await store.write { transaction in
-            guard let user = try await self.findUser(username, in: pool, transaction),
-                let device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction),
-                let salt = device.salt, let verifier = device.verifier.flatMap(SRPEncoding.bytes(fromHex:))
-            else { throw CognitoError.resourceNotFound("Device does not exist.") }
-            try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+        try await openDevicePasswordVerifier(responses, pin: false, pool: pool, client: client) { user, deviceKey, transaction in
             let step = Self.deviceStepToken(pool: pool, user: user, deviceKey: deviceKey)
             let pending = try await self.readAuthSession(
                 step, challenge: .deviceSrpAuth, as: DeviceSRPSessionState.self, pool: pool, client: client, in: transaction)
             try await self.consumeAuthSession(pending.record, in: transaction)
+        }
+    }
+
+    /// The DEVICE_PASSWORD_VERIFIER step for the device that `parameters` name (USERNAME,
+    /// DEVICE_KEY, SRP_A), over its secret's verifier or — `pin` — its PIN's. `admit` checks, in
+    /// the transaction, that this step may be taken now.
+    func openDevicePasswordVerifier(
+        _ parameters: [String: String], pin: Bool, pool: PoolRecord, client: ClientRecord,
+        admit: @escaping @Sendable (UserRecord, String, any StoreTransaction) async throws -> Void
+    ) async throws -> AuthOutcome {
+        let username = try AuthParameter.require(AuthParameter.username, in: parameters)
+        let deviceKey = try AuthParameter.require(AuthParameter.deviceKey, in: parameters)
+        let a = try Self.clientPublicValue(parameters)
+        let b = random.bytes(32)
+        return try await store.write { transaction in
+            guard let user = try await self.findUser(username, in: pool, transaction),
+                let device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction)
+            else { throw Self.deviceNotFound }
+            guard let (salt, verifier) = Self.verifier(of: device, pin: pin) else {
+                throw pin ? Self.pinNotRegistered : Self.deviceNotFound
+            }
+            try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
+            try await admit(user, deviceKey, transaction)
             guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
                 throw CognitoError.internalError("Degenerate SRP value; try again.")
             }
-            var state = pending.state
-            state.serverSecret = SRPEncoding.hexString(b)
-            state.serverPublic = SRPEncoding.hexString(bPublic)
-            state.clientPublic = SRPEncoding.hexString(a)
+            let state = DeviceSRPSessionState(
+                username: user.username, deviceKey: deviceKey, serverSecret: SRPEncoding.hexString(b),
+                serverPublic: SRPEncoding.hexString(bPublic), clientPublic: SRPEncoding.hexString(a), pin: pin ? true : nil)
             let secretBlock = try await self.openAuthSession(
                 .devicePasswordVerifier, state: state, user: user, pool: pool, client: client, encoding: .secretBlock,
                 in: transaction)
@@ -84,9 +99,17 @@ extension IdentityService {
         }
     }
 
+    /// The salt (hex) and verifier of the device's secret, or of its PIN.
+    static func verifier(of device: DeviceRecord, pin: Bool) -> (salt: String, verifier: [UInt8])? {
+        let pair = pin ? device.pin.map { ($0.salt, $0.verifier) } : device.salt.flatMap { salt in device.verifier.map { (salt, $0) } }
+        guard let (salt, hex) = pair, let verifier = SRPEncoding.bytes(fromHex: hex) else { return nil }
+        return (salt, verifier)
+    }
+
     /// DEVICE_PASSWORD_VERIFIER answered: the claim is checked as a password's is, with the
-    /// device's verifier and its group key and key as realm and identity; a right one signs
-    /// the user in on this device.
+    /// device's verifier (its PIN's in PIN sign-in) and its group key and key as realm and
+    /// identity; a right one signs the user in on this device. A wrong PIN is counted (see
+    /// ``refuseWrongPin(_:pool:at:in:)``).
     func answerDevicePasswordVerifier(_ responses: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
                                       client: ClientRecord) async throws -> AuthOutcome {
         let secretBlock = try AuthParameter.require("PASSWORD_CLAIM_SECRET_BLOCK", in: responses)
@@ -101,12 +124,12 @@ extension IdentityService {
             try await self.consumeAuthSession(pending.record, in: transaction)
             guard let sub = pending.record.userSub, var user = try await transaction.user(poolId: pool.id, sub: sub),
                 pending.state.deviceKey == deviceKey,
-                var device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction)
+                var device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction),
+                let (_, verifier) = Self.verifier(of: device, pin: pending.state.pin == true)
             else { throw AuthSessions.invalid }
             let named = responses[AuthParameter.username].map { [$0] } ?? []
             try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: named + [user.username, user.sub])
             guard let date = SRPTimestamp.parse(timestamp), abs(date.timeIntervalSince(now)) <= 300,
-                let verifier = device.verifier.flatMap(SRPEncoding.bytes(fromHex:)),
                 let blockBytes = Data(base64Encoded: secretBlock), let claimed = Data(base64Encoded: signature),
                 let key = SRPServer.sessionKey(
                     clientPublic: SRPEncoding.bytes(fromHex: pending.state.clientPublic ?? "") ?? [],
@@ -117,7 +140,10 @@ extension IdentityService {
                         sessionKey: key, realm: device.groupKey, identity: deviceKey, secretBlock: Array(blockBytes),
                         timestamp: timestamp),
                     Array(claimed))
-            else { throw CognitoError.incorrectCredentials }
+            else {
+                if pending.state.pin == true { try await self.refuseWrongPin(device, pool: pool, at: now, in: transaction) }
+                throw CognitoError.incorrectCredentials
+            }
             device.lastAuthenticatedAt = now
             device.updatedAt = now
             try await transaction.updateDevice(device)

@@ -9,12 +9,7 @@ extension IdentityService {
     public func confirmDevice(_ request: ConfirmDeviceRequest) async throws -> ConfirmDeviceResponse {
         let caller = try await authenticatedUser(request.accessToken)
         guard let configuration = caller.pool.settings.deviceConfiguration else { throw Self.devicesNotTracked }
-        guard let verifierText = request.deviceSecretVerifierConfig?.passwordVerifier,
-            let verifier = Data(base64Encoded: verifierText), verifier.count <= SRPGroup.maximumPublicValueHexLength / 2,
-            SRPServer.isValidClientPublicValue(Array(verifier)),
-            let saltText = request.deviceSecretVerifierConfig?.salt, let salt = Data(base64Encoded: saltText),
-            (1...64).contains(salt.count)
-        else { throw CognitoError.invalidParameter("DeviceSecretVerifierConfig needs a base64 PasswordVerifier and Salt.") }
+        let (salt, verifier) = try Self.srpVerifier(request.deviceSecretVerifierConfig, member: "DeviceSecretVerifierConfig")
         let promptsUser = configuration.deviceOnlyRememberedOnUserPrompt == true
         let now = time.now
         try await store.write { transaction in
@@ -22,8 +17,8 @@ extension IdentityService {
                 device.userSub == caller.user.sub
             else { throw Self.deviceNotFound }
             guard !device.isConfirmed else { throw CognitoError(.deviceKeyExists, "Device key already exists.") }
-            device.verifier = SRPEncoding.hexString(Array(verifier))
-            device.salt = SRPEncoding.hexString(Array(salt))
+            device.verifier = verifier
+            device.salt = salt
             device.name = request.deviceName
             device.remembered = !promptsUser
             device.updatedAt = now

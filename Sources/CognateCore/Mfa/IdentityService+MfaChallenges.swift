@@ -3,21 +3,31 @@ import Foundation
 
 extension IdentityService {
     /// The second factor a sign-in needs after its first, inside the first factor's transaction
-    /// (nil: none). A user with a verified authenticator app is asked for a code when the pool
-    /// requires MFA or the user enabled it (SOFTWARE_TOKEN_MFA); a user without one, in a pool
-    /// that requires MFA, must set one up first (MFA_SETUP).
+    /// (nil: none). The factors a user can be asked for are those the pool enables and the user
+    /// has: a verified authenticator app (SOFTWARE_TOKEN_MFA), a `phone_number` (SMS_MFA), an
+    /// `email` (EMAIL_OTP) — each when the pool requires MFA or the user enabled it. The
+    /// preferred one, or the only one, is asked for; with several and none preferred the user
+    /// chooses (SELECT_MFA_TYPE). A user with none, in a pool that requires MFA, must set up an
+    /// authenticator app first (MFA_SETUP).
     func mfaChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord, device: String?,
-                      in transaction: any StoreTransaction) async throws -> AuthOutcome? {
+                      in transaction: any StoreTransaction) async throws -> FirstFactorResult? {
         let mode = pool.settings.mfaConfiguration ?? .off
         guard mode != .off else { return nil }
         let mfa = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
+        let factors = Self.mfaFactors(of: user, mfa: mfa, pool: pool, required: mode == .on)
         let state = MfaSessionState(username: user.username, deviceKey: device)
-        if pool.mfa.softwareToken, mfa?.totpSecret != nil, mode == .on || mfa?.totpEnabled == true {
+        if let preferred = mfa?.preferred.map(ChallengeNameType.init(rawValue:)), factors.contains(preferred) {
+            return try await askForFactor(preferred, user: user, state: state, pool: pool, client: client, in: transaction)
+        }
+        if factors.count == 1 {
+            return try await askForFactor(factors[0], user: user, state: state, pool: pool, client: client, in: transaction)
+        }
+        if factors.count > 1 {
             let session = try await openAuthSession(
-                .softwareTokenMfa, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
-            var parameters = ["USER_ID_FOR_SRP": user.username]
-            parameters["FRIENDLY_DEVICE_NAME"] = mfa?.totpName
-            return .challenge(.softwareTokenMfa, parameters: parameters, session: session)
+                .selectMfaType, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
+            return .challenge(.challenge(.selectMfaType, parameters: [
+                "MFAS_CAN_CHOOSE": Self.jsonList(factors), "USER_ID_FOR_SRP": user.username,
+            ], session: session))
         }
         guard mode == .on else { return nil }
         // Required MFA with no factor to set up must not let users in without one.
@@ -26,9 +36,38 @@ extension IdentityService {
         }
         let session = try await openAuthSession(
             .mfaSetup, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
-        return .challenge(.mfaSetup, parameters: [
-            "MFAS_CAN_SETUP": #"["SOFTWARE_TOKEN_MFA"]"#, "USER_ID_FOR_SRP": user.username,
-        ], session: session)
+        return .challenge(.challenge(.mfaSetup, parameters: [
+            "MFAS_CAN_SETUP": Self.jsonList([.softwareTokenMfa]), "USER_ID_FOR_SRP": user.username,
+        ], session: session))
+    }
+
+    /// The factors `user` can be asked for, in the order Cognito lists them.
+    static func mfaFactors(of user: UserRecord, mfa: UserMfaRecord?, pool: PoolRecord, required: Bool) -> [ChallengeNameType] {
+        var factors: [ChallengeNameType] = []
+        if pool.mfa.softwareToken, mfa?.totpSecret != nil, required || mfa?.totpEnabled == true {
+            factors.append(.softwareTokenMfa)
+        }
+        if pool.mfa.sms, user.destination(for: "phone_number") != nil, required || mfa?.smsEnabled == true {
+            factors.append(.smsMfa)
+        }
+        if pool.mfa.email, user.destination(for: "email") != nil, required || mfa?.emailEnabled == true {
+            factors.append(.emailOtp)
+        }
+        return factors
+    }
+
+    /// The challenge for one factor: a code request for the authenticator app, or a code sent
+    /// by SMS or email (queued here, sent once the transaction committed).
+    func askForFactor(_ factor: ChallengeNameType, user: UserRecord, state: MfaSessionState, pool: PoolRecord,
+                      client: ClientRecord, in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+        guard factor == .softwareTokenMfa else {
+            return try await sendMfaCode(factor, user: user, state: state, pool: pool, client: client, in: transaction)
+        }
+        let session = try await openAuthSession(
+            .softwareTokenMfa, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
+        var parameters = ["USER_ID_FOR_SRP": user.username]
+        parameters["FRIENDLY_DEVICE_NAME"] = try await transaction.userMfa(poolId: pool.id, sub: user.sub)?.totpName
+        return .challenge(.challenge(.softwareTokenMfa, parameters: parameters, session: session))
     }
 
     /// SOFTWARE_TOKEN_MFA answered (`SOFTWARE_TOKEN_MFA_CODE`): a code of the user's app for
@@ -36,16 +75,32 @@ extension IdentityService {
     func answerSoftwareTokenMfa(_ responses: [String: String], session: String, clientMetadata: [String: String]?,
                                 pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
         let code = try AuthParameter.require("SOFTWARE_TOKEN_MFA_CODE", in: responses)
-        let username = try AuthParameter.require(AuthParameter.username, in: responses)
         let now = time.now
+        return try await answerMfaCode(
+            .softwareTokenMfa, responses: responses, session: session, clientMetadata: clientMetadata, pool: pool,
+            client: client
+        ) { _, user, transaction in
+            guard let secret = try await transaction.userMfa(poolId: pool.id, sub: user.sub)?.totpSecret.flatMap(Base32.decode),
+                let step = TOTP.matchingStep(code, secret: secret, now: now)
+            else { return false }
+            return try await transaction.useTotpStep(poolId: pool.id, sub: user.sub, step: step)
+        }
+    }
+
+    /// An MFA code answered: `check` says whether the code is right (inside the transaction,
+    /// the user locked). A right code completes the sign-in; wrong codes are counted per
+    /// session, and the third uses the session up.
+    func answerMfaCode(
+        _ challenge: ChallengeNameType, responses: [String: String], session: String, clientMetadata: [String: String]?,
+        pool: PoolRecord, client: ClientRecord,
+        check: @escaping @Sendable (MfaSessionState, UserRecord, any StoreTransaction) async throws -> Bool
+    ) async throws -> AuthOutcome {
+        let username = try AuthParameter.require(AuthParameter.username, in: responses)
         let result = try await transaction { transaction in
             let (pending, user) = try await self.openMfaSession(
-                session, challenge: .softwareTokenMfa, username: username, responses: responses, pool: pool, client: client,
+                session, challenge: challenge, username: username, responses: responses, pool: pool, client: client,
                 in: transaction)
-            guard let secret = try await transaction.userMfa(poolId: pool.id, sub: user.sub)?.totpSecret.flatMap(Base32.decode),
-                let step = TOTP.matchingStep(code, secret: secret, now: now),
-                try await transaction.useTotpStep(poolId: pool.id, sub: user.sub, step: step)
-            else {
+            guard try await check(pending.state, user, transaction) else {
                 let failures = try await transaction.incrementCounter(
                     key: "mfa-code:\(pending.record.tokenHash)", windowStart: pending.record.createdAt)
                 if failures >= Self.mfaCodeAttempts { try await self.consumeAuthSession(pending.record, in: transaction) }
@@ -54,6 +109,26 @@ extension IdentityService {
             try await self.consumeAuthSession(pending.record, in: transaction)
             return try await self.completeFirstFactor(
                 user, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
+        }
+        return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
+    }
+
+    /// SELECT_MFA_TYPE answered (`ANSWER`: one of the factors offered): that factor's challenge.
+    func answerSelectMfaType(_ responses: [String: String], session: String, clientMetadata: [String: String]?,
+                             pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+        let username = try AuthParameter.require(AuthParameter.username, in: responses)
+        let answer = ChallengeNameType(rawValue: try AuthParameter.require("ANSWER", in: responses))
+        let result = try await transaction { transaction in
+            let (pending, user) = try await self.openMfaSession(
+                session, challenge: .selectMfaType, username: username, responses: responses, pool: pool, client: client,
+                in: transaction)
+            let mfa = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
+            let factors = Self.mfaFactors(of: user, mfa: mfa, pool: pool, required: pool.settings.mfaConfiguration == .on)
+            guard factors.contains(answer) else {
+                throw CognitoError.invalidParameter("ANSWER must be one of \(Self.jsonList(factors)).")
+            }
+            try await self.consumeAuthSession(pending.record, in: transaction)
+            return try await self.askForFactor(answer, user: user, state: pending.state, pool: pool, client: client, in: transaction)
         }
         return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
@@ -93,6 +168,11 @@ extension IdentityService {
                 client: client)
         }
         return (pending, user)
+    }
+
+    /// Challenge names as the JSON list Cognito puts in MFAS_CAN_CHOOSE / MFAS_CAN_SETUP.
+    static func jsonList(_ names: [ChallengeNameType]) -> String {
+        "[" + names.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
     }
 
     static let mfaCodeAttempts = 3

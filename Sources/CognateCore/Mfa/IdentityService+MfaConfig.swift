@@ -2,19 +2,26 @@ import CognateProtocol
 import Foundation
 
 extension IdentityService {
-    /// SetUserPoolMfaConfig: whether MFA is off, optional or required, and which factors
-    /// users may use. Only authenticator apps (SOFTWARE_TOKEN_MFA) are served yet; enabling SMS
-    /// or email MFA is refused rather than accepted and not enforced.
+    /// SetUserPoolMfaConfig: whether MFA is off, optional or required, and which factors users
+    /// may use. A request that names any factor configuration sets all three (a configuration
+    /// left out turns that factor off, as in Cognito); one with only `MfaConfiguration` keeps them.
+    /// SMS and email codes go through the server's delivery channels (or the pool's custom
+    /// senders): the SNS role and SES settings Cognito asks for are kept, not used.
     public func setUserPoolMfaConfig(_ request: SetUserPoolMfaConfigRequest) async throws -> SetUserPoolMfaConfigResponse {
-        if request.smsMfaConfiguration != nil || request.emailMfaConfiguration != nil {
-            throw CognitoError.invalidParameter("SMS and email MFA are not supported by this server yet; use SoftwareTokenMfaConfiguration.")
-        }
-        let mode = request.mfaConfiguration
+        let naming = request.softwareTokenMfaConfiguration != nil || request.smsMfaConfiguration != nil
+            || request.emailMfaConfiguration != nil
         let updated = try await store.write { transaction -> PoolRecord in
             guard var pool = try await transaction.pool(id: request.userPoolId) else { throw Self.poolNotFound(request.userPoolId) }
-            if let enabled = request.softwareTokenMfaConfiguration?.enabled { pool.mfa.softwareToken = enabled }
-            if let mode { pool.settings.mfaConfiguration = mode }
-            if (pool.settings.mfaConfiguration ?? .off) != .off, !pool.mfa.softwareToken {
+            if naming {
+                pool.mfa = PoolMfaSettings(
+                    softwareToken: request.softwareTokenMfaConfiguration?.enabled ?? false,
+                    sms: request.smsMfaConfiguration != nil,
+                    smsMessage: request.smsMfaConfiguration?.smsAuthenticationMessage,
+                    email: request.emailMfaConfiguration != nil, emailMessage: request.emailMfaConfiguration?.message,
+                    emailSubject: request.emailMfaConfiguration?.subject)
+            }
+            if let mode = request.mfaConfiguration { pool.settings.mfaConfiguration = mode }
+            if (pool.settings.mfaConfiguration ?? .off) != .off, !pool.mfa.anyFactor {
                 throw CognitoError.invalidParameter("At least one MFA method must be enabled to turn MFA on.")
             }
             pool.updatedAt = self.time.now
@@ -25,7 +32,8 @@ extension IdentityService {
         cache.invalidatePool(updated.id)
         let config = Self.mfaConfig(of: updated)
         return SetUserPoolMfaConfigResponse(
-            softwareTokenMfaConfiguration: config.softwareTokenMfaConfiguration, mfaConfiguration: config.mfaConfiguration)
+            smsMfaConfiguration: config.smsMfaConfiguration, softwareTokenMfaConfiguration: config.softwareTokenMfaConfiguration,
+            emailMfaConfiguration: config.emailMfaConfiguration, mfaConfiguration: config.mfaConfiguration)
     }
 
     public func getUserPoolMfaConfig(_ request: GetUserPoolMfaConfigRequest) async throws -> GetUserPoolMfaConfigResponse {
@@ -34,7 +42,10 @@ extension IdentityService {
 
     static func mfaConfig(of pool: PoolRecord) -> GetUserPoolMfaConfigResponse {
         GetUserPoolMfaConfigResponse(
+            smsMfaConfiguration: pool.mfa.sms ? SmsMfaConfigType(smsAuthenticationMessage: pool.mfa.smsMessage) : nil,
             softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: pool.mfa.softwareToken),
+            emailMfaConfiguration: pool.mfa.email
+                ? EmailMfaConfigType(message: pool.mfa.emailMessage, subject: pool.mfa.emailSubject) : nil,
             mfaConfiguration: pool.settings.mfaConfiguration ?? .off)
     }
 }

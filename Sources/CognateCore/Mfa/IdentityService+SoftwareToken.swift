@@ -30,7 +30,7 @@ extension IdentityService {
 
     /// Reads the user's MFA record (a new one when there is none), lets `change` edit it, and
     /// saves it.
-    private func updateMfa(of user: UserRecord, pool: PoolRecord, now: Date, in transaction: any StoreTransaction,
+    func updateMfa(of user: UserRecord, pool: PoolRecord, now: Date, in transaction: any StoreTransaction,
                            _ change: (inout UserMfaRecord) throws -> Void) async throws {
         var record = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
             ?? UserMfaRecord(poolId: pool.id, userSub: user.sub, updatedAt: now)
@@ -62,69 +62,6 @@ extension IdentityService {
             return true
         }
         return VerifySoftwareTokenResponse(status: .success, session: next)
-    }
-
-    /// SetUserMFAPreference: turns the user's verified authenticator app on or off for sign-in,
-    /// and whether it is preferred.
-    public func setUserMFAPreference(_ request: SetUserMFAPreferenceRequest) async throws -> SetUserMFAPreferenceResponse {
-        let caller = try await authenticatedUser(request.accessToken)
-        try await setMfaPreference(
-            softwareToken: request.softwareTokenMfaSettings, sms: request.smsMfaSettings?.enabled,
-            email: request.emailMfaSettings?.enabled, user: caller.user, pool: caller.pool)
-        return SetUserMFAPreferenceResponse()
-    }
-
-    public func adminSetUserMFAPreference(_ request: AdminSetUserMFAPreferenceRequest) async throws
-        -> AdminSetUserMFAPreferenceResponse
-    {
-        let pool = try await requirePool(request.userPoolId)
-        let user = try await store.read { try await self.requireUser(request.username, in: pool, $0) }
-        try await setMfaPreference(
-            softwareToken: request.softwareTokenMfaSettings, sms: request.smsMfaSettings?.enabled,
-            email: request.emailMfaSettings?.enabled, user: user, pool: pool)
-        return AdminSetUserMFAPreferenceResponse()
-    }
-
-    private func setMfaPreference(softwareToken: SoftwareTokenMfaSettingsType?, sms: Bool?, email: Bool?, user: UserRecord,
-                                  pool: PoolRecord) async throws {
-        if sms == true || email == true {
-            throw CognitoError.invalidParameter("SMS and email MFA are not supported by this server yet.")
-        }
-        guard let softwareToken else { return }
-        let now = time.now
-        try await store.write { transaction in
-            try await self.updateMfa(of: user, pool: pool, now: now, in: transaction) { record in
-                if softwareToken.enabled == true || softwareToken.preferredMfa == true {
-                    guard record.totpSecret != nil else {
-                        throw CognitoError.invalidParameter("User has not verified software token mfa")
-                    }
-                }
-                if let enabled = softwareToken.enabled { record.totpEnabled = enabled }
-                if let preferred = softwareToken.preferredMfa {
-                    record.preferred = preferred && record.totpEnabled ? ChallengeNameType.softwareTokenMfa.rawValue : nil
-                }
-                if !record.totpEnabled { record.preferred = nil }
-            }
-        }
-    }
-
-    /// GetUserAuthFactors: how the signed-in user can sign in — a password (every user with one;
-    /// passwordless first factors are not served) — and the MFA settings GetUser shows.
-    public func getUserAuthFactors(_ request: GetUserAuthFactorsRequest) async throws -> GetUserAuthFactorsResponse {
-        let caller = try await authenticatedUser(request.accessToken)
-        let mfa = try await mfaSettings(of: caller.user, pool: caller.pool)
-        return GetUserAuthFactorsResponse(
-            username: caller.user.username, preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list,
-            configuredUserAuthFactors: caller.user.password == nil ? [] : [.password])
-    }
-
-    /// The MFA settings GetUser and AdminGetUser show (nil, nil when the pool has MFA off).
-    func mfaSettings(of user: UserRecord, pool: PoolRecord) async throws -> (list: [String]?, preferred: String?) {
-        guard (pool.settings.mfaConfiguration ?? .off) != .off,
-            let record = try await store.read({ try await $0.userMfa(poolId: pool.id, sub: user.sub) }),
-            record.totpEnabled && record.totpSecret != nil
-        else { return (nil, nil) }
-        return ([ChallengeNameType.softwareTokenMfa.rawValue], record.preferred)
     }
 
     /// Makes the pending secret the user's app when `code` is one of its codes.

@@ -16,10 +16,13 @@ public struct DeviceRecord: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
     public var lastAuthenticatedAt: Date?
+    /// The SRP verifier of the secret the device derives from its PIN (PIN sign-in), if one
+    /// was registered.
+    public var pin: DevicePin?
 
     public init(deviceKey: String, poolId: String, userSub: String, groupKey: String, salt: String? = nil,
                 verifier: String? = nil, name: String? = nil, remembered: Bool = false, createdAt: Date, updatedAt: Date,
-                lastAuthenticatedAt: Date? = nil) {
+                lastAuthenticatedAt: Date? = nil, pin: DevicePin? = nil) {
         self.deviceKey = deviceKey
         self.poolId = poolId
         self.userSub = userSub
@@ -31,9 +34,23 @@ public struct DeviceRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastAuthenticatedAt = lastAuthenticatedAt
+        self.pin = pin
     }
 
     public var isConfirmed: Bool { verifier != nil }
+}
+
+/// A device's PIN verifier (hex salt and verifier) and when it was registered.
+public struct DevicePin: Sendable, Equatable {
+    public var salt: String
+    public var verifier: String
+    public var registeredAt: Date
+
+    public init(salt: String, verifier: String, registeredAt: Date) {
+        self.salt = salt
+        self.verifier = verifier
+        self.registeredAt = registeredAt
+    }
 }
 
 public protocol DeviceRepository: Sendable {

@@ -1,20 +1,48 @@
 import Foundation
 
-/// A pool's enabled MFA factors (SetUserPoolMfaConfig); whether MFA is off, optional or
-/// required is the pool's `MfaConfiguration` setting.
+/// A pool's enabled MFA factors and their messages (SetUserPoolMfaConfig); whether MFA is
+/// off, optional or required is the pool's `MfaConfiguration` setting.
 public struct PoolMfaSettings: Sendable, Equatable, Codable {
     /// Authenticator apps (TOTP, SOFTWARE_TOKEN_MFA).
     public var softwareToken: Bool
+    /// Codes by text message (SMS_MFA), with the pool's `SmsAuthenticationMessage` if it set one.
+    public var sms: Bool
+    public var smsMessage: String?
+    /// Codes by email (EMAIL_OTP), with the pool's message and subject if it set them.
+    public var email: Bool
+    public var emailMessage: String?
+    public var emailSubject: String?
 
-    public init(softwareToken: Bool = false) {
+    public init(softwareToken: Bool = false, sms: Bool = false, smsMessage: String? = nil, email: Bool = false,
+                emailMessage: String? = nil, emailSubject: String? = nil) {
         self.softwareToken = softwareToken
+        self.sms = sms
+        self.smsMessage = smsMessage
+        self.email = email
+        self.emailMessage = emailMessage
+        self.emailSubject = emailSubject
     }
+
+    /// Stored settings from before a member existed read as that factor being off.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        softwareToken = try container.decodeIfPresent(Bool.self, forKey: .softwareToken) ?? false
+        sms = try container.decodeIfPresent(Bool.self, forKey: .sms) ?? false
+        smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
+        email = try container.decodeIfPresent(Bool.self, forKey: .email) ?? false
+        emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
+        emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
+    }
+
+    /// Whether any factor is enabled.
+    public var anyFactor: Bool { softwareToken || sms || email }
 }
 
 /// A user's second factors: an authenticator app's TOTP secret (base32), set up in two steps
 /// (AssociateSoftwareToken leaves it pending, VerifySoftwareToken with a right code makes it
 /// the user's), whether the user has it enabled, and the last time step a code was accepted
-/// for (a code is good once).
+/// for (a code is good once); whether codes by SMS or email are enabled (they go to the user's
+/// `phone_number` and `email`), and which factor is preferred.
 public struct UserMfaRecord: Sendable, Equatable {
     public var poolId: String
     public var userSub: String
@@ -23,13 +51,15 @@ public struct UserMfaRecord: Sendable, Equatable {
     public var totpName: String?
     public var totpEnabled: Bool
     public var lastTotpStep: Int64?
-    /// `SOFTWARE_TOKEN_MFA` when preferred.
+    public var smsEnabled: Bool
+    public var emailEnabled: Bool
+    /// The preferred factor's challenge name (`SOFTWARE_TOKEN_MFA`, `SMS_MFA`, `EMAIL_OTP`).
     public var preferred: String?
     public var updatedAt: Date
 
     public init(poolId: String, userSub: String, totpSecret: String? = nil, pendingTotpSecret: String? = nil,
-                totpName: String? = nil, totpEnabled: Bool = false, lastTotpStep: Int64? = nil, preferred: String? = nil,
-                updatedAt: Date) {
+                totpName: String? = nil, totpEnabled: Bool = false, lastTotpStep: Int64? = nil, smsEnabled: Bool = false,
+                emailEnabled: Bool = false, preferred: String? = nil, updatedAt: Date) {
         self.poolId = poolId
         self.userSub = userSub
         self.totpSecret = totpSecret
@@ -37,6 +67,8 @@ public struct UserMfaRecord: Sendable, Equatable {
         self.totpName = totpName
         self.totpEnabled = totpEnabled
         self.lastTotpStep = lastTotpStep
+        self.smsEnabled = smsEnabled
+        self.emailEnabled = emailEnabled
         self.preferred = preferred
         self.updatedAt = updatedAt
     }

@@ -12,15 +12,18 @@ public struct PoolRecord: Sendable, Equatable {
     public var settings: UserPoolType
     /// The MFA factors SetUserPoolMfaConfig enabled (not part of the described settings).
     public var mfa: PoolMfaSettings
+    /// The rules for device PINs (SetUserPoolPinPolicy); nil: the pool offers no PIN sign-in.
+    public var pinPolicy: PinPolicy?
 
     public init(id: String, name: String, createdAt: Date, updatedAt: Date, settings: UserPoolType,
-                mfa: PoolMfaSettings = PoolMfaSettings()) {
+                mfa: PoolMfaSettings = PoolMfaSettings(), pinPolicy: PinPolicy? = nil) {
         self.id = id
         self.name = name
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.settings = settings
         self.mfa = mfa
+        self.pinPolicy = pinPolicy
     }
 }
 

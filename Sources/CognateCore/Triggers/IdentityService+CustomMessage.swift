@@ -10,6 +10,8 @@ enum MessageOccasion: String, Sendable {
     case updateUserAttribute = "UpdateUserAttribute"
     case verifyUserAttribute = "VerifyUserAttribute"
     case adminCreateUser = "AdminCreateUser"
+    /// An SMS_MFA or EMAIL_OTP sign-in code.
+    case authentication = "Authentication"
 
     /// The occasion a code's purpose implies when the caller names none.
     init(purpose: CodePurpose) {

@@ -8,7 +8,7 @@ extension IdentityService {
         let mfa = try await mfaSettings(of: caller.user, pool: caller.pool)
         return GetUserResponse(
             username: caller.user.username, userAttributes: caller.user.wireAttributes(only: readable),
-            preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list)
+            mfaOptions: mfa.options, preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list)
     }
 
     public func deleteUser(_ request: DeleteUserRequest) async throws -> EmptyResponse {
@@ -24,7 +24,7 @@ extension IdentityService {
         return AdminGetUserResponse(
             username: user.username, userAttributes: user.wireAttributes(), userCreateDate: user.createdAt,
             userLastModifiedDate: user.updatedAt, enabled: user.enabled, userStatus: user.status,
-            preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list)
+            mfaOptions: mfa.options, preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list)
     }
 
     public func adminDeleteUser(_ request: AdminDeleteUserRequest) async throws -> EmptyResponse {

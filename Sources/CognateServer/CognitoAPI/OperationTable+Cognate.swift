@@ -36,6 +36,8 @@ extension OperationTable {
         table.register(CognitoAPI.SetUserMFAPreference.self, IdentityService.setUserMFAPreference)
         table.register(CognitoAPI.AdminSetUserMFAPreference.self, IdentityService.adminSetUserMFAPreference)
         table.register(CognitoAPI.GetUserAuthFactors.self, IdentityService.getUserAuthFactors)
+        table.register(CognitoAPI.SetUserSettings.self, IdentityService.setUserSettings)
+        table.register(CognitoAPI.AdminSetUserSettings.self, IdentityService.adminSetUserSettings)
         // Devices
         table.register(CognitoAPI.ConfirmDevice.self, IdentityService.confirmDevice)
         table.register(CognitoAPI.GetDevice.self, IdentityService.getDevice)
@@ -46,6 +48,10 @@ extension OperationTable {
         table.register(CognitoAPI.AdminListDevices.self, IdentityService.adminListDevices)
         table.register(CognitoAPI.AdminUpdateDeviceStatus.self, IdentityService.adminUpdateDeviceStatus)
         table.register(CognitoAPI.AdminForgetDevice.self, IdentityService.adminForgetDevice)
+        // PIN sign-in (Cognate's own operations)
+        table.register(CognitoAPI.SetUserPoolPinPolicy.self, IdentityService.setUserPoolPinPolicy)
+        table.register(CognitoAPI.GetPinPolicy.self, IdentityService.getPinPolicy)
+        table.register(CognitoAPI.RegisterDevicePin.self, IdentityService.registerDevicePin)
         // Recovery and sign-out
         table.register(CognitoAPI.ForgotPassword.self, IdentityService.forgotPassword)
         table.register(CognitoAPI.ConfirmForgotPassword.self, IdentityService.confirmForgotPassword)

@@ -28,7 +28,7 @@ public enum Migrator {
         Migration001Initial.migration, Migration002SignIn.migration, Migration003AccountLifecycle.migration,
         Migration004Hardening.migration, Migration005MessageQueue.migration, Migration006Functions.migration,
         Migration007MessageOccasion.migration, Migration008Mfa.migration,
-        Migration009Devices.migration,
+        Migration009Devices.migration, Migration010MfaCodesAndPins.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

@@ -6,10 +6,11 @@ extension SQLTransaction: DeviceRepository {
         try await run(
             """
             INSERT INTO devices (device_key, pool_id, user_sub, group_key, salt, verifier, name, remembered, created_at, \
-            updated_at, last_authenticated_at) VALUES (\(bind: device.deviceKey), \(bind: device.poolId), \
+            updated_at, last_authenticated_at, pin_salt, pin_verifier, pin_registered_at) VALUES (\(bind: device.deviceKey), \(bind: device.poolId), \
             \(bind: device.userSub), \(bind: device.groupKey), \(bind: device.salt), \(bind: device.verifier), \
             \(bind: device.name), \(bind: device.remembered ? 1 : 0), \(bind: Columns.time(device.createdAt)), \
-            \(bind: Columns.time(device.updatedAt)), \(bind: device.lastAuthenticatedAt.map(Columns.time)))
+            \(bind: Columns.time(device.updatedAt)), \(bind: device.lastAuthenticatedAt.map(Columns.time)), \
+            \(bind: device.pin?.salt), \(bind: device.pin?.verifier), \(bind: device.pin.map { Columns.time($0.registeredAt) }))
             """)
     }
 
@@ -23,8 +24,9 @@ extension SQLTransaction: DeviceRepository {
             """
             UPDATE devices SET salt = \(bind: device.salt), verifier = \(bind: device.verifier), name = \(bind: device.name), \
             remembered = \(bind: device.remembered ? 1 : 0), updated_at = \(bind: Columns.time(device.updatedAt)), \
-            last_authenticated_at = \(bind: device.lastAuthenticatedAt.map(Columns.time)) \
-            WHERE device_key = \(bind: device.deviceKey) AND pool_id = \(bind: device.poolId)
+            last_authenticated_at = \(bind: device.lastAuthenticatedAt.map(Columns.time)), \
+            pin_salt = \(bind: device.pin?.salt), pin_verifier = \(bind: device.pin?.verifier), \
+            pin_registered_at = \(bind: device.pin.map { Columns.time($0.registeredAt) }) WHERE device_key = \(bind: device.deviceKey) AND pool_id = \(bind: device.poolId)
             """)
     }
 
@@ -55,6 +57,14 @@ extension SQLTransaction: DeviceRepository {
             groupKey: try row.string("group_key"), salt: try row.optionalString("salt"),
             verifier: try row.optionalString("verifier"), name: try row.optionalString("name"),
             remembered: try row.int("remembered") != 0, createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"), lastAuthenticatedAt: try row.optionalDate("last_authenticated_at"))
+            updatedAt: try row.date("updated_at"), lastAuthenticatedAt: try row.optionalDate("last_authenticated_at"),
+            pin: try Self.devicePin(from: row))
+    }
+
+    static func devicePin(from row: SQLRow) throws -> DevicePin? {
+        guard let salt = try row.optionalString("pin_salt"), let verifier = try row.optionalString("pin_verifier"),
+            let at = try row.optionalDate("pin_registered_at")
+        else { return nil }
+        return DevicePin(salt: salt, verifier: verifier, registeredAt: at)
     }
 }

@@ -6,9 +6,10 @@ extension SQLTransaction: PoolRepository {
     func insertPool(_ pool: PoolRecord) async throws {
         try await insert(
             """
-            INSERT INTO user_pools (id, name, created_at, updated_at, settings, mfa) VALUES (\(bind: pool.id), \
+            INSERT INTO user_pools (id, name, created_at, updated_at, settings, mfa, pin_policy) VALUES (\(bind: pool.id), \
             \(bind: pool.name), \(bind: Columns.time(pool.createdAt)), \(bind: Columns.time(pool.updatedAt)), \
-            \(bind: try Columns.json(pool.settings)), \(bind: try Columns.json(pool.mfa)))
+            \(bind: try Columns.json(pool.settings)), \(bind: try Columns.json(pool.mfa)), \
+            \(bind: try pool.pinPolicy.map(Columns.json)))
             """, conflict: .pool)
     }
 
@@ -20,8 +21,8 @@ extension SQLTransaction: PoolRepository {
         try await run(
             """
             UPDATE user_pools SET name = \(bind: pool.name), updated_at = \(bind: Columns.time(pool.updatedAt)), \
-            settings = \(bind: try Columns.json(pool.settings)), mfa = \(bind: try Columns.json(pool.mfa)) \
-            WHERE id = \(bind: pool.id)
+            settings = \(bind: try Columns.json(pool.settings)), mfa = \(bind: try Columns.json(pool.mfa)), \
+            pin_policy = \(bind: try pool.pinPolicy.map(Columns.json)) WHERE id = \(bind: pool.id)
             """)
     }
 
@@ -40,7 +41,8 @@ extension SQLTransaction: PoolRepository {
         PoolRecord(
             id: try row.string("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"), settings: try Columns.decodeJSON(UserPoolType.self, row.string("settings")),
-            mfa: try row.optionalString("mfa").map { try Columns.decodeJSON(PoolMfaSettings.self, $0) } ?? PoolMfaSettings())
+            mfa: try row.optionalString("mfa").map { try Columns.decodeJSON(PoolMfaSettings.self, $0) } ?? PoolMfaSettings(),
+            pinPolicy: try row.optionalString("pin_policy").map { try Columns.decodeJSON(PinPolicy.self, $0) })
     }
 
     /// Trims a `limit + 1` result to a page, with the last key as continuation if more exist.

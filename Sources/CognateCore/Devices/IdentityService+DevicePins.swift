@@ -1,0 +1,99 @@
+import CognateProtocol
+import Foundation
+
+/// PIN sign-in (Cognate's own extension, for apps that sign users in on a registered device
+/// with a short PIN).
+///
+/// Contract: the PIN never leaves the device. The device derives a secret from it with a
+/// 256-bit key it keeps (HMAC-SHA256(key, PIN)) and registers only the SRP verifier of that
+/// secret, beside the verifier of its device secret. Signing in with the PIN is device SRP
+/// against that verifier (DEVICE_PIN_AUTH → DEVICE_PASSWORD_VERIFIER), a first factor of its
+/// own: possession of the device's key and knowledge of the PIN; no password and no MFA. The
+/// pool's ``PinPolicy`` says how PINs must look (the device checks; the server never sees
+/// one) and how many wrong PINs in a row forget the device and end every session issued to it.
+extension IdentityService {
+    /// SetUserPoolPinPolicy: the pool's PIN rules; without a policy, PIN sign-in is off (and
+    /// registered PINs stop working).
+    public func setUserPoolPinPolicy(_ request: SetUserPoolPinPolicyRequest) async throws -> PinPolicyResponse {
+        if let problem = request.pinPolicy?.problem { throw CognitoError.invalidParameter(problem) }
+        let updated = try await store.write { transaction -> PoolRecord in
+            guard var pool = try await transaction.pool(id: request.userPoolId) else { throw Self.poolNotFound(request.userPoolId) }
+            pool.pinPolicy = request.pinPolicy
+            pool.updatedAt = self.time.now
+            try await transaction.updatePool(pool)
+            try await transaction.recordChange(.pool, subject: pool.id, at: pool.updatedAt)
+            return pool
+        }
+        cache.invalidatePool(updated.id)
+        return PinPolicyResponse(pinPolicy: updated.pinPolicy)
+    }
+
+    /// GetPinPolicy: the PIN rules of the app client's pool (none: no PIN sign-in there).
+    public func getPinPolicy(_ request: GetPinPolicyRequest) async throws -> PinPolicyResponse {
+        let (pool, _) = try await requireClient(request.clientId)
+        return PinPolicyResponse(pinPolicy: pool.pinPolicy)
+    }
+
+    /// RegisterDevicePin: the PIN verifier of the device the access token was issued to (a
+    /// sign-in on that device, by password or by the current PIN). Replacing it starts the
+    /// count of wrong PINs afresh.
+    public func registerDevicePin(_ request: RegisterDevicePinRequest) async throws -> EmptyResponse {
+        let caller = try await authenticatedUser(request.accessToken)
+        guard caller.pool.pinPolicy != nil else { throw Self.pinSignInOff }
+        guard caller.deviceKey == request.deviceKey else {
+            throw CognitoError.notAuthorized("The access token was not issued to this device.")
+        }
+        let (salt, verifier) = try Self.srpVerifier(request.pinVerifierConfig, member: "PinVerifierConfig")
+        let now = time.now
+        try await store.write { transaction in
+            guard var device = try await self.knownDevice(request.deviceKey, of: caller.user, pool: caller.pool, in: transaction)
+            else { throw Self.deviceNotFound }
+            device.pin = DevicePin(salt: salt, verifier: verifier, registeredAt: now)
+            device.updatedAt = now
+            try await transaction.updateDevice(device)
+        }
+        return EmptyResponse()
+    }
+
+    /// DEVICE_PIN_AUTH (USERNAME, DEVICE_KEY, SRP_A): DEVICE_PASSWORD_VERIFIER over the
+    /// device's PIN verifier.
+    func startPinAuth(_ parameters: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
+        guard pool.pinPolicy != nil else { throw Self.pinSignInOff }
+        return try await openDevicePasswordVerifier(parameters, pin: true, pool: pool, client: client) { _, _, _ in }
+    }
+
+    /// A wrong PIN, counted since the PIN was registered or last right; the policy's
+    /// `maximumAttempts`-th in a row forgets the device and ends its sessions. Either way the
+    /// count is committed and the attempt refused.
+    func refuseWrongPin(_ device: DeviceRecord, pool: PoolRecord, at now: Date, in transaction: any StoreTransaction)
+        async throws -> Never
+    {
+        let allowed = pool.pinPolicy?.maximumAttempts ?? 1
+        let since = max(device.pin?.registeredAt ?? now, device.lastAuthenticatedAt ?? .distantPast)
+        let failures = try await transaction.incrementCounter(key: "pin-failures:\(device.deviceKey)", windowStart: since)
+        guard failures < allowed else {
+            try await transaction.deleteDevice(poolId: pool.id, key: device.deviceKey)
+            try await transaction.revokeTokenFamilies(poolId: pool.id, deviceKey: device.deviceKey, at: now)
+            throw CommitAndFail(CognitoError.notAuthorized(Self.deviceForgottenMessage))
+        }
+        let left = allowed - failures
+        throw CommitAndFail(CognitoError.notAuthorized("Incorrect PIN. \(left) attempt\(left == 1 ? "" : "s") left."))
+    }
+
+    /// A base64 SRP verifier and salt as a device sends them (ConfirmDevice, RegisterDevicePin),
+    /// checked and turned to hex.
+    static func srpVerifier(_ config: DeviceSecretVerifierConfigType?, member: String) throws
+        -> (salt: String, verifier: String)
+    {
+        guard let verifierText = config?.passwordVerifier,
+            let verifier = Data(base64Encoded: verifierText), verifier.count <= SRPGroup.maximumPublicValueHexLength / 2,
+            SRPServer.isValidClientPublicValue(Array(verifier)),
+            let saltText = config?.salt, let salt = Data(base64Encoded: saltText), (1...64).contains(salt.count)
+        else { throw CognitoError.invalidParameter("\(member) needs a base64 PasswordVerifier and Salt.") }
+        return (SRPEncoding.hexString(Array(salt)), SRPEncoding.hexString(Array(verifier)))
+    }
+
+    static let deviceForgottenMessage = "Incorrect PIN. Too many incorrect PINs: the device was forgotten."
+    static let pinSignInOff = CognitoError(.invalidUserPoolConfiguration, "PIN sign-in is not enabled for the user pool.")
+    static let pinNotRegistered = CognitoError.notAuthorized("No PIN is registered for this device.")
+}
