@@ -35,6 +35,7 @@ extension AuthFlowType {
     /// PIN sign-in (Cognate): AuthParameters USERNAME, DEVICE_KEY, SRP_A (SECRET_HASH when the
     /// client has a secret); answered with DEVICE_PASSWORD_VERIFIER over the device's PIN verifier.
     public static let devicePinAuth = AuthFlowType(rawValue: "DEVICE_PIN_AUTH")
+    public static var extensionValues: [AuthFlowType] { [.devicePinAuth] }
 }
 
 public struct SetUserPoolPinPolicyRequest: WireShape {

@@ -19,12 +19,15 @@ public protocol WireEnum: RawRepresentable, Codable, Hashable, Sendable, Express
 {
     init(rawValue: String)
     static var allValues: [Self] { get }
+    /// Values Cognate adds to the model's (its own extensions, such as `DEVICE_PIN_AUTH`).
+    static var extensionValues: [Self] { get }
 }
 
 extension WireEnum {
     public init(stringLiteral value: String) { self.init(rawValue: value) }
     public var description: String { rawValue }
-    public var isKnown: Bool { Self.allValues.contains(self) }
+    public static var extensionValues: [Self] { [] }
+    public var isKnown: Bool { Self.allValues.contains(self) || Self.extensionValues.contains(self) }
 
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))

@@ -1,0 +1,140 @@
+"""PIN sign-in on a registered device (issue 12, Cognate's own extension): the pool's PIN policy
+(SetUserPoolPinPolicy / GetPinPolicy), RegisterDevicePin with the SRP verifier of a secret derived
+from the PIN on the device, DEVICE_PIN_AUTH → DEVICE_PASSWORD_VERIFIER answered by pycognito's device
+SRP, and wrong PINs forgetting the device and ending its sessions."""
+import base64
+import hashlib
+import hmac
+import os
+
+from pycognito.aws_srp import AWSSRP, G_HEX, N_HEX, get_random, hash_sha256, hex_hash, hex_to_long, pad_hex
+
+from helpers import (REFRESH_TOKEN_REVOKED, assert_raw_error, cognito_error, confirmed_user, raw_call, refresh, srp_auth,
+                     srp_for)
+from test_devices import device_pool, remember
+
+POLICY = {"MinimumLength": 5, "MaximumLength": 6, "AllowSequences": False, "MaximumSimilarDigits": 2,
+          "BlockList": ["13579"], "MaximumAttempts": 3}
+
+
+def call(server, operation, body):
+    response = raw_call(server, operation, body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def pin_secret(device_key_material, pin):
+    """What the device derives from the PIN: HMAC-SHA256(its own 256-bit key, PIN), base64."""
+    return base64.standard_b64encode(hmac.new(device_key_material, pin.encode(), hashlib.sha256).digest()).decode()
+
+
+def verifier_config(group_key, device_key, secret):
+    """The device SRP verifier of `secret`, as ConfirmDevice's DeviceSecretVerifierConfig."""
+    salt = pad_hex(get_random(16))
+    x = hex_to_long(hex_hash(salt + hash_sha256(f"{group_key}{device_key}:{secret}".encode())))
+    verifier = pad_hex(pow(hex_to_long(G_HEX), x, hex_to_long(N_HEX)))
+    return {"PasswordVerifier": base64.standard_b64encode(bytearray.fromhex(verifier)).decode(),
+            "Salt": base64.standard_b64encode(bytearray.fromhex(salt)).decode()}
+
+
+def pin_sign_in(idp, pool, client, username, device, secret):
+    """DEVICE_PIN_AUTH, then DEVICE_PASSWORD_VERIFIER computed by pycognito's device SRP."""
+    key, group = device[:2]
+    srp = AWSSRP(username, "unused", pool["Id"], client["ClientId"], client=idp, device_key=key,
+                 device_group_key=group, device_password=secret)
+    started = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="DEVICE_PIN_AUTH",
+                                AuthParameters={"USERNAME": username, "DEVICE_KEY": key,
+                                                "SRP_A": srp.get_auth_params()["SRP_A"]})
+    assert started["ChallengeName"] == "DEVICE_PASSWORD_VERIFIER"
+    return idp.respond_to_auth_challenge(ClientId=client["ClientId"], ChallengeName="DEVICE_PASSWORD_VERIFIER",
+                                         ChallengeResponses=srp.process_device_challenge(started["ChallengeParameters"]))
+
+
+def registered(server, idp):
+    """A pool with a PIN policy, a user signed in on a remembered device with PIN 24680."""
+    pool, client = device_pool(idp)
+    call(server, "SetUserPoolPinPolicy", {"UserPoolId": pool["Id"], "PinPolicy": POLICY})
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    tokens = srp_auth(idp, srp_for(idp, pool["Id"], client, username))["AuthenticationResult"]
+    device = remember(idp, tokens)
+    material = os.urandom(32)
+    call(server, "RegisterDevicePin", {"AccessToken": tokens["AccessToken"], "DeviceKey": device[0],
+                                       "PinVerifierConfig": verifier_config(device[1], device[0], pin_secret(material, "24680"))})
+    return pool, client, username, device, material, tokens
+
+
+def test_the_policy_is_published_to_apps_and_checked(server, idp):
+    pool, client = device_pool(idp)
+    assert call(server, "GetPinPolicy", {"ClientId": client["ClientId"]}) == {}       # no policy: no PIN sign-in
+    assert call(server, "SetUserPoolPinPolicy", {"UserPoolId": pool["Id"], "PinPolicy": POLICY})["PinPolicy"] == POLICY
+    assert call(server, "GetPinPolicy", {"ClientId": client["ClientId"]})["PinPolicy"] == POLICY
+    defaults = call(server, "SetUserPoolPinPolicy", {"UserPoolId": pool["Id"], "PinPolicy": {}})["PinPolicy"]
+    assert defaults["MinimumLength"] == 5 and defaults["MaximumAttempts"] == 3
+    assert_raw_error(raw_call(server, "SetUserPoolPinPolicy", {"UserPoolId": pool["Id"], "PinPolicy": {"MinimumLength": 2}}),
+                     "InvalidParameterException", contains="MinimumLength")
+    assert_raw_error(raw_call(server, "SetUserPoolPinPolicy", {"PinPolicy": POLICY}), "InvalidParameterException",
+                     contains="userPoolId")
+    assert_raw_error(raw_call(server, "SetUserPoolPinPolicy", {"UserPoolId": pool["Id"], "PinPolicy": "1234"}),
+                     "SerializationException")
+    assert_raw_error(raw_call(server, "GetPinPolicy", {"ClientId": "nope"}), "ResourceNotFoundException")
+
+
+def test_a_pin_signs_in_on_its_device_without_the_password(server, idp):
+    pool, client, username, device, material, _ = registered(server, idp)
+    tokens = pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))["AuthenticationResult"]
+    assert idp.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
+    assert "NewDeviceMetadata" not in tokens
+
+    # The device's own secret still serves password sign-ins; the PIN's verifier is separate.
+    with cognito_error("NotAuthorizedException", contains="Incorrect PIN. 2 attempts left."):
+        pin_sign_in(idp, pool, client, username, device, device[2])
+    # A right PIN starts the count again.
+    pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))
+    with cognito_error("NotAuthorizedException", contains="2 attempts left."):
+        pin_sign_in(idp, pool, client, username, device, pin_secret(material, "11223"))
+
+
+def test_wrong_pins_forget_the_device_and_end_its_sessions(server, idp):
+    pool, client, username, device, material, tokens = registered(server, idp)
+    for left in ("2 attempts", "1 attempt "):
+        with cognito_error("NotAuthorizedException", contains=f"Incorrect PIN. {left.strip()} left."):
+            pin_sign_in(idp, pool, client, username, device, pin_secret(material, "99887"))
+    with cognito_error("NotAuthorizedException", contains="the device was forgotten"):
+        pin_sign_in(idp, pool, client, username, device, pin_secret(material, "99887"))
+    with cognito_error("ResourceNotFoundException", "Device does not exist."):
+        pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))
+    with cognito_error("NotAuthorizedException", REFRESH_TOKEN_REVOKED):
+        refresh(idp, client, tokens["RefreshToken"])
+    assert idp.admin_list_devices(UserPoolId=pool["Id"], Username=username)["Devices"] == []
+
+
+def test_a_pin_is_registered_only_on_the_device_the_token_was_issued_to(server, idp):
+    pool, client, username, device, material, tokens = registered(server, idp)
+    config = verifier_config(device[1], device[0], pin_secret(material, "97531"))
+    # A token from a sign-in without the device's key is a new device's: not this one.
+    other = srp_auth(idp, srp_for(idp, pool["Id"], client, username))["AuthenticationResult"]
+    assert_raw_error(raw_call(server, "RegisterDevicePin", {"AccessToken": other["AccessToken"], "DeviceKey": device[0],
+                                                            "PinVerifierConfig": config}),
+                     "NotAuthorizedException", contains="not issued to this device")
+    assert_raw_error(raw_call(server, "RegisterDevicePin", {"AccessToken": tokens["AccessToken"], "DeviceKey": device[0],
+                                                            "PinVerifierConfig": {"PasswordVerifier": "!!", "Salt": "AA=="}}),
+                     "InvalidParameterException", contains="PinVerifierConfig")
+    assert_raw_error(raw_call(server, "RegisterDevicePin", {"AccessToken": tokens["AccessToken"], "DeviceKey": device[0]}),
+                     "InvalidParameterException", contains="pinVerifierConfig")
+    # Changing the PIN: the new one works, the old one no longer does.
+    call(server, "RegisterDevicePin", {"AccessToken": tokens["AccessToken"], "DeviceKey": device[0], "PinVerifierConfig": config})
+    assert "AuthenticationResult" in pin_sign_in(idp, pool, client, username, device, pin_secret(material, "97531"))
+    with cognito_error("NotAuthorizedException", contains="Incorrect PIN"):
+        pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))
+
+
+def test_pin_sign_in_needs_a_policy_and_a_registered_pin(server, idp):
+    pool, client = device_pool(idp)
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    tokens = srp_auth(idp, srp_for(idp, pool["Id"], client, username))["AuthenticationResult"]
+    device = remember(idp, tokens)
+    with cognito_error("InvalidUserPoolConfigurationException", contains="PIN sign-in is not enabled"):
+        pin_sign_in(idp, pool, client, username, device, "whatever")
+    call(server, "SetUserPoolPinPolicy", {"UserPoolId": pool["Id"], "PinPolicy": POLICY})
+    with cognito_error("NotAuthorizedException", "No PIN is registered for this device."):
+        pin_sign_in(idp, pool, client, username, device, "whatever")
