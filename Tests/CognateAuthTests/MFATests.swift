@@ -57,6 +57,40 @@ struct MFATests {
         }
     }
 
+    @Test func emailCodesAndAChoiceBetweenFactors() async throws {
+        try await LiveServer.with { live in
+            let pool = try await live.makePool()
+            _ = try await live.service.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+                userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true),
+                emailMfaConfiguration: EmailMfaConfigType(), mfaConfiguration: .optional))
+            let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
+            let email = uniqueEmail("otp")
+            try await live.confirmedUser(client, username: "cy", email: email)
+            _ = try await client.signIn(username: "cy", password: "Passw0rd1")
+            try await client.setMFAPreference(.email, enabled: true)
+            try await client.signOut()
+            let step = try await client.signIn(username: "cy", password: "Passw0rd1")
+            #expect(step == .mfaCode(MFACodeChallenge(kind: .email, destination: "o***@e***")))
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: try await live.lastCode(to: email)) else {
+                Issue.record("expected signedIn after the emailed code")
+                return
+            }
+
+            // With an authenticator app too and no preference, the user picks one.
+            let setup = try await client.setUpTOTP()
+            try await client.verifyTOTPSetup(code: Self.code(setup))
+            try await client.setMFAPreference(.totp, enabled: true, preferred: false)
+            try await client.signOut()
+            #expect(try await client.signIn(username: "cy", password: "Passw0rd1") == .mfaSelection([.totp, .email]))
+            #expect(try await client.confirmSignIn(mfaType: .email)
+                == .mfaCode(MFACodeChallenge(kind: .email, destination: "o***@e***")))
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: try await live.lastCode(to: email)) else {
+                Issue.record("expected signedIn after the chosen factor's code")
+                return
+            }
+        }
+    }
+
     /// A pool with authenticator-app MFA `mode` (optional or required).
     private static func mfaPool(_ live: LiveServer, mode: UserPoolMfaType) async throws -> String {
         let pool = try await live.makePool()

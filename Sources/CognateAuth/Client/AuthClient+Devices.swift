@@ -42,12 +42,15 @@ extension AuthClient {
     /// Deregisters this profile from this device: the server forgets the device (ending every
     /// session issued to it) and revokes the profile's refresh token, then everything the
     /// profile holds here — tokens, codes, registration progress, the device secret — is wiped.
-    /// The local part happens even when the server cannot be reached.
+    /// The local part happens even when the server cannot be reached, or when the profile is
+    /// signed out: then the server cannot be asked (`localOnly(.notSignedIn)`) and keeps the
+    /// device until an administrator forgets it — sign in first (a PIN will do) to end it there.
     /// - Returns: whether the server part succeeded (`localOnly` says why not).
     @discardableResult
     public func deregister() async throws -> SignOutResult {
         let record = try? await loadRecord()
         var outcome = SignOutResult.complete
+        if record?.tokens == nil, record?.device != nil { outcome = .localOnly(.notSignedIn) }
         if let tokens = record?.tokens {
             do {
                 if let device = record?.device {
@@ -111,15 +114,24 @@ extension AuthClient {
             clientId: configuration.clientId, challengeName: .deviceSrpAuth,
             challengeResponses: withSecretHash(
                 ["USERNAME": username, "DEVICE_KEY": device.deviceKey, "SRP_A": srp.publicValueHex], username: username)))
-        let parameters = started.challengeParameters ?? [:]
+        return try await answerDevicePasswordVerifier(
+            AuthResponse(started), srp: srp, device: device, secret: device.password, username: username)
+    }
+
+    /// Answers DEVICE_PASSWORD_VERIFIER (in `started`) with the claim of `secret` — the
+    /// device's own, or the one derived from its PIN — for the device's group key and key.
+    func answerDevicePasswordVerifier(
+        _ started: AuthResponse, srp: SRPClient, device: RememberedDevice, secret: String, username: String
+    ) async throws -> AuthResponse {
+        let parameters = started.parameters
         guard started.challengeName == .devicePasswordVerifier, let salt = parameters["SALT"],
             let serverPublic = parameters["SRP_B"], let secretBlock = parameters["SECRET_BLOCK"]
-        else { throw AuthError.invalidResponse("DEVICE_SRP_AUTH was not answered with DEVICE_PASSWORD_VERIFIER.") }
+        else { throw AuthError.invalidResponse("The device step was not answered with DEVICE_PASSWORD_VERIFIER.") }
         let claim: SRPClient.Claim
         do {
             claim = try await OffActor.run {
                 try srp.passwordClaim(
-                    realm: device.groupKey, identity: device.deviceKey, secret: device.password, saltHex: salt,
+                    realm: device.groupKey, identity: device.deviceKey, secret: secret, saltHex: salt,
                     serverPublicHex: serverPublic, secretBlock: secretBlock)
             }
         } catch {
@@ -134,7 +146,7 @@ extension AuthClient {
         return AuthResponse(answered)
     }
 
-    private func requireDevice() async throws -> RememberedDevice {
+    func requireDevice() async throws -> RememberedDevice {
         guard let device = try await loadRecord().device else {
             throw AuthError.invalidState("This profile has no registered device (the pool does not track devices, or it was forgotten).")
         }

@@ -30,10 +30,24 @@ extension AuthClient {
     /// Turns sign-in codes from the authenticator app on or off (`SetUserMFAPreference`). A
     /// pool that requires MFA asks for them either way.
     public func setTOTPPreference(enabled: Bool) async throws {
+        try await setMFAPreference(.totp, enabled: enabled, preferred: enabled)
+    }
+
+    /// Turns one second factor on or off for the signed-in user (`SetUserMFAPreference`), and
+    /// makes it the preferred one (asked for without a choice when the user has several).
+    /// - Throws: ``AuthError`` — `invalidParameter` when the user lacks what the factor needs
+    ///   (a verified authenticator app, a phone number, an email address) or the pool does not
+    ///   offer it.
+    public func setMFAPreference(_ kind: MFACodeChallenge.Kind, enabled: Bool, preferred: Bool = false) async throws {
+        var request = SetUserMFAPreferenceRequest(accessToken: "")
+        switch kind {
+        case .totp: request.softwareTokenMfaSettings = SoftwareTokenMfaSettingsType(enabled: enabled, preferredMfa: preferred)
+        case .sms: request.smsMfaSettings = SMSMfaSettingsType(enabled: enabled, preferredMfa: preferred)
+        case .email: request.emailMfaSettings = EmailMfaSettingsType(enabled: enabled, preferredMfa: preferred)
+        }
         try await withAccessToken { accessToken in
-            _ = try await channel.send(CognitoAPI.SetUserMFAPreference.self, SetUserMFAPreferenceRequest(
-                softwareTokenMfaSettings: SoftwareTokenMfaSettingsType(enabled: enabled, preferredMfa: enabled),
-                accessToken: accessToken))
+            request.accessToken = accessToken
+            _ = try await channel.send(CognitoAPI.SetUserMFAPreference.self, request)
         }
     }
 

@@ -55,7 +55,7 @@ extension AuthClient {
 
     /// The first request of a sign-in, and the step it leads to: an unconfirmed account and a
     /// required password reset are steps, their codes remembered.
-    private func startSignIn(username: String, _ start: () async throws -> AuthResponse) async throws -> SignInStep {
+    func startSignIn(username: String, _ start: () async throws -> AuthResponse) async throws -> SignInStep {
         pendingChallenge = nil
         do {
             return try await nextStep(after: try await start(), username: username)
@@ -96,6 +96,15 @@ extension AuthClient {
         }
         let field = kind == .email ? "EMAIL_OTP_CODE" : "\(kind.rawValue)_CODE"
         return try await answer(pending, ["USERNAME": pending.username, field: mfaCode], clientMetadata: clientMetadata)
+    }
+
+    /// Chooses the second factor of a ``SignInStep/mfaSelection(_:)``: the next step asks for
+    /// its code (sent now by SMS or email, or shown by the authenticator app).
+    public func confirmSignIn(mfaType: MFACodeChallenge.Kind, clientMetadata: [String: String] = [:]) async throws
+        -> SignInStep
+    {
+        let pending = try requirePending(ChallengeNameType.selectMfaType.rawValue)
+        return try await answer(pending, ["USERNAME": pending.username, "ANSWER": mfaType.rawValue], clientMetadata: clientMetadata)
     }
 
     /// Answers the pool's own challenge (``SignInStep/customChallenge(parameters:session:)``).
@@ -166,6 +175,10 @@ extension AuthClient {
             return .mfaCode(MFACodeChallenge(
                 kind: MFACodeChallenge.Kind(rawValue: name.rawValue)!,
                 destination: parameters["CODE_DELIVERY_DESTINATION"]))
+        case .selectMfaType:
+            pendingChallenge = session
+            let kinds = (response.json("MFAS_CAN_CHOOSE", as: [String].self) ?? []).compactMap(MFACodeChallenge.Kind.init(rawValue:))
+            return .mfaSelection(kinds)
         case .mfaSetup:
             return try await startTOTPSetup(session)
         case .deviceSrpAuth:

@@ -24,6 +24,9 @@ public enum SignInStep: Sendable, Equatable {
     case resetPassword(username: String)
     /// A multi-factor code is required: ``AuthClient/confirmSignIn(mfaCode:)``.
     case mfaCode(MFACodeChallenge)
+    /// The user has several second factors and prefers none: let the user pick one of `kinds`
+    /// and answer with ``AuthClient/confirmSignIn(mfaType:)``; a code challenge follows.
+    case mfaSelection([MFACodeChallenge.Kind])
     /// The pool requires MFA and the user has no authenticator app yet: show the secret (or a
     /// QR code of its URI), then answer with a code the app shows,
     /// ``AuthClient/confirmSignIn(mfaCode:)``.

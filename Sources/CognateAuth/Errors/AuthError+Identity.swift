@@ -1,3 +1,4 @@
+import CognateProtocol
 import Foundation
 
 extension AuthError {
@@ -13,6 +14,10 @@ extension AuthError {
         case sessionExpired(String)
         case unsupportedChallenge(String)
         case invalidState(String)
+        case pinPolicyViolation([PinPolicyViolation])
+        case incorrectPIN(Int)
+        case pinAttemptsExhausted
+        case pinNotRegistered
     }
 
     var identity: Identity {
@@ -25,6 +30,10 @@ extension AuthError {
         case .sessionExpired(let message): return .sessionExpired(message)
         case .unsupportedChallenge(let name): return .unsupportedChallenge(name)
         case .invalidState(let detail): return .invalidState(detail)
+        case .pinPolicyViolation(let violations): return .pinPolicyViolation(violations)
+        case .incorrectPIN(let left): return .incorrectPIN(left)
+        case .pinAttemptsExhausted: return .pinAttemptsExhausted
+        case .pinNotRegistered: return .pinNotRegistered
         default: preconditionFailure("every server error has a serverError")
         }
     }

@@ -74,6 +74,16 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     case unsupportedChallenge(String)
     /// The call does not fit the current step (e.g. `confirmSignIn` with no pending challenge).
     case invalidState(String)
+    /// The PIN breaks the pool's PIN policy (``PinPolicy``): every rule it breaks.
+    case pinPolicyViolation([PinPolicyViolation])
+    /// A wrong PIN; after `remainingAttempts` more the server forgets the device.
+    case incorrectPIN(remainingAttempts: Int)
+    /// Too many wrong PINs: the server forgot this device and ended its sessions, and the
+    /// profile was wiped here. The user signs in with the password again.
+    case pinAttemptsExhausted
+    /// This profile cannot sign in with a PIN: none was registered, or the server no longer
+    /// knows the device (forgotten elsewhere). Sign in with the password (and register a PIN).
+    case pinNotRegistered
 
     /// The error for a Cognito error type and message.
     public init(code: CognitoErrorCode, message: String) {
@@ -133,6 +143,10 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .sessionExpired(let message): return "The session has expired; sign in again. (\(message))"
         case .unsupportedChallenge(let name): return "The challenge \(name) is not supported by this SDK yet."
         case .invalidState(let detail): return detail
+        case .pinPolicyViolation(let violations): return "The PIN breaks the PIN policy: \(violations)."
+        case .incorrectPIN(let left): return "Incorrect PIN. \(left) attempt\(left == 1 ? "" : "s") left."
+        case .pinAttemptsExhausted: return "Too many incorrect PINs: this device was forgotten. Sign in with your password."
+        case .pinNotRegistered: return "No PIN is registered for this profile on this device."
         default: return ""
         }
     }
@@ -184,7 +198,8 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .internalError(let m): return known(.internalError, m)
         case .service(let code, let m): return known(code, m)
         case .unexpected(let type, let m): return (nil, type, m)
-        case .network, .storage, .invalidResponse, .notSignedIn, .sessionExpired, .unsupportedChallenge, .invalidState:
+        case .network, .storage, .invalidResponse, .notSignedIn, .sessionExpired, .unsupportedChallenge, .invalidState,
+            .pinPolicyViolation, .incorrectPIN, .pinAttemptsExhausted, .pinNotRegistered:
             return nil
         }
     }

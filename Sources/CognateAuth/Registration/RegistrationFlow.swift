@@ -237,6 +237,8 @@ public actor RegistrationFlow {
             throw AuthError.unsupportedChallenge("CUSTOM_CHALLENGE during registration")
         case .totpSetup:
             throw AuthError.unsupportedChallenge("MFA_SETUP during registration")
+        case .mfaSelection:
+            throw AuthError.unsupportedChallenge("SELECT_MFA_TYPE during registration")
         }
     }
 

@@ -30,14 +30,15 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
 
     mutating func forget(_ purpose: PendingCode.Purpose) { pendingCodes.removeAll { $0.purpose == purpose } }
 
-    enum CodingKeys: String, CodingKey { case tokens, registration, pendingCodes }
+    enum CodingKeys: String, CodingKey { case tokens, registration, pendingCodes, device }
 
-    /// Reads records written before pending codes were kept, too.
+    /// Reads records written before pending codes and devices were kept, too.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         tokens = try container.decodeIfPresent(AuthTokens.self, forKey: .tokens)
         registration = try container.decodeIfPresent(RegistrationProgress.self, forKey: .registration)
         pendingCodes = try container.decodeIfPresent([PendingCode].self, forKey: .pendingCodes) ?? []
+        device = try container.decodeIfPresent(RememberedDevice.self, forKey: .device)
     }
 }
 
