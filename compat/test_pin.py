@@ -84,6 +84,13 @@ def test_a_pin_signs_in_on_its_device_without_the_password(server, idp):
     tokens = pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))["AuthenticationResult"]
     assert idp.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
     assert "NewDeviceMetadata" not in tokens
+    # Its refresh token is bound to the device: another DEVICE_KEY is refused.
+    renew = {"REFRESH_TOKEN": tokens["RefreshToken"], "DEVICE_KEY": device[0]}
+    assert "AccessToken" in idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="REFRESH_TOKEN_AUTH",
+                                              AuthParameters=renew)["AuthenticationResult"]
+    with cognito_error("NotAuthorizedException", "Invalid Refresh Token"):
+        idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="REFRESH_TOKEN_AUTH",
+                          AuthParameters=dict(renew, DEVICE_KEY="us-east-1_00000000-0000-0000-0000-000000000000"))
 
     # The device's own secret still serves password sign-ins; the PIN's verifier is separate.
     with cognito_error("NotAuthorizedException", contains="Incorrect PIN. 2 attempts left."):

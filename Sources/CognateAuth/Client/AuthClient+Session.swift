@@ -35,13 +35,15 @@ extension AuthClient {
     }
 
     /// `REFRESH_TOKEN_AUTH`, with `SECRET_HASH` over the internal username (`cognito:username`):
-    /// the sign-in name would not match in pools that sign in with email.
+    /// the sign-in name would not match in pools that sign in with email; with the device's
+    /// `DEVICE_KEY` when the profile has one, as Cognito expects in pools that track devices.
     private func performRefresh(_ tokens: AuthTokens) async throws -> AuthTokens {
         let response: InitiateAuthResponse
+        let parameters = ["REFRESH_TOKEN": tokens.refreshToken].merging(await deviceKeyParameter()) { $1 }
         do {
             response = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
                 authFlow: .refreshTokenAuth,
-                authParameters: withSecretHash(["REFRESH_TOKEN": tokens.refreshToken], username: tokens.user.username),
+                authParameters: withSecretHash(parameters, username: tokens.user.username),
                 clientId: configuration.clientId))
         } catch AuthError.notAuthorized(let message) {
             var ended = false

@@ -109,6 +109,8 @@ extension IdentityService {
     }
 
     /// REFRESH_TOKEN_AUTH: new ID and access tokens of the same family; the refresh token stays.
+    /// A refresh token issued to a device is bound to it: a DEVICE_KEY naming another device
+    /// is refused (none at all is accepted, for clients that do not send it).
     func refreshAuth(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
                      client: ClientRecord) async throws -> AuthOutcome {
         let token = try AuthParameter.require(AuthParameter.refreshToken, in: parameters)
@@ -116,6 +118,7 @@ extension IdentityService {
         let (family, user, groups) = try await store.read { transaction -> (TokenFamilyRecord, UserRecord, [GroupRecord]) in
             guard let family = try await transaction.tokenFamily(refreshTokenHash: RefreshTokens.hash(token)),
                 family.clientId == client.clientId, family.poolId == pool.id,
+                parameters[AuthParameter.deviceKey].map({ $0 == family.deviceKey }) ?? true,
                 let user = try await transaction.user(poolId: pool.id, sub: family.userSub)
             else { throw CognitoError.invalidRefreshToken }
             return (family, user, try await transaction.groups(ofUser: user.sub, poolId: pool.id))
