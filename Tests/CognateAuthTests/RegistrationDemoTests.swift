@@ -97,6 +97,43 @@ struct RegistrationDemoTests {
         }
     }
 
+    /// In a pool that offers PIN sign-in, the demo ends with an optional PIN (checked against
+    /// the policy), and a later run of a signed-out profile signs in with it.
+    @Test func scriptedPINStepAndPINSignIn() async throws {
+        try await LiveServer.with { live in
+            let consents = ["accepted_tos", "accepted_privacy", "accepted_hipaa"].map {
+                SchemaAttributeType(name: $0, attributeDataType: .string)
+            }
+            let pool = try await live.makePool(
+                emailSignIn: true, schema: consents,
+                devices: DeviceConfigurationType(challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: false))
+            _ = try await live.service.setUserPoolPinPolicy(SetUserPoolPinPolicyRequest(userPoolId: pool, pinPolicy: PinPolicy()))
+            let app = try await live.makeClient(pool: pool)
+            let directory = Self.storeDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let configuration = try Self.configuration(live, pool: pool, app: app, store: directory)
+            let email = uniqueEmail("pin-patient")
+            let code: ScriptedIO.Answer = .computed { try await live.lastCode(to: email) }
+            let io = ScriptedIO([
+                .text(email), .text("+15555550100"), .text("Passw0rd1"), code,
+                .text("Grace"), .text("Hopper"), .text("1986-12-09"), .text("female"), .text("yes"), .text("yes"), .text("yes"),
+                .text("12345"), .text("24680"),
+            ])
+            let registered = await RegistrationDemo(configuration: configuration.authConfiguration(), io: io).run()
+            #expect(registered == .registered, "\(io.output)")
+            #expect(io.output.contains("Choose another PIN: not a run like 12345."))
+            #expect(io.output.contains("PIN set: next time, sign in with it."))
+
+            try await AuthClient(configuration: configuration.authConfiguration()).signOut()
+            let later = ScriptedIO([.text("11223"), .text("24680")])
+            let outcome = await RegistrationDemo(configuration: configuration.authConfiguration(), io: later).run()
+            #expect(outcome == .registered, "\(later.output)")
+            #expect(later.output.contains("Incorrect PIN. 2 attempts left."))
+            #expect(later.output.contains("Welcome back, Grace! Signed in with your PIN."))
+            #expect(later.secretsRead == 2)
+        }
+    }
+
     /// The health app's rule, enforced by the pool's PreSignUp function: a clinic's email is
     /// refused with the function's message, and the user can go on with another.
     @Test func scriptedRegistrationShowsTheClinicRejection() async throws {

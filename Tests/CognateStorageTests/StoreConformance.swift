@@ -30,6 +30,7 @@ enum StoreConformance {
         Case(name: "parallel group changes keep one membership each", run: parallelGroupChanges),
         Case(name: "expired records are swept in batches, live ones stay", run: sweeping),
         Case(name: "MFA records, TOTP steps used once, devices and their token families", run: mfaAndDevices),
+        Case(name: "SMS/email MFA flags, PIN policies and device PIN verifiers", run: mfaCodesAndPins),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
     ]
@@ -480,6 +481,30 @@ enum StoreConformance {
         try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
         #expect(try await store.read { try await $0.userMfa(poolId: "p1", sub: "sub-a") } == nil)
         #expect(try await store.read { try await $0.device(poolId: "p1", key: key) } == nil)
+    }
+
+    static func mfaCodesAndPins(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        let configured = PoolRecord(
+            id: "p1", name: "pool p1", createdAt: t0, updatedAt: t0, settings: pool("p1").settings,
+            mfa: PoolMfaSettings(sms: true, smsMessage: "Code {####}", email: true, emailSubject: "Code"),
+            pinPolicy: PinPolicy(minimumLength: 6, blockList: ["123123"], maximumAttempts: 5))
+        try await store.write { try await $0.updatePool(configured) }
+        #expect(try await store.read { try await $0.pool(id: "p1") } == configured)
+        let codes = UserMfaRecord(poolId: "p1", userSub: "sub-a", smsEnabled: true, emailEnabled: true, preferred: "EMAIL_OTP",
+                                  updatedAt: t0)
+        try await store.write { try await $0.saveUserMfa(codes) }
+        #expect(try await store.read { try await $0.userMfa(poolId: "p1", sub: "sub-a") } == codes)
+        let device = DeviceRecord(
+            deviceKey: "us-east-1_pin", poolId: "p1", userSub: "sub-a", groupKey: "-g", salt: "00ff", verifier: "0a0b",
+            remembered: true, createdAt: t0, updatedAt: t0, pin: DevicePin(salt: "11", verifier: "0c0d", registeredAt: t0 + 2))
+        try await store.write { try await $0.insertDevice(device) }
+        #expect(try await store.read { try await $0.device(poolId: "p1", key: device.deviceKey) } == device)
+        var withoutPin = device
+        withoutPin.pin = nil
+        let cleared = withoutPin
+        try await store.write { try await $0.updateDevice(cleared) }
+        #expect(try await store.read { try await $0.device(poolId: "p1", key: device.deviceKey) } == cleared)
     }
 
     static func signInFailures(_ store: SQLStore) async throws {

@@ -34,6 +34,9 @@ public struct RegistrationDemo: Sendable {
     public func run() async -> Outcome {
         let flow = RegistrationFlow(client: client, requiredAttributes: HealthProfile.requiredAttributes)
         do {
+            if await client.state() == .signedOut, (try? await client.currentDevice())?.hasPIN == true {
+                return try await signInWithPIN()
+            }
             if await client.state() == .registrationIncomplete { await say("Resuming your registration.") }
             var step = try await flow.resume()
             while true {
@@ -47,6 +50,7 @@ public struct RegistrationDemo: Sendable {
             let attributes = try await client.fetchUserAttributes()
             let name = [attributes["given_name"], attributes["family_name"]].compactMap { $0 }.joined(separator: " ")
             await say("Welcome, \(name)! You are registered and signed in.")
+            try await offerPIN()
             return .registered
         } catch is EndOfInput {
             await say("\nStopped. Run the demo again to continue where you left off.")
@@ -98,6 +102,56 @@ public struct RegistrationDemo: Sendable {
             return try await flow.completeProfile(attributes)
         case .complete:
             return .complete
+        }
+    }
+
+    /// The optional last step, when the pool offers PIN sign-in and this device is registered:
+    /// a PIN for signing in here next time, asked again until the pool's policy accepts it.
+    private func offerPIN() async throws {
+        guard let device = try? await client.currentDevice(), !device.hasPIN, let policy = try? await client.pinPolicy()
+        else { return }
+        await say("Optional — sign in on this device with a PIN of \(policy.minimumLength) to \(policy.maximumLength) digits.")
+        while true {
+            let pin = try await ask("Choose a PIN (or press Enter to skip)", secret: true)
+            if pin.isEmpty { return }
+            do {
+                try await client.registerPIN(pin)
+                await say("PIN set: next time, sign in with it.")
+                return
+            } catch AuthError.pinPolicyViolation(let broken) {
+                await say("Choose another PIN: " + broken.map(Self.describe).joined(separator: "; ") + ".")
+            }
+        }
+    }
+
+    /// A signed-out profile with a PIN signs in with it (the password is not asked).
+    private func signInWithPIN() async throws -> Outcome {
+        while true {
+            do {
+                _ = try await client.signIn(withPIN: try await ask("PIN", secret: true))
+                let attributes = try await client.fetchUserAttributes()
+                await say("Welcome back, \(attributes["given_name"] ?? "")! Signed in with your PIN.")
+                return .registered
+            } catch AuthError.incorrectPIN(let left) {
+                await say("Incorrect PIN. \(left) attempt\(left == 1 ? "" : "s") left.")
+            } catch AuthError.pinAttemptsExhausted {
+                await say("Too many incorrect PINs: this device was forgotten. Run the demo again to sign in with your password.")
+                return .failed
+            } catch let error as AuthError {
+                await say("Something went wrong: \(error.description)")
+                return .failed
+            }
+        }
+    }
+
+    static func describe(_ violation: PinPolicyViolation) -> String {
+        switch violation {
+        case .notDigits: "digits only"
+        case .tooShort(let minimum): "at least \(minimum) digits"
+        case .tooLong(let maximum): "at most \(maximum) digits"
+        case .sequence: "not a run like 12345"
+        case .tooManySimilarDigits(let maximum): "no digit more than \(maximum) times"
+        case .blockListed: "that PIN is too common"
         }
     }
 
