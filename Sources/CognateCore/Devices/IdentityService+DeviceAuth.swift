@@ -134,13 +134,12 @@ extension IdentityService {
                 let key = SRPServer.sessionKey(
                     clientPublic: SRPEncoding.bytes(fromHex: pending.state.clientPublic ?? "") ?? [],
                     serverPublic: SRPEncoding.bytes(fromHex: pending.state.serverPublic ?? "") ?? [],
-                    verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: pending.state.serverSecret ?? "") ?? []),
-                ConstantTime.equals(
-                    SRPDerivation.claimSignature(
-                        sessionKey: key, realm: device.groupKey, identity: deviceKey, secretBlock: Array(blockBytes),
-                        timestamp: timestamp),
-                    Array(claimed))
-            else {
+                    verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: pending.state.serverSecret ?? "") ?? [])
+            else { throw CognitoError.incorrectCredentials }
+            let expected = SRPDerivation.claimSignature(
+                sessionKey: key, realm: device.groupKey, identity: deviceKey, secretBlock: Array(blockBytes), timestamp: timestamp)
+            guard ConstantTime.equals(expected, Array(claimed)) else {
+                // A wrong PIN is counted (and the session used up) even though the request fails.
                 if pending.state.pin == true { try await self.refuseWrongPin(device, pool: pool, at: now, in: transaction) }
                 throw CognitoError.incorrectCredentials
             }
