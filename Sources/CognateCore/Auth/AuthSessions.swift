@@ -68,17 +68,19 @@ struct OpenAuthSession<State: Sendable>: Sendable {
 extension IdentityService {
     /// Stores a session awaiting `challenge` and returns its token: a new random one, or
     /// `token` for a step the server finds by name rather than by a token the client holds.
+    /// It lives `lifetime` seconds, by default the client's AuthSessionValidity.
     func openAuthSession<State: Encodable>(
         _ challenge: ChallengeNameType, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
-        encoding: AuthSessions.Encoding, token named: String? = nil, in transaction: any StoreTransaction
+        encoding: AuthSessions.Encoding, token named: String? = nil, lifetime: TimeInterval? = nil,
+        in transaction: any StoreTransaction
     ) async throws -> String {
         let now = time.now
         let token = named ?? AuthSessions.newToken(random, encoding: encoding)
-        let minutes = TimeInterval(client.settings.authSessionValidity ?? 3)
+        let seconds = lifetime ?? TimeInterval(client.settings.authSessionValidity ?? 3) * 60
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
         try await transaction.insertAuthSession(AuthSessionRecord(
             tokenHash: AuthSessions.hash(token), poolId: pool.id, clientId: client.clientId, userSub: user?.sub,
-            challenge: challenge.rawValue, state: json, createdAt: now, expiresAt: now + minutes * 60))
+            challenge: challenge.rawValue, state: json, createdAt: now, expiresAt: now + seconds))
         return token
     }
 

@@ -104,7 +104,8 @@ extension IdentityService {
             return .tokens(IssuedTokens(
                 idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: refreshToken,
                 expiresIn: minted.expiresIn,
-                newDevice: newDevice.map { NewDeviceMetadataType(deviceKey: $0.deviceKey, deviceGroupKey: $0.groupKey) }))
+                newDevice: newDevice.map { NewDeviceMetadataType(deviceKey: $0.deviceKey, deviceGroupKey: $0.groupKey) },
+                originJti: family.originJti))
         }
     }
 
@@ -114,20 +115,37 @@ extension IdentityService {
     func refreshAuth(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
                      client: ClientRecord) async throws -> AuthOutcome {
         let token = try AuthParameter.require(AuthParameter.refreshToken, in: parameters)
+        let (family, user, groups) = try await refreshableFamily(token, pool: pool, client: client) { family, user in
+            guard parameters[AuthParameter.deviceKey].map({ $0 == family.deviceKey }) ?? true else {
+                throw CognitoError.invalidRefreshToken
+            }
+            var usernames = [user.username, user.sub]
+            if let typed = parameters[AuthParameter.username] { usernames.append(typed) }
+            try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: usernames)
+        }
+        return .tokens(try await renewTokens(
+            of: family, user: user, groups: groups, source: "TokenGeneration_RefreshTokens", clientMetadata: clientMetadata,
+            pool: pool, client: client))
+    }
+
+    /// The live token family of a refresh token of `client`, and its user and groups; refused
+    /// when the family was revoked or expired, or the user may not have tokens now (disabled,
+    /// or made to choose a new password). `authenticate` checks the caller first (SECRET_HASH).
+    func refreshableFamily(
+        _ token: String, pool: PoolRecord, client: ClientRecord,
+        authenticate: (TokenFamilyRecord, UserRecord) throws -> Void = { _, _ in }
+    ) async throws -> (TokenFamilyRecord, UserRecord, [GroupRecord]) {
         let now = time.now
         let (family, user, groups) = try await store.read { transaction -> (TokenFamilyRecord, UserRecord, [GroupRecord]) in
             guard let family = try await transaction.tokenFamily(refreshTokenHash: RefreshTokens.hash(token)),
                 family.clientId == client.clientId, family.poolId == pool.id,
-                parameters[AuthParameter.deviceKey].map({ $0 == family.deviceKey }) ?? true,
                 let user = try await transaction.user(poolId: pool.id, sub: family.userSub)
             else { throw CognitoError.invalidRefreshToken }
             return (family, user, try await transaction.groups(ofUser: user.sub, poolId: pool.id))
         }
+        try authenticate(family, user)
         guard family.revokedAt == nil else { throw CognitoError.revokedRefreshToken }
         guard now < family.expiresAt else { throw CognitoError.notAuthorized("Refresh Token has expired") }
-        var usernames = [user.username, user.sub]
-        if let typed = parameters[AuthParameter.username] { usernames.append(typed) }
-        try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: usernames)
         guard user.enabled else { throw CognitoError.userDisabled }
         // A user who must choose a new password gets no new tokens until they have.
         switch user.status {
@@ -135,15 +153,24 @@ extension IdentityService {
         case .forceChangePassword: throw CognitoError.notAuthorized("User must change the temporary password to continue.")
         default: break
         }
+        return (family, user, groups)
+    }
+
+    /// New ID and access tokens of an existing family (its scopes, its device), after the
+    /// pool's PreTokenGeneration function; no new refresh token.
+    func renewTokens(of family: TokenFamilyRecord, user: UserRecord, groups: [GroupRecord], source: String,
+                     clientMetadata: [String: String]?, nonce: String? = nil, pool: PoolRecord,
+                     client: ClientRecord) async throws -> IssuedTokens {
         let overrides = try await runPreTokenGeneration(
-            "TokenGeneration_RefreshTokens", user: user, groups: groups, pool: pool, client: client,
-            clientMetadata: clientMetadata)
+            source, user: user, groups: groups, pool: pool, client: client, clientMetadata: clientMetadata)
         let minted = try await tokens.issue(
             TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
-                         groups: groups, overrides: overrides, deviceKey: family.deviceKey),
-            now: now)
-        return .tokens(IssuedTokens(
-            idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: nil, expiresIn: minted.expiresIn))
+                         groups: groups, overrides: overrides, deviceKey: family.deviceKey, scopes: family.scopes,
+                         nonce: nonce),
+            now: time.now)
+        return IssuedTokens(
+            idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: nil, expiresIn: minted.expiresIn,
+            originJti: family.originJti)
     }
 }
 

@@ -31,13 +31,15 @@ extension IdentityService {
     }
 
     public func describeUserPool(_ request: DescribeUserPoolRequest) async throws -> DescribeUserPoolResponse {
-        let (pool, users) = try await store.read { transaction in
+        let (pool, users, domain) = try await store.read { transaction in
             guard let pool = try await transaction.pool(id: request.userPoolId) else {
                 throw Self.poolNotFound(request.userPoolId)
             }
-            return (pool, try await transaction.countUsers(poolId: pool.id))
+            return (pool, try await transaction.countUsers(poolId: pool.id), try await transaction.domain(ofPool: pool.id))
         }
-        return DescribeUserPoolResponse(userPool: describe(pool, estimatedUsers: users))
+        var described = describe(pool, estimatedUsers: users)
+        described.domain = domain?.domain
+        return DescribeUserPoolResponse(userPool: described)
     }
 
     public func updateUserPool(_ request: UpdateUserPoolRequest) async throws -> UpdateUserPoolResponse {

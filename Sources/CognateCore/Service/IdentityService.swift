@@ -84,6 +84,9 @@ public final class IdentityService: Sendable {
     /// The issuer of a pool's tokens.
     public func issuer(poolId: String) -> String { tokens.issuer(poolId: poolId) }
 
+    /// The base URL clients reach this server at (the OAuth endpoints live under it).
+    public var publicBaseURL: String { configuration.publicBaseURL }
+
     /// Whether a pool exists (for the discovery endpoints).
     public func poolExists(_ poolId: String) async throws -> Bool { try await cachedPool(poolId) != nil }
 

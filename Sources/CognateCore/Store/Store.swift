@@ -26,7 +26,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
-    & DeviceRepository
+    & DeviceRepository & OAuthRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///
@@ -50,6 +50,8 @@ public enum UniqueKey: String, Sendable {
     case tokenFamily
     case authSession
     case group
+    case domain
+    case resourceServer
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

@@ -15,10 +15,15 @@ public struct TokenFamilyRecord: Sendable, Equatable {
     public var revokedAt: Date?
     /// The remembered device the tokens were issued to, if any.
     public var deviceKey: String?
+    /// The OAuth scopes the family was granted (hosted sign-in); nil: the API's
+    /// `aws.cognito.signin.user.admin`.
+    public var scopes: [String]?
 
     public init(originJti: String, poolId: String, clientId: String, userSub: String, refreshTokenHash: String?,
-                authTime: Date, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, deviceKey: String? = nil) {
+                authTime: Date, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, deviceKey: String? = nil,
+                scopes: [String]? = nil) {
         self.deviceKey = deviceKey
+        self.scopes = scopes
         self.originJti = originJti
         self.poolId = poolId
         self.clientId = clientId
@@ -36,6 +41,8 @@ public protocol TokenFamilyRepository: Sendable {
     func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord?
     func tokenFamily(originJti: String) async throws -> TokenFamilyRecord?
     func revokeTokenFamily(originJti: String, at date: Date) async throws
+    /// Sets the scopes of a family (an authorization code exchanged for its tokens).
+    func setTokenFamilyScopes(originJti: String, scopes: [String]) async throws
     /// Revokes every family of the user (global sign-out).
     func revokeTokenFamilies(poolId: String, userSub: String, at date: Date) async throws
 }

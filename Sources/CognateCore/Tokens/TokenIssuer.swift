@@ -11,6 +11,8 @@ public struct IssuedTokens: Sendable {
     /// A device seen for the first time in a pool that tracks devices: its key and group key,
     /// for the client to confirm (ConfirmDevice).
     var newDevice: NewDeviceMetadataType? = nil
+    /// The token family the tokens belong to.
+    var originJti: String? = nil
 
     var authenticationResult: AuthenticationResultType {
         AuthenticationResultType(
@@ -33,6 +35,11 @@ struct TokenContext {
     var overrides: ClaimOverrides?
     /// The remembered device the tokens go to (`device_key` in the access token).
     var deviceKey: String?
+    /// OAuth scopes granted by the hosted sign-in (the access token's `scope`); nil: the API's
+    /// `aws.cognito.signin.user.admin`.
+    var scopes: [String]? = nil
+    /// The OpenID Connect `nonce` of the authorization request (ID token).
+    var nonce: String? = nil
 }
 
 /// Mints Cognito-shaped ID and access tokens (cognito-protocol §6).
@@ -61,7 +68,7 @@ struct TokenIssuer: Sendable {
         var access = common
         access["token_use"] = "access"
         access["client_id"] = .string(context.client.clientId)
-        access["scope"] = "aws.cognito.signin.user.admin"
+        access["scope"] = .string(context.scopes?.joined(separator: " ") ?? "aws.cognito.signin.user.admin")
         access["username"] = .string(context.user.username)
         if let deviceKey = context.deviceKey { access["device_key"] = .string(deviceKey) }
         access["jti"] = .string(random.uuid())
@@ -75,12 +82,30 @@ struct TokenIssuer: Sendable {
         id["token_use"] = "id"
         id["aud"] = .string(context.client.clientId)
         id["cognito:username"] = .string(context.user.username)
+        if let nonce = context.nonce { id["nonce"] = .string(nonce) }
         id["jti"] = .string(random.uuid())
         id["exp"] = .number(iat + validity.idToken.rounded(.down))
 
         context.overrides?.applyToIDToken(&id)
         context.overrides?.applyToAccessToken(&access)
         return (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key), Int(validity.accessToken))
+    }
+
+    /// The access token of the client credentials grant: the app client acting for itself
+    /// (`sub` is the client id), with the custom scopes it was granted; no ID token.
+    func issueClientCredentials(pool: PoolRecord, client: ClientRecord, scopes: [String], now: Date) async throws
+        -> (accessToken: String, expiresIn: Int)
+    {
+        let key = try await keys.signingKey(for: pool.id, now: now)
+        let validity = TokenValidity(client: client.settings)
+        let iat = now.timeIntervalSince1970.rounded(.down)
+        let claims: [String: JSONValue] = [
+            "sub": .string(client.clientId), "client_id": .string(client.clientId), "token_use": "access",
+            "scope": .string(scopes.joined(separator: " ")), "iss": .string(issuer(poolId: pool.id)),
+            "auth_time": .number(iat), "iat": .number(iat), "exp": .number(iat + validity.accessToken.rounded(.down)),
+            "jti": .string(random.uuid()), "version": .number(2),
+        ]
+        return (try JWT.sign(claims: claims, with: key), Int(validity.accessToken))
     }
 
     /// `cognito:roles` (every group role) and `cognito:preferred_role` (the role of the group

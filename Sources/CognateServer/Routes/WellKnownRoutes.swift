@@ -18,10 +18,20 @@ enum WellKnownRoutes {
             let poolId = try context.parameters.require("poolId")
             guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
             let issuer = service.issuer(poolId: poolId)
+            let base = service.publicBaseURL
             let document: [String: JSONAny] = [
                 "issuer": .string(issuer),
                 "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
-                // Only what this server serves: no OAuth 2.0 endpoints yet.
+                "authorization_endpoint": .string(base + "/oauth2/authorize"),
+                "token_endpoint": .string(base + "/oauth2/token"),
+                "userinfo_endpoint": .string(base + "/oauth2/userInfo"),
+                "revocation_endpoint": .string(base + "/oauth2/revoke"),
+                "end_session_endpoint": .string(base + "/logout"),
+                "response_types_supported": .strings(["code", "token"]),
+                "grant_types_supported": .strings(["authorization_code", "implicit", "refresh_token", "client_credentials"]),
+                "scopes_supported": .strings(["openid", "email", "phone", "profile", "aws.cognito.signin.user.admin"]),
+                "code_challenge_methods_supported": .strings(["S256"]),
+                "token_endpoint_auth_methods_supported": .strings(["client_secret_basic", "client_secret_post"]),
                 "subject_types_supported": .strings(["public"]),
                 "id_token_signing_alg_values_supported": .strings(["RS256"]),
             ]

@@ -7,10 +7,11 @@ extension SQLTransaction: TokenFamilyRepository {
         try await insert(
             """
             INSERT INTO token_families (origin_jti, pool_id, client_id, user_sub, refresh_token_hash, auth_time, created_at, \
-            expires_at, revoked_at, device_key) VALUES (\(bind: family.originJti), \(bind: family.poolId), \
+            expires_at, revoked_at, device_key, scopes) VALUES (\(bind: family.originJti), \(bind: family.poolId), \
             \(bind: family.clientId), \(bind: family.userSub), \(bind: family.refreshTokenHash), \
             \(bind: Columns.time(family.authTime)), \(bind: Columns.time(family.createdAt)), \
-            \(bind: Columns.time(family.expiresAt)), \(bind: family.revokedAt.map(Columns.time)), \(bind: family.deviceKey))
+            \(bind: Columns.time(family.expiresAt)), \(bind: family.revokedAt.map(Columns.time)), \(bind: family.deviceKey), \
+            \(bind: family.scopes?.joined(separator: " ")))
             """, conflict: .tokenFamily)
     }
 
@@ -31,6 +32,11 @@ extension SQLTransaction: TokenFamilyRepository {
             """)
     }
 
+    func setTokenFamilyScopes(originJti: String, scopes: [String]) async throws {
+        try await run(
+            "UPDATE token_families SET scopes = \(bind: scopes.joined(separator: " ")) WHERE origin_jti = \(bind: originJti)")
+    }
+
     func revokeTokenFamilies(poolId: String, userSub: String, at date: Date) async throws {
         try await run(
             """
@@ -44,6 +50,7 @@ extension SQLTransaction: TokenFamilyRepository {
             originJti: try row.string("origin_jti"), poolId: try row.string("pool_id"), clientId: try row.string("client_id"),
             userSub: try row.string("user_sub"), refreshTokenHash: try row.optionalString("refresh_token_hash"),
             authTime: try row.date("auth_time"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            revokedAt: try row.optionalDate("revoked_at"), deviceKey: try row.optionalString("device_key"))
+            revokedAt: try row.optionalDate("revoked_at"), deviceKey: try row.optionalString("device_key"),
+            scopes: try row.optionalString("scopes").map { $0.split(separator: " ").map(String.init) })
     }
 }

@@ -1,0 +1,78 @@
+import CognateProtocol
+import Foundation
+
+/// An authorization request of `/oauth2/authorize` (and of the hosted sign-in it leads to),
+/// validated against its app client.
+public struct AuthorizationRequest: Codable, Sendable, Equatable {
+    public var clientId: String
+    /// Exactly one of the client's CallbackURLs.
+    public var redirectURI: String
+    /// `code` (authorization code, PKCE when `codeChallenge` is set) or `token` (implicit).
+    public var responseType: String
+    public var scopes: [String]
+    public var state: String?
+    /// BASE64URL(SHA-256(code_verifier)) (method S256, the only one Cognito takes).
+    public var codeChallenge: String?
+    public var nonce: String?
+}
+
+/// An authorization request refused in a way the app may be told: the browser goes back to
+/// `redirectURI` with `error` (and the request's `state`).
+public struct AuthorizationRedirectError: Error, Sendable {
+    public var redirectURI: String
+    public var state: String?
+    public var error: OAuthError
+}
+
+extension IdentityService {
+    /// Validates `/oauth2/authorize`'s query. An unknown client, a client without OAuth, or a
+    /// redirect URI the client does not list exactly throw ``AuthorizationPageError`` (an error
+    /// page: never redirect to an address the client did not register); every other problem
+    /// throws ``AuthorizationRedirectError``.
+    public func authorizationRequest(_ query: [String: String]) async throws -> AuthorizationRequest {
+        guard let clientId = query["client_id"], !clientId.isEmpty, clientId.count <= 128,
+            let (_, client) = try? await requireClient(clientId)
+        else { throw AuthorizationPageError(message: "The client_id is missing or names no app client.") }
+        let settings = client.settings
+        guard settings.allowedOAuthFlowsUserPoolClient == true else {
+            throw AuthorizationPageError(message: "The app client is not set up for OAuth sign-in (AllowedOAuthFlowsUserPoolClient).")
+        }
+        guard let redirectURI = query["redirect_uri"] ?? settings.defaultRedirectURI,
+            (settings.callbackURLs ?? []).contains(redirectURI)
+        else { throw AuthorizationPageError(message: "redirect_mismatch: the redirect_uri is not one of the client's callback URLs.") }
+        let state = query["state"]
+        func refuse(_ error: OAuthError) -> AuthorizationRedirectError {
+            AuthorizationRedirectError(redirectURI: redirectURI, state: state, error: error)
+        }
+        let flows = settings.allowedOAuthFlows ?? []
+        let responseType = query["response_type"] ?? ""
+        switch responseType {
+        case "code": guard flows.contains(.code) else { throw refuse(.unauthorizedClient("The client may not use the code flow.")) }
+        case "token":
+            guard flows.contains(.implicit) else { throw refuse(.unauthorizedClient("The client may not use the implicit flow.")) }
+        default: throw refuse(OAuthError("unsupported_response_type", "response_type must be code or token."))
+        }
+        if let provider = query["identity_provider"], provider != "COGNITO" {
+            throw refuse(.invalidRequest("Only the COGNITO identity provider is served yet."))
+        }
+        guard (settings.supportedIdentityProviders ?? []).contains("COGNITO") else {
+            throw refuse(.unauthorizedClient("The client does not offer the COGNITO identity provider."))
+        }
+        let challenge = query["code_challenge"]
+        if let challenge {
+            guard query["code_challenge_method"] == "S256" else {
+                throw refuse(.invalidRequest("code_challenge_method must be S256."))
+            }
+            guard (43...128).contains(challenge.count) else { throw refuse(.invalidRequest("The code_challenge is malformed.")) }
+        }
+        let scopes: [String]
+        do {
+            scopes = try await store.read { try await OAuthScopes.grant(query["scope"], client: client, forUsers: true, in: $0) }
+        } catch let error as OAuthError {
+            throw refuse(error)
+        }
+        return AuthorizationRequest(
+            clientId: clientId, redirectURI: redirectURI, responseType: responseType, scopes: scopes, state: state,
+            codeChallenge: challenge, nonce: query["nonce"])
+    }
+}

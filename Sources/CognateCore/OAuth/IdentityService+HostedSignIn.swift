@@ -1,0 +1,165 @@
+import CognateProtocol
+import Foundation
+
+/// What a hosted page shows.
+public enum HostedPage: Sendable, Equatable {
+    case signIn(username: String?, error: String?)
+    /// A second factor's code: `challenge` is SOFTWARE_TOKEN_MFA, SMS_MFA or EMAIL_OTP;
+    /// `destination` where an SMS or email code went (masked).
+    case code(challenge: String, destination: String?, error: String?)
+    case newPassword(requiredAttributes: [String], error: String?)
+    case selectFactor([String], error: String?)
+}
+
+/// Where a hosted sign-in stands after a step.
+public enum HostedSignInStep: Sendable, Equatable {
+    /// Show `page`; `flow` names the sign-in in progress (the form field and the flow cookie).
+    case page(HostedPage, flow: String)
+    /// Done: send the browser to this address (the app's redirect URI with the code, or with
+    /// the tokens in the fragment for the implicit flow).
+    case redirect(String)
+}
+
+/// A hosted sign-in in progress (a flow: persisted, expiring, one step at a time): the
+/// authorization request it answers and the challenge it waits for, if any.
+struct HostedFlowState: Codable, Sendable {
+    var request: AuthorizationRequest
+    var username: String?
+    var challenge: String?
+    var session: String?
+    var page: HostedPageState?
+}
+
+/// What a challenge page needs to be shown again (with an error).
+struct HostedPageState: Codable, Sendable {
+    var destination: String?
+    var requiredAttributes: [String]?
+    var factors: [String]?
+}
+
+extension IdentityService {
+    static let hostedFlow = ChallengeNameType(rawValue: "HOSTED_SIGN_IN")
+    /// How long one page of a hosted sign-in may stay open.
+    static let hostedFlowLifetime: TimeInterval = 900
+
+    /// Starts a hosted sign-in for a validated authorization request: the sign-in page.
+    public func beginHostedSignIn(_ request: AuthorizationRequest) async throws -> HostedSignInStep {
+        let (pool, client) = try await requireClient(request.clientId)
+        let flow = try await store.write { transaction in
+            try await self.openHostedFlow(HostedFlowState(request: request), pool: pool, client: client, in: transaction)
+        }
+        return .page(.signIn(username: nil, error: nil), flow: flow)
+    }
+
+    /// One submitted page of a hosted sign-in (`form`: its fields). The user's answers go
+    /// through the same sign-in as the API's (USER_PASSWORD_AUTH semantics, lockout, MFA, new
+    /// password, triggers); the flow is used up and a new one returned with the next page, or
+    /// the browser is sent back to the app. An expired or unknown flow throws
+    /// ``AuthorizationPageError``.
+    public func continueHostedSignIn(flow: String, form: [String: String]) async throws -> HostedSignInStep {
+        guard let record = try await store.read({ try await $0.authSession(tokenHash: AuthSessions.hash(flow)) }),
+            let (pool, client) = try? await requireClient(record.clientId),
+            let state = try? await store.write({ transaction -> HostedFlowState in
+                let pending = try await self.readAuthSession(
+                    flow, challenge: Self.hostedFlow, as: HostedFlowState.self, pool: pool, client: client, in: transaction)
+                try await self.consumeAuthSession(pending.record, in: transaction)
+                return pending.state
+            })
+        else { throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.") }
+        let outcome: AuthOutcome
+        do {
+            outcome = try await hostedAnswer(state, form: form, pool: pool, client: client)
+        } catch let error as CognitoError {
+            // A challenge whose session ended starts over; anything else is shown on the same page.
+            var retry = state
+            if state.challenge == nil {
+                retry.username = form["username"]              // shown again in the form
+            } else if error == AuthSessions.invalid || error == AuthSessions.expired {
+                retry = HostedFlowState(request: state.request)
+            }
+            return try await hostedPage(retry, error: error.message, pool: pool, client: client)
+        }
+        switch outcome {
+        case .tokens(let tokens):
+            return .redirect(try await finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client))
+        case .challenge(let name, let parameters, let session):
+            let next = HostedFlowState(
+                request: state.request,
+                username: parameters["USER_ID_FOR_SRP"] ?? parameters["USERNAME"] ?? state.username ?? form["username"],
+                challenge: name.rawValue, session: session,
+                page: HostedPageState(
+                    destination: parameters["CODE_DELIVERY_DESTINATION"],
+                    requiredAttributes: Self.jsonStrings(parameters["requiredAttributes"])?.map {
+                        $0.hasPrefix("userAttributes.") ? String($0.dropFirst("userAttributes.".count)) : $0
+                    },
+                    factors: Self.jsonStrings(parameters["MFAS_CAN_CHOOSE"])))
+            return try await hostedPage(next, error: nil, pool: pool, client: client)
+        }
+    }
+
+    /// Sends the page's answer through the sign-in: the password first, then each challenge.
+    private func hostedAnswer(_ state: HostedFlowState, form: [String: String], pool: PoolRecord, client: ClientRecord)
+        async throws -> AuthOutcome
+    {
+        guard let challenge = state.challenge else {
+            let username = form["username"] ?? ""
+            var parameters = [AuthParameter.username: username, AuthParameter.password: form["password"] ?? ""]
+            parameters[AuthParameter.secretHash] = client.secret.map {
+                SecretHash.compute(username: username, clientId: client.clientId, clientSecret: $0)
+            }
+            try AuthParameter.checkBounds(parameters, member: "form")
+            return try await passwordAuth(parameters, clientMetadata: nil, pool: pool, client: client)
+        }
+        let username = state.username ?? ""
+        var responses = [AuthParameter.username: username]
+        responses[AuthParameter.secretHash] = client.secret.map {
+            SecretHash.compute(username: username, clientId: client.clientId, clientSecret: $0)
+        }
+        let name = ChallengeNameType(rawValue: challenge)
+        switch name {
+        case .softwareTokenMfa: responses["SOFTWARE_TOKEN_MFA_CODE"] = form["code"] ?? ""
+        case .smsMfa: responses["SMS_MFA_CODE"] = form["code"] ?? ""
+        case .emailOtp: responses["EMAIL_OTP_CODE"] = form["code"] ?? ""
+        case .selectMfaType: responses["ANSWER"] = form["factor"] ?? ""
+        case .newPasswordRequired:
+            responses["NEW_PASSWORD"] = form["new_password"] ?? ""
+            for attribute in state.page?.requiredAttributes ?? [] {
+                responses["userAttributes.\(attribute)"] = form["attribute.\(attribute)"] ?? ""
+            }
+        default: break
+        }
+        return try await respond(to: name, responses: responses, session: state.session, clientMetadata: nil, pool: pool, client: client)
+    }
+
+    /// Stores `state` as a new flow and returns the page it shows.
+    private func hostedPage(_ state: HostedFlowState, error: String?, pool: PoolRecord, client: ClientRecord) async throws
+        -> HostedSignInStep
+    {
+        let page: HostedPage
+        switch state.challenge.map(ChallengeNameType.init(rawValue:)) {
+        case nil: page = .signIn(username: state.username, error: error)
+        case .softwareTokenMfa?, .smsMfa?, .emailOtp?:
+            page = .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)
+        case .newPasswordRequired?: page = .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], error: error)
+        case .selectMfaType?: page = .selectFactor(state.page?.factors ?? [], error: error)
+        default:
+            throw AuthorizationPageError(
+                message: "This account needs a step the hosted pages do not offer yet (\(state.challenge ?? "")). Sign in in the app.")
+        }
+        let flow = try await store.write { transaction in
+            try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
+        }
+        return .page(page, flow: flow)
+    }
+
+    private func openHostedFlow(_ state: HostedFlowState, pool: PoolRecord, client: ClientRecord,
+                                in transaction: any StoreTransaction) async throws -> String {
+        try await openAuthSession(
+            Self.hostedFlow, state: state, user: nil, pool: pool, client: client, encoding: .session,
+            lifetime: Self.hostedFlowLifetime, in: transaction)
+    }
+
+    private static func jsonStrings(_ text: String?) -> [String]? {
+        text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+    }
+}

@@ -1,0 +1,112 @@
+import CognateCore
+import HTTPTypes
+import Hummingbird
+
+/// The hosted sign-in pages: server-rendered HTML, usable without JavaScript, accessible
+/// (labelled fields, autocomplete hints, errors announced with `role="alert"`), every value
+/// escaped. Each form posts to `/login` with the flow's name, which must match the flow cookie
+/// (a cross-site page cannot read or set it: CSRF protection by double submission).
+enum HostedPages {
+    static let flowCookie = "cognate_flow"
+
+    static func page(_ page: HostedPage, flow: String, secureCookies: Bool) -> Response {
+        let body: String
+        switch page {
+        case .signIn(let username, let error):
+            body = form(title: "Sign in", flow: flow, error: error, fields: """
+                \(field("username", label: "Username or email", value: username ?? "", autocomplete: "username", autofocus: username == nil))
+                \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: username != nil))
+                """, submit: "Sign in")
+        case .code(let challenge, let destination, let error):
+            let hint = challenge == "SOFTWARE_TOKEN_MFA"
+                ? "Enter the code your authenticator app shows."
+                : "Enter the code we sent to \(escape(destination ?? "you"))."
+            body = form(title: "Verify it's you", flow: flow, error: error, fields: """
+                <p>\(hint)</p>
+                \(field("code", label: "Code", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
+                """, submit: "Continue")
+        case .newPassword(let required, let error):
+            let extra = required.map { field("attribute.\($0)", label: $0.replacingOccurrences(of: "_", with: " ").capitalized) }
+            body = form(title: "Choose a new password", flow: flow, error: error, fields: """
+                <p>Your account needs a new password.</p>
+                \(field("new_password", label: "New password", type: "password", autocomplete: "new-password", autofocus: true))
+                \(extra.joined(separator: "\n"))
+                """, submit: "Save and sign in")
+        case .selectFactor(let factors, let error):
+            let names = ["SOFTWARE_TOKEN_MFA": "Authenticator app", "SMS_MFA": "Text message", "EMAIL_OTP": "Email"]
+            let buttons = factors.map {
+                "<button type=\"submit\" name=\"factor\" value=\"\(escape($0))\">\(escape(names[$0] ?? $0))</button>"
+            }
+            body = form(title: "How do you want to verify it's you?", flow: flow, error: error,
+                        fields: buttons.joined(separator: "\n"), submit: nil)
+        }
+        var response = html(.ok, title: "Sign in", body: body)
+        let secure = secureCookies ? "; Secure" : ""
+        response.headers[.setCookie] = "\(flowCookie)=\(flow); Path=/; Max-Age=900; HttpOnly; SameSite=Lax\(secure)"
+        return response
+    }
+
+    /// A page saying what went wrong (no redirect: the request could not be trusted with one).
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        html(status, title: "Sign-in error", body: "<h1>Something went wrong</h1><p role=\"alert\">\(escape(message))</p>")
+    }
+
+    static func redirect(_ location: String, clearingFlow: Bool = true) -> Response {
+        var headers: HTTPFields = [.location: location, .cacheControl: "no-store"]
+        if clearingFlow { headers[.setCookie] = "\(flowCookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" }
+        return Response(status: .found, headers: headers)
+    }
+
+    private static func form(title: String, flow: String, error: String?, fields: String, submit: String?) -> String {
+        """
+        <h1>\(escape(title))</h1>
+        \(error.map { "<p class=\"error\" role=\"alert\">\(escape($0))</p>" } ?? "")
+        <form method="post" action="/login">
+        <input type="hidden" name="flow" value="\(escape(flow))">
+        \(fields)
+        \(submit.map { "<button type=\"submit\">\(escape($0))</button>" } ?? "")
+        </form>
+        """
+    }
+
+    private static func field(_ name: String, label: String, type: String = "text", value: String = "",
+                              autocomplete: String? = nil, inputmode: String? = nil, autofocus: Bool = false) -> String {
+        var attributes = "id=\"\(escape(name))\" name=\"\(escape(name))\" type=\"\(type)\" value=\"\(escape(value))\" required"
+        if let autocomplete { attributes += " autocomplete=\"\(autocomplete)\"" }
+        if let inputmode { attributes += " inputmode=\"\(inputmode)\"" }
+        if autofocus { attributes += " autofocus" }
+        return "<label for=\"\(escape(name))\">\(escape(label))</label>\n<input \(attributes)>"
+    }
+
+    private static func html(_ status: HTTPResponse.Status, title: String, body: String) -> Response {
+        let document = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title>
+            <style>
+            body { font-family: system-ui, sans-serif; max-width: 24rem; margin: 3rem auto; padding: 0 1rem; color: #1d1d1f; }
+            label { display: block; margin-top: 1rem; font-weight: 600; }
+            input { width: 100%; box-sizing: border-box; padding: .6rem; font-size: 1rem; margin-top: .25rem; }
+            button { margin-top: 1.25rem; padding: .7rem 1rem; font-size: 1rem; width: 100%; }
+            .error { color: #b00020; font-weight: 600; }
+            </style></head>
+            <body><main>
+            \(body)
+            </main></body></html>
+            """
+        return Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+                HTTPField.Name("X-Frame-Options")!: "DENY",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: document)))
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+}

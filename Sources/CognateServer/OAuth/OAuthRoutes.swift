@@ -1,0 +1,170 @@
+import CognateCore
+import Foundation
+import Hummingbird
+
+/// The OAuth 2.0 / OpenID Connect endpoints and the hosted sign-in, at the server's public URL
+/// for every pool (docs/oauth.md): `/oauth2/authorize` (sends the browser to `/login`),
+/// `/login` (the hosted pages), `/oauth2/token`, `/oauth2/userInfo`, `/oauth2/revoke`,
+/// `/logout`. The app client (`client_id`) names the pool; a Host that is a pool's domain
+/// (`<domain>.…`) must match the client's pool.
+enum OAuthRoutes {
+    static let maxFormBytes = 16 * 1024
+
+    static func add(to router: Router<CognateRequestContext>, service: IdentityService, secureCookies: Bool) {
+        router.get("/oauth2/authorize") { request, _ -> Response in
+            let query = queryDictionary(request)
+            do {
+                let validated = try await service.authorizationRequest(query)
+                try await checkDomain(request, clientId: validated.clientId, service: service)
+                return HostedPages.redirect("/login?" + (request.uri.query ?? ""), clearingFlow: false)
+            } catch {
+                return authorizeFailure(error)
+            }
+        }
+        router.get("/login") { request, _ -> Response in
+            do {
+                let validated = try await service.authorizationRequest(queryDictionary(request))
+                try await checkDomain(request, clientId: validated.clientId, service: service)
+                return try await respond(with: service.beginHostedSignIn(validated), secureCookies: secureCookies)
+            } catch {
+                return authorizeFailure(error)
+            }
+        }
+        router.post("/login") { request, _ -> Response in
+            guard let form = try? await formBody(request), let flow = form["flow"], !flow.isEmpty,
+                let cookie = request.cookies[HostedPages.flowCookie]?.value, ConstantTime.equals(cookie, flow)
+            else {
+                return HostedPages.error(.forbidden, "This form has expired or was not sent from this sign-in page. Start again from the app.")
+            }
+            do {
+                return try await respond(with: service.continueHostedSignIn(flow: flow, form: form), secureCookies: secureCookies)
+            } catch {
+                return authorizeFailure(error)
+            }
+        }
+        router.post("/oauth2/token") { request, _ -> Response in
+            do {
+                guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
+                return try json(.ok, try await service.tokenEndpoint(form: form, basic: basicCredentials(request)))
+            } catch {
+                return oauthFailure(error)
+            }
+        }
+        router.post("/oauth2/revoke") { request, _ -> Response in
+            do {
+                guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
+                try await service.revokeEndpoint(form: form, basic: basicCredentials(request))
+                return Response(status: .ok, headers: [.cacheControl: "no-store"])
+            } catch {
+                return oauthFailure(error)
+            }
+        }
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/oauth2/userInfo", method: method) { request, _ -> Response in
+                do {
+                    guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+                        throw OAuthError("invalid_token", "A Bearer access token is required.", status: 401)
+                    }
+                    return try json(.ok, try await service.userInfo(accessToken: String(header.dropFirst("bearer ".count))))
+                } catch {
+                    return oauthFailure(error)
+                }
+            }
+        }
+        router.get("/logout") { request, _ -> Response in
+            let query = queryDictionary(request)
+            do {
+                return HostedPages.redirect(try await service.logoutRedirect(
+                    clientId: query["client_id"], logoutURI: query["logout_uri"]))
+            } catch {
+                return authorizeFailure(error)
+            }
+        }
+    }
+
+    private static func respond(with step: HostedSignInStep, secureCookies: Bool) -> Response {
+        switch step {
+        case .page(let page, let flow): return HostedPages.page(page, flow: flow, secureCookies: secureCookies)
+        case .redirect(let location): return HostedPages.redirect(location)
+        }
+    }
+
+    /// A Host naming a pool's domain (its first label) serves that pool's clients only.
+    private static func checkDomain(_ request: Request, clientId: String, service: IdentityService) async throws {
+        guard let host = request.head.authority,
+            let label = host.split(separator: ".").first.map(String.init), host.contains("."),
+            let poolId = try await service.poolOfDomain(label)
+        else { return }
+        guard try await service.clientBelongs(clientId, toPool: poolId) else {
+            throw AuthorizationPageError(message: "This app client does not belong to the user pool of \(host).")
+        }
+    }
+
+    private static func authorizeFailure(_ error: any Error) -> Response {
+        switch error {
+        case let page as AuthorizationPageError:
+            return HostedPages.error(.badRequest, page.message)
+        case let refused as AuthorizationRedirectError:
+            var pairs = [("error", refused.error.error), ("error_description", refused.error.description)]
+            if let state = refused.state { pairs.append(("state", state)) }
+            let separator = refused.redirectURI.contains("?") ? "&" : "?"
+            return HostedPages.redirect(refused.redirectURI + separator + IdentityService.formEncoded(pairs))
+        default:
+            return HostedPages.error(.internalServerError, "The sign-in failed; try again.")
+        }
+    }
+
+    private static func oauthFailure(_ error: any Error) -> Response {
+        let oauth = error as? OAuthError ?? OAuthError("server_error", "The request could not be completed.", status: 500)
+        var response = (try? json(HTTPResponse.Status(code: oauth.status), [
+            "error": TokenResponseValue.string(oauth.error), "error_description": .string(oauth.description),
+        ])) ?? Response(status: .internalServerError)
+        if oauth.status == 401 { response.headers[.wwwAuthenticate] = "Bearer error=\"\(oauth.error)\"" }
+        return response
+    }
+
+    private static func json<Body: Encodable>(_ status: HTTPResponse.Status, _ body: Body) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(body))))
+    }
+
+    /// The query, decoded as a form (`+` is a space); the first value of a name wins.
+    static func queryDictionary(_ request: Request) -> [String: String] {
+        formFields(request.uri.query ?? "")
+    }
+
+    /// An `application/x-www-form-urlencoded` body (at most 16 KiB); the first value of a name wins.
+    static func formBody(_ request: Request) async throws -> [String: String] {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            throw OAuthError("invalid_request", "The body must be application/x-www-form-urlencoded.")
+        }
+        let data = try await CognitoAPIResponder.collect(request.body, limit: maxFormBytes)
+        return formFields(String(decoding: data, as: UTF8.self))
+    }
+
+    static func formFields(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            let name = decode(parts[0])
+            if fields[name] == nil { fields[name] = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return fields
+    }
+
+    /// HTTP Basic client credentials (`client_id:client_secret`, each form-encoded).
+    static func basicCredentials(_ request: Request) -> (id: String, secret: String)? {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
+            let data = Data(base64Encoded: String(header.dropFirst("basic ".count)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        let decode = { (part: Substring) in String(part).removingPercentEncoding ?? String(part) }
+        return (decode(text[..<colon]), decode(text[text.index(after: colon)...]))
+    }
+}
