@@ -282,3 +282,37 @@ def test_logout_goes_only_to_registered_addresses_and_discovery_lists_the_endpoi
     assert document["code_challenge_methods_supported"] == ["S256"]
     unauthorized = requests.get(server.endpoint + "/oauth2/userInfo", headers={"Authorization": "Bearer nope"}, timeout=10)
     assert unauthorized.status_code == 401 and unauthorized.json()["error"] == "invalid_token"
+
+
+def test_hosted_sign_up_confirms_with_the_emailed_code_then_signs_in(server, idp):
+    pool = idp.create_user_pool(
+        PoolName=unique("oauth"), AutoVerifiedAttributes=["email"],
+        Schema=[{"Name": "email", "AttributeDataType": "String", "Required": True, "Mutable": True}])["UserPool"]
+    client = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="spa", CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
+        AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True,
+        SupportedIdentityProviders=["COGNITO"])["UserPoolClient"]
+    app = app_session(server, client, scope="openid email")
+    verifier = secrets.token_urlsafe(48)
+    uri, state = authorize(server, app, verifier)
+    browser = requests.Session()
+    sign_in_page = browser.get(uri, timeout=10)
+    link = re.search(r'href="(/signup\?[^"]+)"', sign_in_page.text).group(1).replace("&amp;", "&")
+    sign_up_page = browser.get(server.endpoint + link, timeout=10)
+    assert 'name="attribute.email"' in sign_up_page.text and 'autocomplete="new-password"' in sign_up_page.text
+    username, email = unique("hosted"), f"{unique('hosted')}@example.com"
+    weak = browser.post(server.endpoint + "/login", timeout=10, data={
+        "flow": flow_of(sign_up_page), "username": username, "attribute.email": email, "password": "short"})
+    assert "Password did not conform with policy" in weak.text
+    code_page = browser.post(server.endpoint + "/login", timeout=10, data={
+        "flow": flow_of(weak), "username": username, "attribute.email": email, "password": PASSWORD})
+    assert "Confirm your account" in code_page.text and "@e***" in code_page.text
+    code = server.outbox(pool["Id"])[-1]["code"]
+    confirmed = browser.post(server.endpoint + "/login", timeout=10, data={"flow": flow_of(code_page), "code": code})
+    assert "Your account is confirmed. Sign in." in confirmed.text and f'value="{username}"' in confirmed.text
+    done = browser.post(server.endpoint + "/login", allow_redirects=False, timeout=10, data={
+        "flow": flow_of(confirmed), "username": username, "password": PASSWORD})
+    assert done.status_code == 302
+    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=done.headers["Location"],
+                            code_verifier=verifier)
+    assert verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])["email"] == email

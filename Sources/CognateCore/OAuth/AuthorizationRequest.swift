@@ -14,6 +14,16 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
     /// BASE64URL(SHA-256(code_verifier)) (method S256, the only one Cognito takes).
     public var codeChallenge: String?
     public var nonce: String?
+
+    /// The request as the query of `/login` or `/signup`.
+    public var query: String {
+        var pairs = [("client_id", clientId), ("redirect_uri", redirectURI), ("response_type", responseType),
+                     ("scope", scopes.joined(separator: " "))]
+        if let state { pairs.append(("state", state)) }
+        if let codeChallenge { pairs += [("code_challenge", codeChallenge), ("code_challenge_method", "S256")] }
+        if let nonce { pairs.append(("nonce", nonce)) }
+        return IdentityService.formEncoded(pairs)
+    }
 }
 
 /// An authorization request refused in a way the app may be told: the browser goes back to

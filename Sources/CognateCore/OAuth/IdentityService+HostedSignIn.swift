@@ -3,7 +3,12 @@ import Foundation
 
 /// What a hosted page shows.
 public enum HostedPage: Sendable, Equatable {
-    case signIn(username: String?, error: String?)
+    /// `notice`: what just happened (an account confirmed).
+    case signIn(username: String?, error: String?, notice: String? = nil)
+    /// `attributes`: the pool's required attributes, asked besides username and password.
+    case signUp(attributes: [String], error: String?)
+    /// The sign-up code `destination` (masked) received; `resend` sends another.
+    case confirmSignUp(destination: String?, error: String?)
     /// A second factor's code: `challenge` is SOFTWARE_TOKEN_MFA, SMS_MFA or EMAIL_OTP;
     /// `destination` where an SMS or email code went (masked).
     case code(challenge: String, destination: String?, error: String?)
@@ -13,8 +18,9 @@ public enum HostedPage: Sendable, Equatable {
 
 /// Where a hosted sign-in stands after a step.
 public enum HostedSignInStep: Sendable, Equatable {
-    /// Show `page`; `flow` names the sign-in in progress (the form field and the flow cookie).
-    case page(HostedPage, flow: String)
+    /// Show `page`; `flow` names the sign-in in progress (the form field and the flow cookie);
+    /// `request` is the authorization request it answers (for links between the pages).
+    case page(HostedPage, flow: String, request: AuthorizationRequest)
     /// Done: send the browser to this address (the app's redirect URI with the code, or with
     /// the tokens in the fragment for the implicit flow).
     case redirect(String)
@@ -24,6 +30,8 @@ public enum HostedSignInStep: Sendable, Equatable {
 /// authorization request it answers and the challenge it waits for, if any.
 struct HostedFlowState: Codable, Sendable {
     var request: AuthorizationRequest
+    /// `signUp` or `confirmSignUp` while registering; nil while signing in.
+    var stage: String?
     var username: String?
     var challenge: String?
     var session: String?
@@ -32,6 +40,7 @@ struct HostedFlowState: Codable, Sendable {
 
 /// What a challenge page needs to be shown again (with an error).
 struct HostedPageState: Codable, Sendable {
+    var notice: String?
     var destination: String?
     var requiredAttributes: [String]?
     var factors: [String]?
@@ -48,7 +57,7 @@ extension IdentityService {
         let flow = try await store.write { transaction in
             try await self.openHostedFlow(HostedFlowState(request: request), pool: pool, client: client, in: transaction)
         }
-        return .page(.signIn(username: nil, error: nil), flow: flow)
+        return .page(.signIn(username: nil, error: nil), flow: flow, request: request)
     }
 
     /// One submitted page of a hosted sign-in (`form`: its fields). The user's answers go
@@ -66,12 +75,16 @@ extension IdentityService {
                 return pending.state
             })
         else { throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.") }
+        if state.stage != nil {
+            return try await continueHostedSignUp(state, form: form, pool: pool, client: client)
+        }
         let outcome: AuthOutcome
         do {
             outcome = try await hostedAnswer(state, form: form, pool: pool, client: client)
         } catch let error as CognitoError {
             // A challenge whose session ended starts over; anything else is shown on the same page.
             var retry = state
+            retry.page?.notice = nil
             if state.challenge == nil {
                 retry.username = form["username"]              // shown again in the form
             } else if error == AuthSessions.invalid || error == AuthSessions.expired {
@@ -132,12 +145,16 @@ extension IdentityService {
     }
 
     /// Stores `state` as a new flow and returns the page it shows.
-    private func hostedPage(_ state: HostedFlowState, error: String?, pool: PoolRecord, client: ClientRecord) async throws
+    func hostedPage(_ state: HostedFlowState, error: String?, pool: PoolRecord, client: ClientRecord) async throws
         -> HostedSignInStep
     {
         let page: HostedPage
         switch state.challenge.map(ChallengeNameType.init(rawValue:)) {
-        case nil: page = .signIn(username: state.username, error: error)
+        case nil where state.stage == Self.signUpStage:
+            page = .signUp(attributes: try await hostedSignUpAttributes(pool), error: error)
+        case nil where state.stage == Self.confirmStage:
+            page = .confirmSignUp(destination: state.page?.destination, error: error)
+        case nil: page = .signIn(username: state.username, error: error, notice: state.page?.notice)
         case .softwareTokenMfa?, .smsMfa?, .emailOtp?:
             page = .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)
         case .newPasswordRequired?: page = .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], error: error)
@@ -149,10 +166,10 @@ extension IdentityService {
         let flow = try await store.write { transaction in
             try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
         }
-        return .page(page, flow: flow)
+        return .page(page, flow: flow, request: state.request)
     }
 
-    private func openHostedFlow(_ state: HostedFlowState, pool: PoolRecord, client: ClientRecord,
+    func openHostedFlow(_ state: HostedFlowState, pool: PoolRecord, client: ClientRecord,
                                 in transaction: any StoreTransaction) async throws -> String {
         try await openAuthSession(
             Self.hostedFlow, state: state, user: nil, pool: pool, client: client, encoding: .session,

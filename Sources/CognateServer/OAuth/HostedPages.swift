@@ -1,4 +1,5 @@
 import CognateCore
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -9,14 +10,38 @@ import Hummingbird
 enum HostedPages {
     static let flowCookie = "cognate_flow"
 
-    static func page(_ page: HostedPage, flow: String, secureCookies: Bool) -> Response {
+    static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, secureCookies: Bool) -> Response {
         let body: String
         switch page {
-        case .signIn(let username, let error):
+        case .signIn(let username, let error, let notice):
             body = form(title: "Sign in", flow: flow, error: error, fields: """
+                \(notice.map { "<p class=\"notice\" role=\"status\">\(escape($0))</p>" } ?? "")
                 \(field("username", label: "Username or email", value: username ?? "", autocomplete: "username", autofocus: username == nil))
                 \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: username != nil))
-                """, submit: "Sign in")
+                """, submit: "Sign in") + """
+                <p>New here? <a href="/signup?\(escape(request.query))">Create an account</a></p>
+                """
+        case .signUp(let attributes, let error):
+            let extra = attributes.map {
+                field("attribute.\($0)", label: $0.replacingOccurrences(of: "_", with: " ").capitalized,
+                      type: $0 == "email" ? "email" : $0 == "phone_number" ? "tel" : "text",
+                      autocomplete: ["email": "email", "phone_number": "tel", "given_name": "given-name",
+                                     "family_name": "family-name", "name": "name"][$0])
+            }
+            body = form(title: "Create an account", flow: flow, error: error, fields: """
+                \(field("username", label: "Username", autocomplete: "username", autofocus: true))
+                \(extra.joined(separator: "\n"))
+                \(field("password", label: "Password", type: "password", autocomplete: "new-password"))
+                """, submit: "Sign up") + """
+                <p>Have an account? <a href="/login?\(escape(request.query))">Sign in</a></p>
+                """
+        case .confirmSignUp(let destination, let error):
+            body = form(title: "Confirm your account", flow: flow, error: error, fields: """
+                <p>Enter the code we sent to \(escape(destination ?? "you")).</p>
+                \(field("code", label: "Code", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
+                """, submit: "Confirm") + form(title: nil, flow: flow, error: nil, fields: """
+                <input type="hidden" name="resend" value="1">
+                """, submit: "Send a new code")
         case .code(let challenge, let destination, let error):
             let hint = challenge == "SOFTWARE_TOKEN_MFA"
                 ? "Enter the code your authenticator app shows."
@@ -57,9 +82,9 @@ enum HostedPages {
         return Response(status: .found, headers: headers)
     }
 
-    private static func form(title: String, flow: String, error: String?, fields: String, submit: String?) -> String {
+    private static func form(title: String?, flow: String, error: String?, fields: String, submit: String?) -> String {
         """
-        <h1>\(escape(title))</h1>
+        \(title.map { "<h1>\(escape($0))</h1>" } ?? "")
         \(error.map { "<p class=\"error\" role=\"alert\">\(escape($0))</p>" } ?? "")
         <form method="post" action="/login">
         <input type="hidden" name="flow" value="\(escape(flow))">
@@ -89,6 +114,7 @@ enum HostedPages {
             input { width: 100%; box-sizing: border-box; padding: .6rem; font-size: 1rem; margin-top: .25rem; }
             button { margin-top: 1.25rem; padding: .7rem 1rem; font-size: 1rem; width: 100%; }
             .error { color: #b00020; font-weight: 600; }
+            .notice { color: #0b6e24; font-weight: 600; }
             </style></head>
             <body><main>
             \(body)

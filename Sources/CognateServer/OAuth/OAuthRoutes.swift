@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The OAuth 2.0 / OpenID Connect endpoints and the hosted sign-in, at the server's public URL
 /// for every pool (docs/oauth.md): `/oauth2/authorize` (sends the browser to `/login`),
-/// `/login` (the hosted pages), `/oauth2/token`, `/oauth2/userInfo`, `/oauth2/revoke`,
+/// `/login` and `/signup` (the hosted pages; every form posts to `/login`), `/oauth2/token`, `/oauth2/userInfo`, `/oauth2/revoke`,
 /// `/logout`. The app client (`client_id`) names the pool; a Host that is a pool's domain
 /// (`<domain>.…`) must match the client's pool.
 enum OAuthRoutes {
@@ -26,6 +26,15 @@ enum OAuthRoutes {
                 let validated = try await service.authorizationRequest(queryDictionary(request))
                 try await checkDomain(request, clientId: validated.clientId, service: service)
                 return try await respond(with: service.beginHostedSignIn(validated), secureCookies: secureCookies)
+            } catch {
+                return authorizeFailure(error)
+            }
+        }
+        router.get("/signup") { request, _ -> Response in
+            do {
+                let validated = try await service.authorizationRequest(queryDictionary(request))
+                try await checkDomain(request, clientId: validated.clientId, service: service)
+                return try await respond(with: service.beginHostedSignUp(validated), secureCookies: secureCookies)
             } catch {
                 return authorizeFailure(error)
             }
@@ -84,7 +93,8 @@ enum OAuthRoutes {
 
     private static func respond(with step: HostedSignInStep, secureCookies: Bool) -> Response {
         switch step {
-        case .page(let page, let flow): return HostedPages.page(page, flow: flow, secureCookies: secureCookies)
+        case .page(let page, let flow, let request):
+            return HostedPages.page(page, flow: flow, request: request, secureCookies: secureCookies)
         case .redirect(let location): return HostedPages.redirect(location)
         }
     }

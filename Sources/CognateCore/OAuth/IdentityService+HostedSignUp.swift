@@ -1,0 +1,75 @@
+import CognateProtocol
+import Foundation
+
+extension IdentityService {
+    static let signUpStage = "signUp"
+    static let confirmStage = "confirmSignUp"
+
+    /// Starts a hosted sign-up for a validated authorization request: the sign-up page.
+    public func beginHostedSignUp(_ request: AuthorizationRequest) async throws -> HostedSignInStep {
+        let (pool, client) = try await requireClient(request.clientId)
+        return try await hostedPage(HostedFlowState(request: request, stage: Self.signUpStage), error: nil, pool: pool, client: client)
+    }
+
+    /// A sign-up page or its code page submitted: SignUp and ConfirmSignUp as the API runs them
+    /// (the pool's policies, attribute rules, triggers and limits). A confirmed account goes on
+    /// to the sign-in page with its name filled in (the password is never kept between pages).
+    func continueHostedSignUp(_ state: HostedFlowState, form: [String: String], pool: PoolRecord, client: ClientRecord)
+        async throws -> HostedSignInStep
+    {
+        var next = state
+        do {
+            if state.stage == Self.signUpStage {
+                let username = form["username"] ?? ""
+                let attributes = try await hostedSignUpAttributes(pool).map {
+                    AttributeType(name: $0, value: form["attribute.\($0)"] ?? "")
+                }
+                try Self.checkFormBounds(form)
+                let response = try await signUp(SignUpRequest(
+                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
+                    password: form["password"] ?? "", userAttributes: attributes))
+                next.username = username
+                if response.userConfirmed {
+                    next = HostedFlowState(request: state.request, username: username,
+                                           page: HostedPageState(notice: "Your account is ready. Sign in."))
+                } else {
+                    next.stage = Self.confirmStage
+                    next.page = HostedPageState(destination: response.codeDeliveryDetails?.destination)
+                }
+            } else {
+                let username = state.username ?? ""
+                if form["resend"] != nil {
+                    let sent = try await resendConfirmationCode(ResendConfirmationCodeRequest(
+                        clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
+                    next.page = HostedPageState(destination: sent.codeDeliveryDetails?.destination ?? state.page?.destination)
+                } else {
+                    try Self.checkFormBounds(form)
+                    _ = try await confirmSignUp(ConfirmSignUpRequest(
+                        clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
+                        confirmationCode: form["code"] ?? ""))
+                    next = HostedFlowState(request: state.request, username: username,
+                                           page: HostedPageState(notice: "Your account is confirmed. Sign in."))
+                }
+            }
+        } catch let error as CognitoError {
+            return try await hostedPage(state, error: error.message, pool: pool, client: client)
+        }
+        return try await hostedPage(next, error: nil, pool: pool, client: client)
+    }
+
+    /// The attributes the sign-up page asks for: the pool's required ones.
+    func hostedSignUpAttributes(_ pool: PoolRecord) async throws -> [String] {
+        (pool.settings.schemaAttributes ?? []).filter { $0.required == true && $0.name != "sub" }.compactMap(\.name)
+    }
+
+    func hostedSecretHash(_ username: String, _ client: ClientRecord) -> String? {
+        client.secret.map { SecretHash.compute(username: username, clientId: client.clientId, clientSecret: $0) }
+    }
+
+    /// Form values no real page sends: refused before anything is stored.
+    static func checkFormBounds(_ form: [String: String]) throws {
+        guard form.count <= 64, form.values.allSatisfy({ $0.count <= 2048 }) else {
+            throw CognitoError.invalidParameter("The form has too many or too long fields.")
+        }
+    }
+}
