@@ -31,6 +31,7 @@ enum StoreConformance {
         Case(name: "expired records are swept in batches, live ones stay", run: sweeping),
         Case(name: "MFA records, TOTP steps used once, devices and their token families", run: mfaAndDevices),
         Case(name: "SMS/email MFA flags, PIN policies and device PIN verifiers", run: mfaCodesAndPins),
+        Case(name: "domains, resource servers and the scopes of token families", run: oauthRecords),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
     ]
@@ -505,6 +506,46 @@ enum StoreConformance {
         let cleared = withoutPin
         try await store.write { try await $0.updateDevice(cleared) }
         #expect(try await store.read { try await $0.device(poolId: "p1", key: device.deviceKey) } == cleared)
+    }
+
+    static func oauthRecords(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        let domain = DomainRecord(domain: "login", poolId: "p1", createdAt: t0)
+        try await store.write { try await $0.insertDomain(domain) }
+        #expect(try await store.read { try await $0.domain(named: "login") } == domain)
+        #expect(try await store.read { try await $0.domain(ofPool: "p1") } == domain)
+        // A domain is unique on the server, and a pool has one.
+        for taken in [DomainRecord(domain: "login", poolId: "p2", createdAt: t0), DomainRecord(domain: "other", poolId: "p1", createdAt: t0)] {
+            await #expect(throws: StoreError.conflict(.domain)) { try await store.write { try await $0.insertDomain(taken) } }
+        }
+        try await store.write { try await $0.deleteDomain(named: "login") }
+        #expect(try await store.read { try await $0.domain(named: "login") } == nil)
+
+        let api = ResourceServerRecord(poolId: "p1", identifier: "https://api", name: "API",
+                                       scopes: [ResourceServerScopeType(scopeName: "read", scopeDescription: "Read")])
+        try await store.write { tx in
+            try await tx.insertResourceServer(api)
+            try await tx.insertResourceServer(ResourceServerRecord(poolId: "p1", identifier: "billing", name: "B", scopes: []))
+        }
+        await #expect(throws: StoreError.conflict(.resourceServer)) { try await store.write { try await $0.insertResourceServer(api) } }
+        var renamed = api
+        renamed.name = "API v2"
+        let updated = renamed
+        try await store.write { try await $0.updateResourceServer(updated) }
+        #expect(try await store.read { try await $0.resourceServer(poolId: "p1", identifier: "https://api") } == updated)
+        let first = try await store.read { try await $0.resourceServers(poolId: "p1", after: nil, limit: 1) }
+        #expect(first.items.map(\.identifier) == ["billing"] && first.next == "billing")
+        #expect(try await store.read { try await $0.resourceServers(poolId: "p1", after: "billing", limit: 1) }.items == [updated])
+        try await store.write { try await $0.deleteResourceServer(poolId: "p1", identifier: "billing") }
+        #expect(try await store.read { try await $0.resourceServer(poolId: "p1", identifier: "billing") } == nil)
+
+        try await store.write { tx in
+            try await tx.insertTokenFamily(TokenFamilyRecord(
+                originJti: "hosted", poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "hh", authTime: t0,
+                createdAt: t0, expiresAt: t0 + 100))
+            try await tx.setTokenFamilyScopes(originJti: "hosted", scopes: ["openid", "https://api/read"])
+        }
+        #expect(try await store.read { try await $0.tokenFamily(originJti: "hosted") }?.scopes == ["openid", "https://api/read"])
     }
 
     static func signInFailures(_ store: SQLStore) async throws {
