@@ -18,6 +18,7 @@ extension AuthError {
         case incorrectPIN(Int)
         case pinAttemptsExhausted
         case pinNotRegistered
+        case webSignIn(String, String)
     }
 
     var identity: Identity {
@@ -34,6 +35,7 @@ extension AuthError {
         case .incorrectPIN(let left): return .incorrectPIN(left)
         case .pinAttemptsExhausted: return .pinAttemptsExhausted
         case .pinNotRegistered: return .pinNotRegistered
+        case .webSignIn(let error, let description): return .webSignIn(error, description)
         default: preconditionFailure("every server error has a serverError")
         }
     }

@@ -81,6 +81,9 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     /// Too many wrong PINs: the server forgot this device and ended its sessions, and the
     /// profile was wiped here. The user signs in with the password again.
     case pinAttemptsExhausted
+    /// The hosted sign-in or its token exchange refused (OAuth's `error` and
+    /// `error_description`: `access_denied`, `invalid_scope`, `invalid_grant` …).
+    case webSignIn(error: String, description: String)
     /// This profile cannot sign in with a PIN: none was registered, or the server no longer
     /// knows the device (forgotten elsewhere). Sign in with the password (and register a PIN).
     case pinNotRegistered
@@ -147,6 +150,7 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .incorrectPIN(let left): return "Incorrect PIN. \(left) attempt\(left == 1 ? "" : "s") left."
         case .pinAttemptsExhausted: return "Too many incorrect PINs: this device was forgotten. Sign in with your password."
         case .pinNotRegistered: return "No PIN is registered for this profile on this device."
+        case .webSignIn(let error, let description): return description.isEmpty ? error : "\(error): \(description)"
         default: return ""
         }
     }
@@ -199,7 +203,7 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .service(let code, let m): return known(code, m)
         case .unexpected(let type, let m): return (nil, type, m)
         case .network, .storage, .invalidResponse, .notSignedIn, .sessionExpired, .unsupportedChallenge, .invalidState,
-            .pinPolicyViolation, .incorrectPIN, .pinAttemptsExhausted, .pinNotRegistered:
+            .pinPolicyViolation, .incorrectPIN, .pinAttemptsExhausted, .pinNotRegistered, .webSignIn:
             return nil
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One HTTP request of the Cognito JSON protocol: always a `POST` of a JSON body.
+/// One HTTP request: always a `POST`, of a JSON body (the Cognito protocol) or of a form (the
+/// OAuth token endpoint).
 public struct HTTPTransportRequest: Sendable, Equatable {
     public var url: URL
     public var headers: [String: String]
