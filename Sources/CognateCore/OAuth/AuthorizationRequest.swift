@@ -14,6 +14,8 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
     /// BASE64URL(SHA-256(code_verifier)) (method S256, the only one Cognito takes).
     public var codeChallenge: String?
     public var nonce: String?
+    /// A provider of the pool to sign in with (`identity_provider`); nil: the pool's own pages.
+    public var identityProvider: String? = nil
 
     /// The request as the query of `/login` or `/signup`.
     public var query: String {
@@ -62,11 +64,9 @@ extension IdentityService {
             guard flows.contains(.implicit) else { throw refuse(.unauthorizedClient("The client may not use the implicit flow.")) }
         default: throw refuse(OAuthError("unsupported_response_type", "response_type must be code or token."))
         }
-        if let provider = query["identity_provider"], provider != "COGNITO" {
-            throw refuse(.invalidRequest("Only the COGNITO identity provider is served yet."))
-        }
-        guard (settings.supportedIdentityProviders ?? []).contains("COGNITO") else {
-            throw refuse(.unauthorizedClient("The client does not offer the COGNITO identity provider."))
+        let provider = query["identity_provider"].flatMap { $0 == "COGNITO" ? nil : $0 }
+        guard (settings.supportedIdentityProviders ?? []).contains(provider ?? "COGNITO") else {
+            throw refuse(.unauthorizedClient("The client does not offer the identity provider \(provider ?? "COGNITO").")) 
         }
         let challenge = query["code_challenge"]
         if let challenge {
@@ -83,6 +83,6 @@ extension IdentityService {
         }
         return AuthorizationRequest(
             clientId: clientId, redirectURI: redirectURI, responseType: responseType, scopes: scopes, state: state,
-            codeChallenge: challenge, nonce: query["nonce"])
+            codeChallenge: challenge, nonce: query["nonce"], identityProvider: provider)
     }
 }

@@ -19,6 +19,8 @@ public final class IdentityService: Sendable {
     let codes: CodeBook
     let tokens: TokenIssuer
     let accessTokens: AccessTokenVerifier
+    /// Calls to identity providers (federation).
+    let upstream: any UpstreamHTTP
     let changeFeedCursor = ChangeFeedCursor()
 
     /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
@@ -29,7 +31,7 @@ public final class IdentityService: Sendable {
     public static func start(
         store: any Store, channels: DeliveryChannels, functions: (any FunctionInvoker)? = nil,
         configuration: CoreConfiguration, time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> IdentityService {
         let keys = SigningKeyRing(store: store)
         let codeKey = try await store.write { transaction in
@@ -44,7 +46,8 @@ public final class IdentityService: Sendable {
         return IdentityService(
             store: store, time: time, random: random,
             deliveryQueue: DeliveryQueue(store: store, channels: channels, customSenders: senders, time: time, log: log),
-            triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey))
+            triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey),
+            upstream: upstream)
     }
 
     /// The same, with one channel for both media.
@@ -57,7 +60,8 @@ public final class IdentityService: Sendable {
 
     init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
          triggers: Triggers, cache: ConfigurationCache, configuration: CoreConfiguration, keys: SigningKeyRing,
-         codeKey: SymmetricKey) {
+         codeKey: SymmetricKey, upstream: any UpstreamHTTP = URLSessionUpstreamHTTP()) {
+        self.upstream = upstream
         self.store = store
         self.time = time
         self.random = random

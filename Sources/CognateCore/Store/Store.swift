@@ -26,7 +26,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
-    & DeviceRepository & OAuthRepository
+    & DeviceRepository & OAuthRepository & FederationRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///
@@ -52,6 +52,8 @@ public enum UniqueKey: String, Sendable {
     case group
     case domain
     case resourceServer
+    case identityProvider
+    case providerLink
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

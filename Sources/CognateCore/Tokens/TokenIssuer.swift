@@ -139,6 +139,9 @@ struct TokenIssuer: Sendable {
                 claims[name] = .bool(value == "true")
             case "updated_at":
                 claims[name] = Double(value).map(JSONValue.number) ?? .string(value)
+            case "identities":
+                // Federated identities are a JSON array in the ID token, as Cognito sends them.
+                claims[name] = (try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8))) ?? .string(value)
             default:
                 claims[name] = .string(value)
             }

@@ -25,6 +25,9 @@ enum OAuthRoutes {
             do {
                 let validated = try await service.authorizationRequest(queryDictionary(request))
                 try await checkDomain(request, clientId: validated.clientId, service: service)
+                if let provider = validated.identityProvider {
+                    return HostedPages.redirect(try await service.beginFederatedSignIn(validated, provider: provider))
+                }
                 return try await respond(with: service.beginHostedSignIn(validated), secureCookies: secureCookies)
             } catch {
                 return authorizeFailure(error)
@@ -78,6 +81,20 @@ enum OAuthRoutes {
                 } catch {
                     return oauthFailure(error)
                 }
+            }
+        }
+        for path in ["/oauth2/token", "/oauth2/revoke"] {
+            router.get(RouterPath(path)) { _, _ -> Response in
+                var response = oauthFailure(OAuthError("invalid_request", "Use POST.", status: 405))
+                response.headers[.allow] = "POST"
+                return response
+            }
+        }
+        router.get("/oauth2/idpresponse") { request, _ -> Response in
+            do {
+                return HostedPages.redirect(try await service.completeFederatedSignIn(queryDictionary(request)))
+            } catch {
+                return authorizeFailure(error)
             }
         }
         router.get("/logout") { request, _ -> Response in

@@ -29,7 +29,7 @@ public enum Migrator {
         Migration004Hardening.migration, Migration005MessageQueue.migration, Migration006Functions.migration,
         Migration007MessageOccasion.migration, Migration008Mfa.migration,
         Migration009Devices.migration, Migration010MfaCodesAndPins.migration,
-        Migration011OAuth.migration,
+        Migration011OAuth.migration, Migration012Federation.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

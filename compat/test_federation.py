@@ -1,0 +1,165 @@
+"""Federation (issue 13): a second Cognate serves as the upstream OpenID Connect provider. Identity
+provider operations through boto3, a federated sign-in through the hosted endpoints (the
+provider's own sign-in page, its code exchanged server to server, an EXTERNAL_PROVIDER user with
+`identities`), and identity linking (AdminLinkProviderForUser / AdminDisableProviderForUser)."""
+import re
+import secrets
+import tempfile
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import requests
+
+from conftest import CognateServer
+from helpers import PASSWORD, cognito_error, confirmed_user, unique, verify_token
+from test_oauth import CALLBACK, app_session, authorize, flow_of
+
+
+@pytest.fixture(scope="module")
+def upstream():
+    """The upstream provider: another Cognate server, with a pool whose client sends users back
+    to the main server's /oauth2/idpresponse."""
+    with tempfile.TemporaryDirectory(prefix="cognate-upstream-") as workdir:
+        provider = CognateServer(workdir).start()
+        yield provider
+        provider.stop()
+
+
+def upstream_pool(server, upstream):
+    idp = upstream.client()
+    pool = idp.create_user_pool(PoolName=unique("upstream"), AutoVerifiedAttributes=["email"])["UserPool"]
+    client = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="federation", GenerateSecret=True,
+        CallbackURLs=[server.endpoint + "/oauth2/idpresponse"], AllowedOAuthFlows=["code"],
+        AllowedOAuthScopes=["openid", "email", "profile"], AllowedOAuthFlowsUserPoolClient=True,
+        SupportedIdentityProviders=["COGNITO"])["UserPoolClient"]
+    return idp, pool, client
+
+
+def upstream_user(upstream, idp, pool, client):
+    username, email, sub = confirmed_user(upstream, idp, pool, client, secret=client["ClientSecret"])
+    return username, email, sub
+
+
+def federated_pool(idp, upstream, upstream_pool_id, upstream_client):
+    pool = idp.create_user_pool(PoolName=unique("federated"), AutoVerifiedAttributes=["email"])["UserPool"]
+    idp.create_identity_provider(
+        UserPoolId=pool["Id"], ProviderName="Upstream", ProviderType="OIDC", IdpIdentifiers=["upstream.example"],
+        ProviderDetails={"client_id": upstream_client["ClientId"], "client_secret": upstream_client["ClientSecret"],
+                         "authorize_scopes": "openid email profile", "attributes_request_method": "GET",
+                         "oidc_issuer": f"{upstream.endpoint}/{upstream_pool_id}"},
+        AttributeMapping={"email": "email", "email_verified": "email_verified"})
+    client = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="web", GenerateSecret=True, CallbackURLs=[CALLBACK],
+        AllowedOAuthFlows=["code"], AllowedOAuthScopes=["openid", "email", "profile"],
+        AllowedOAuthFlowsUserPoolClient=True, SupportedIdentityProviders=["COGNITO", "Upstream"],
+        ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"])["UserPoolClient"]
+    return pool, client
+
+
+def federated_sign_in(server, upstream, app, username, password=PASSWORD):
+    """The browser's trip: the app's authorize URL with identity_provider → the provider's sign-in
+    page → back to /oauth2/idpresponse → back to the app. Returns (the app's redirect, verifier)."""
+    verifier = secrets.token_urlsafe(48)
+    uri, _ = authorize(server, app, verifier, identity_provider="Upstream")
+    browser = requests.Session()
+    page = browser.get(uri, timeout=10)
+    assert page.status_code == 200 and page.url.startswith(upstream.endpoint + "/login?"), (page.url, page.text[:300])
+    answered = browser.post(upstream.endpoint + "/login", allow_redirects=False, timeout=10,
+                            data={"flow": flow_of(page), "username": username, "password": password})
+    assert answered.status_code == 302 and answered.headers["Location"].startswith(server.endpoint + "/oauth2/idpresponse?")
+    back = browser.get(answered.headers["Location"], allow_redirects=False, timeout=10)
+    assert back.status_code == 302, back.text
+    return back.headers["Location"], verifier
+
+
+def test_a_federated_sign_in_creates_an_external_user_with_its_identity(server, idp, upstream):
+    up_idp, up_pool, up_client = upstream_pool(server, upstream)
+    up_name, up_email, up_sub = upstream_user(upstream, up_idp, up_pool, up_client)
+    pool, client = federated_pool(idp, upstream, up_pool["Id"], up_client)
+    app = app_session(server, client, scope="openid email profile")
+
+    location, verifier = federated_sign_in(server, upstream, app, up_name)
+    assert location.startswith(CALLBACK + "?code=")
+    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    claims = verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])
+    assert claims["cognito:username"] == f"Upstream_{up_sub}" and claims["email"] == up_email
+    assert claims["identities"][0]["providerName"] == "Upstream" and claims["identities"][0]["userId"] == up_sub
+    user = idp.admin_get_user(UserPoolId=pool["Id"], Username=f"Upstream_{up_sub}")
+    assert user["UserStatus"] == "EXTERNAL_PROVIDER"
+
+    # The next sign-in is the same user.
+    location, verifier = federated_sign_in(server, upstream, app, up_name)
+    again = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    assert verify_token(server, pool["Id"], again["id_token"], "id", client["ClientId"])["sub"] == claims["sub"]
+
+    # A provider user who already signed in cannot be merged into another user.
+    native = idp.admin_create_user(UserPoolId=pool["Id"], Username=unique("native"), MessageAction="SUPPRESS")
+    with cognito_error("InvalidParameterException", contains="Merging is not currently supported"):
+        idp.admin_link_provider_for_user(
+            UserPoolId=pool["Id"], DestinationUser={"ProviderName": "Cognito", "ProviderAttributeValue": native["User"]["Username"]},
+            SourceUser={"ProviderName": "Upstream", "ProviderAttributeName": "Cognito_Subject", "ProviderAttributeValue": up_sub})
+
+
+def test_a_linked_provider_user_signs_in_as_the_existing_user(server, idp, upstream):
+    up_idp, up_pool, up_client = upstream_pool(server, upstream)
+    up_name, _, up_sub = upstream_user(upstream, up_idp, up_pool, up_client)
+    pool, client = federated_pool(idp, upstream, up_pool["Id"], up_client)
+    native, _, native_sub = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])
+    idp.admin_link_provider_for_user(
+        UserPoolId=pool["Id"], DestinationUser={"ProviderName": "Cognito", "ProviderAttributeValue": native},
+        SourceUser={"ProviderName": "Upstream", "ProviderAttributeName": "Cognito_Subject", "ProviderAttributeValue": up_sub})
+    identities = {a["Name"]: a["Value"] for a in idp.admin_get_user(UserPoolId=pool["Id"], Username=native)["UserAttributes"]}
+    assert '"providerName":"Upstream"' in identities["identities"]
+
+    app = app_session(server, client, scope="openid email profile")
+    location, verifier = federated_sign_in(server, upstream, app, up_name)
+    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    claims = verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])
+    assert claims["sub"] == native_sub and claims["cognito:username"] == native
+
+    # Unlinked, the provider's user is a federated user of its own again.
+    idp.admin_disable_provider_for_user(UserPoolId=pool["Id"], User={
+        "ProviderName": "Upstream", "ProviderAttributeName": "Cognito_Subject", "ProviderAttributeValue": up_sub})
+    location, verifier = federated_sign_in(server, upstream, app, up_name)
+    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    assert verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])["sub"] != native_sub
+
+
+def test_identity_provider_operations_and_refusals(server, idp, upstream):
+    up_idp, up_pool, up_client = upstream_pool(server, upstream)
+    pool, client = federated_pool(idp, upstream, up_pool["Id"], up_client)
+    described = idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Upstream")["IdentityProvider"]
+    assert described["ProviderType"] == "OIDC" and described["AttributeMapping"]["email"] == "email"
+    assert idp.get_identity_provider_by_identifier(UserPoolId=pool["Id"], IdpIdentifier="upstream.example")[
+        "IdentityProvider"]["ProviderName"] == "Upstream"
+    assert [p["ProviderName"] for p in idp.list_identity_providers(UserPoolId=pool["Id"])["Providers"]] == ["Upstream"]
+    with cognito_error("DuplicateProviderException"):
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Upstream", ProviderType="OIDC",
+                                     ProviderDetails=described["ProviderDetails"])
+    with cognito_error("InvalidParameterException", contains="authorize_scopes"):
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Other", ProviderType="OIDC",
+                                     ProviderDetails={"client_id": "x", "oidc_issuer": "https://issuer.example"})
+    updated = idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Upstream",
+                                           AttributeMapping={"email": "email", "name": "name"})["IdentityProvider"]
+    assert updated["AttributeMapping"] == {"email": "email", "name": "name"}
+
+    # A provider the client does not offer goes back to the app as an error; so does a refusal upstream.
+    app = app_session(server, client, scope="openid email")
+    refused = requests.get(server.endpoint + "/oauth2/authorize", allow_redirects=False, timeout=10, params={
+        "client_id": client["ClientId"], "redirect_uri": CALLBACK, "response_type": "code", "identity_provider": "Nope",
+        "state": "s1"})
+    assert parse_qs(urlparse(refused.headers["Location"]).query)["error"] == ["unauthorized_client"]
+    uri, _ = authorize(server, app, secrets.token_urlsafe(48), identity_provider="Upstream")
+    to_provider = requests.get(server.endpoint + "/login?" + urlparse(uri).query, allow_redirects=False, timeout=10)
+    flow = parse_qs(urlparse(to_provider.headers["Location"]).query)["state"][0]
+    denied = requests.get(server.endpoint + "/oauth2/idpresponse", params={"error": "access_denied", "state": flow},
+                          allow_redirects=False, timeout=10)
+    assert parse_qs(urlparse(denied.headers["Location"]).query)["error"] == ["access_denied"]
+    replay = requests.get(server.endpoint + "/oauth2/idpresponse", params={"code": "x", "state": flow},
+                          allow_redirects=False, timeout=10)
+    assert replay.status_code == 400 and "Location" not in replay.headers
+
+    idp.delete_identity_provider(UserPoolId=pool["Id"], ProviderName="Upstream")
+    with cognito_error("ResourceNotFoundException"):
+        idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Upstream")
