@@ -316,3 +316,28 @@ def test_hosted_sign_up_confirms_with_the_emailed_code_then_signs_in(server, idp
     token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=done.headers["Location"],
                             code_verifier=verifier)
     assert verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])["email"] == email
+
+
+def test_hosted_password_reset_then_sign_in(server, idp):
+    pool, client = oauth_pool(idp)
+    username, email, _ = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])
+    app = app_session(server, client)
+    verifier = secrets.token_urlsafe(48)
+    uri, _ = authorize(server, app, verifier)
+    browser = requests.Session()
+    sign_in_page = browser.get(uri, timeout=10)
+    link = re.search(r'href="(/forgotPassword\?[^"]+)"', sign_in_page.text).group(1).replace("&amp;", "&")
+    forgot = browser.get(server.endpoint + link, timeout=10)
+    assert "Reset your password" in forgot.text
+    reset_page = browser.post(server.endpoint + "/login", timeout=10, data={"flow": flow_of(forgot), "username": username})
+    assert "Choose a new password" in reset_page.text and "@e***" in reset_page.text
+    code = server.outbox(pool["Id"])[-1]["code"]
+    wrong = browser.post(server.endpoint + "/login", timeout=10, data={
+        "flow": flow_of(reset_page), "code": f"{(int(code) + 1) % 10**6:06d}", "new_password": "N3w-passw0rd"})
+    assert "Invalid verification code provided" in wrong.text
+    changed = browser.post(server.endpoint + "/login", timeout=10, data={
+        "flow": flow_of(wrong), "code": code, "new_password": "N3w-passw0rd"})
+    assert "Your password was changed. Sign in." in changed.text
+    done = browser.post(server.endpoint + "/login", allow_redirects=False, timeout=10, data={
+        "flow": flow_of(changed), "username": username, "password": "N3w-passw0rd"})
+    assert done.status_code == 302 and done.headers["Location"].startswith(CALLBACK + "?code=")

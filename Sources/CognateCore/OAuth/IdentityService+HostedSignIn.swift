@@ -9,6 +9,10 @@ public enum HostedPage: Sendable, Equatable {
     case signUp(attributes: [String], error: String?)
     /// The sign-up code `destination` (masked) received; `resend` sends another.
     case confirmSignUp(destination: String?, error: String?)
+    /// The name of an account whose password was forgotten.
+    case forgotPassword(error: String?)
+    /// The reset code `destination` (masked) received, and the new password.
+    case resetPassword(destination: String?, error: String?)
     /// A second factor's code: `challenge` is SOFTWARE_TOKEN_MFA, SMS_MFA or EMAIL_OTP;
     /// `destination` where an SMS or email code went (masked).
     case code(challenge: String, destination: String?, error: String?)
@@ -75,8 +79,12 @@ extension IdentityService {
                 return pending.state
             })
         else { throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.") }
-        if state.stage != nil {
+        switch state.stage {
+        case Self.signUpStage?, Self.confirmStage?:
             return try await continueHostedSignUp(state, form: form, pool: pool, client: client)
+        case Self.forgotPasswordStage?, Self.resetPasswordStage?:
+            return try await continueHostedRecovery(state, form: form, pool: pool, client: client)
+        default: break
         }
         let outcome: AuthOutcome
         do {
@@ -154,6 +162,9 @@ extension IdentityService {
             page = .signUp(attributes: try await hostedSignUpAttributes(pool), error: error)
         case nil where state.stage == Self.confirmStage:
             page = .confirmSignUp(destination: state.page?.destination, error: error)
+        case nil where state.stage == Self.forgotPasswordStage: page = .forgotPassword(error: error)
+        case nil where state.stage == Self.resetPasswordStage:
+            page = .resetPassword(destination: state.page?.destination, error: error)
         case nil: page = .signIn(username: state.username, error: error, notice: state.page?.notice)
         case .softwareTokenMfa?, .smsMfa?, .emailOtp?:
             page = .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)

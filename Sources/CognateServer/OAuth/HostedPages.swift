@@ -19,8 +19,22 @@ enum HostedPages {
                 \(field("username", label: "Username or email", value: username ?? "", autocomplete: "username", autofocus: username == nil))
                 \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: username != nil))
                 """, submit: "Sign in") + """
+                <p><a href="/forgotPassword?\(escape(request.query))">Forgot your password?</a></p>
                 <p>New here? <a href="/signup?\(escape(request.query))">Create an account</a></p>
                 """
+        case .forgotPassword(let error):
+            body = form(title: "Reset your password", flow: flow, error: error, fields: """
+                <p>We will send a code to reset your password.</p>
+                \(field("username", label: "Username or email", autocomplete: "username", autofocus: true))
+                """, submit: "Send a code") + """
+                <p><a href="/login?\(escape(request.query))">Back to sign in</a></p>
+                """
+        case .resetPassword(let destination, let error):
+            body = form(title: "Choose a new password", flow: flow, error: error, fields: """
+                <p>Enter the code we sent to \(escape(destination ?? "you")).</p>
+                \(field("code", label: "Code", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
+                \(field("new_password", label: "New password", type: "password", autocomplete: "new-password"))
+                """, submit: "Change password")
         case .signUp(let attributes, let error):
             let extra = attributes.map {
                 field("attribute.\($0)", label: $0.replacingOccurrences(of: "_", with: " ").capitalized,

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The OAuth 2.0 / OpenID Connect endpoints and the hosted sign-in, at the server's public URL
 /// for every pool (docs/oauth.md): `/oauth2/authorize` (sends the browser to `/login`),
-/// `/login` and `/signup` (the hosted pages; every form posts to `/login`), `/oauth2/token`, `/oauth2/userInfo`, `/oauth2/revoke`,
+/// `/login`, `/signup` and `/forgotPassword` (the hosted pages; every form posts to `/login`), `/oauth2/token`, `/oauth2/userInfo`, `/oauth2/revoke`,
 /// `/logout`. The app client (`client_id`) names the pool; a Host that is a pool's domain
 /// (`<domain>.…`) must match the client's pool.
 enum OAuthRoutes {
@@ -33,13 +33,18 @@ enum OAuthRoutes {
                 return authorizeFailure(error)
             }
         }
-        router.get("/signup") { request, _ -> Response in
-            do {
-                let validated = try await service.authorizationRequest(queryDictionary(request))
-                try await checkDomain(request, clientId: validated.clientId, service: service)
-                return try await respond(with: service.beginHostedSignUp(validated), secureCookies: secureCookies)
-            } catch {
-                return authorizeFailure(error)
+        let starts: [(String, @Sendable (AuthorizationRequest) async throws -> HostedSignInStep)] = [
+            ("/signup", service.beginHostedSignUp), ("/forgotPassword", service.beginHostedPasswordReset),
+        ]
+        for (path, begin) in starts {
+            router.get(RouterPath(path)) { request, _ -> Response in
+                do {
+                    let validated = try await service.authorizationRequest(queryDictionary(request))
+                    try await checkDomain(request, clientId: validated.clientId, service: service)
+                    return respond(with: try await begin(validated), secureCookies: secureCookies)
+                } catch {
+                    return authorizeFailure(error)
+                }
             }
         }
         router.post("/login") { request, _ -> Response in

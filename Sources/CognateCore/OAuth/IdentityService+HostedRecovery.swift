@@ -1,0 +1,44 @@
+import CognateProtocol
+import Foundation
+
+extension IdentityService {
+    static let forgotPasswordStage = "forgotPassword"
+    static let resetPasswordStage = "resetPassword"
+
+    /// Starts a hosted password reset for a validated authorization request: the page asking
+    /// for the account's name.
+    public func beginHostedPasswordReset(_ request: AuthorizationRequest) async throws -> HostedSignInStep {
+        let (pool, client) = try await requireClient(request.clientId)
+        return try await hostedPage(
+            HostedFlowState(request: request, stage: Self.forgotPasswordStage), error: nil, pool: pool, client: client)
+    }
+
+    /// The reset pages submitted: ForgotPassword, then ConfirmForgotPassword, as the API runs
+    /// them (existence hiding, limits, triggers); then the sign-in page with the name filled in.
+    func continueHostedRecovery(_ state: HostedFlowState, form: [String: String], pool: PoolRecord, client: ClientRecord)
+        async throws -> HostedSignInStep
+    {
+        var next = state
+        do {
+            try Self.checkFormBounds(form)
+            if state.stage == Self.forgotPasswordStage {
+                let username = form["username"] ?? ""
+                let sent = try await forgotPassword(ForgotPasswordRequest(
+                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
+                next.username = username
+                next.stage = Self.resetPasswordStage
+                next.page = HostedPageState(destination: sent.codeDeliveryDetails?.destination)
+            } else {
+                let username = state.username ?? ""
+                _ = try await confirmForgotPassword(ConfirmForgotPasswordRequest(
+                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
+                    confirmationCode: form["code"] ?? "", password: form["new_password"] ?? ""))
+                next = HostedFlowState(request: state.request, username: username,
+                                       page: HostedPageState(notice: "Your password was changed. Sign in."))
+            }
+        } catch let error as CognitoError {
+            return try await hostedPage(state, error: error.message, pool: pool, client: client)
+        }
+        return try await hostedPage(next, error: nil, pool: pool, client: client)
+    }
+}
