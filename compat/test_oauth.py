@@ -341,3 +341,28 @@ def test_hosted_password_reset_then_sign_in(server, idp):
     done = browser.post(server.endpoint + "/login", allow_redirects=False, timeout=10, data={
         "flow": flow_of(changed), "username": username, "password": "N3w-passw0rd"})
     assert done.status_code == 302 and done.headers["Location"].startswith(CALLBACK + "?code=")
+
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000" "1f15c4890000000d49444154789c6360f8cf00000301010018dd8db00000000049454e44ae426082")
+
+
+def test_ui_customization_styles_the_hosted_pages(server, idp):
+    pool, client = oauth_pool(idp)
+    pool_wide = idp.set_ui_customization(UserPoolId=pool["Id"], CSS=".banner-customizable { background: teal; }",
+                                         ImageFile=PNG)["UICustomization"]
+    assert pool_wide["ClientId"] == "ALL" and pool_wide["ImageUrl"].startswith(server.endpoint + "/ui/")
+    logo = requests.get(pool_wide["ImageUrl"], timeout=10)
+    assert logo.status_code == 200 and logo.headers["Content-Type"] == "image/png" and logo.content == PNG
+    own = idp.set_ui_customization(UserPoolId=pool["Id"], ClientId=client["ClientId"],
+                                   CSS="label { color: navy; } </style><script>alert(1)</script>")["UICustomization"]
+    assert idp.get_ui_customization(UserPoolId=pool["Id"], ClientId=client["ClientId"])["UICustomization"]["CSS"] == own["CSS"]
+    assert idp.get_ui_customization(UserPoolId=pool["Id"])["UICustomization"]["CSS"].startswith(".banner")
+    with cognito_error("InvalidParameterException", contains="PNG or JPEG"):
+        idp.set_ui_customization(UserPoolId=pool["Id"], ImageFile=b"GIF89a....")
+    with cognito_error("ResourceNotFoundException"):
+        idp.set_ui_customization(UserPoolId=pool["Id"], ClientId="nope", CSS="x{}")
+
+    uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
+    page = requests.get(uri, timeout=10)
+    assert "label { color: navy; }" in page.text and "<script>" not in page.text      # the client's own CSS, contained
+    assert "img-src 'self'" in page.headers["Content-Security-Policy"]

@@ -30,7 +30,34 @@ public struct ResourceServerRecord: Sendable, Equatable {
     }
 }
 
+/// How the hosted pages look for a pool (`clientId` "ALL") or one app client: CSS added after
+/// the pages' own, and a logo (base64 PNG or JPEG).
+public struct UICustomizationRecord: Sendable, Equatable {
+    public var poolId: String
+    public var clientId: String
+    public var css: String?
+    public var image: String?
+    /// Changes with every update (the logo's URL carries it).
+    public var version: String
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(poolId: String, clientId: String, css: String?, image: String?, version: String, createdAt: Date,
+                updatedAt: Date) {
+        self.poolId = poolId
+        self.clientId = clientId
+        self.css = css
+        self.image = image
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
 public protocol OAuthRepository: Sendable {
+    /// Inserts or replaces the customization of (pool, client).
+    func saveUICustomization(_ customization: UICustomizationRecord) async throws
+    func uiCustomization(poolId: String, clientId: String) async throws -> UICustomizationRecord?
     /// Throws `StoreError.conflict(.domain)` when the domain is taken or the pool has one.
     func insertDomain(_ domain: DomainRecord) async throws
     func domain(named: String) async throws -> DomainRecord?

@@ -58,6 +58,8 @@ extension OperationTable {
         table.register(CognitoAPI.UpdateResourceServer.self, IdentityService.updateResourceServer)
         table.register(CognitoAPI.DeleteResourceServer.self, IdentityService.deleteResourceServer)
         table.register(CognitoAPI.ListResourceServers.self, IdentityService.listResourceServers)
+        table.register(CognitoAPI.SetUICustomization.self, IdentityService.setUICustomization)
+        table.register(CognitoAPI.GetUICustomization.self, IdentityService.getUICustomization)
         // Federation
         table.register(CognitoAPI.CreateIdentityProvider.self, IdentityService.createIdentityProvider)
         table.register(CognitoAPI.DescribeIdentityProvider.self, IdentityService.describeIdentityProvider)

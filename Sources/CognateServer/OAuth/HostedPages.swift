@@ -10,7 +10,8 @@ import Hummingbird
 enum HostedPages {
     static let flowCookie = "cognate_flow"
 
-    static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, secureCookies: Bool) -> Response {
+    static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, style: HostedPageStyle,
+                     secureCookies: Bool) -> Response {
         let body: String
         switch page {
         case .signIn(let username, let error, let notice):
@@ -79,7 +80,7 @@ enum HostedPages {
             body = form(title: "How do you want to verify it's you?", flow: flow, error: error,
                         fields: buttons.joined(separator: "\n"), submit: nil)
         }
-        var response = html(.ok, title: "Sign in", body: body)
+        var response = html(.ok, title: "Sign in", body: body, style: style)
         let secure = secureCookies ? "; Secure" : ""
         response.headers[.setCookie] = "\(flowCookie)=\(flow); Path=/; Max-Age=900; HttpOnly; SameSite=Lax\(secure)"
         return response
@@ -117,7 +118,12 @@ enum HostedPages {
         return "<label for=\"\(escape(name))\">\(escape(label))</label>\n<input \(attributes)>"
     }
 
-    private static func html(_ status: HTTPResponse.Status, title: String, body: String) -> Response {
+    /// A page: the layout, the pool's or client's CSS after the pages' own (it cannot close the
+    /// style element), its logo above `body`.
+    private static func html(_ status: HTTPResponse.Status, title: String, body: String,
+                             style: HostedPageStyle = HostedPageStyle()) -> Response {
+        let customCSS = (style.css ?? "").replacingOccurrences(of: "<", with: "\\3c ")   // a CSS escape: no tag can start
+        let logo = style.logoPath.map { "<img class=\"logo-customizable\" src=\"\(escape($0))\" alt=\"Logo\">" } ?? ""
         let document = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -129,8 +135,11 @@ enum HostedPages {
             button { margin-top: 1.25rem; padding: .7rem 1rem; font-size: 1rem; width: 100%; }
             .error { color: #b00020; font-weight: 600; }
             .notice { color: #0b6e24; font-weight: 600; }
+            .logo-customizable { display: block; max-width: 100%; max-height: 6rem; margin: 0 auto 1rem; }
+            \(customCSS)
             </style></head>
             <body><main>
+            \(logo)
             \(body)
             </main></body></html>
             """
@@ -138,7 +147,7 @@ enum HostedPages {
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
                 HTTPField.Name("X-Frame-Options")!: "DENY",
             ],
             body: .init(byteBuffer: ByteBuffer(string: document)))

@@ -28,7 +28,7 @@ enum OAuthRoutes {
                 if let provider = validated.identityProvider {
                     return HostedPages.redirect(try await service.beginFederatedSignIn(validated, provider: provider))
                 }
-                return try await respond(with: service.beginHostedSignIn(validated), secureCookies: secureCookies)
+                return await respond(with: try await service.beginHostedSignIn(validated), service: service, secureCookies: secureCookies)
             } catch {
                 return authorizeFailure(error)
             }
@@ -41,7 +41,7 @@ enum OAuthRoutes {
                 do {
                     let validated = try await service.authorizationRequest(queryDictionary(request))
                     try await checkDomain(request, clientId: validated.clientId, service: service)
-                    return respond(with: try await begin(validated), secureCookies: secureCookies)
+                    return await respond(with: try await begin(validated), service: service, secureCookies: secureCookies)
                 } catch {
                     return authorizeFailure(error)
                 }
@@ -54,7 +54,9 @@ enum OAuthRoutes {
                 return HostedPages.error(.forbidden, "This form has expired or was not sent from this sign-in page. Start again from the app.")
             }
             do {
-                return try await respond(with: service.continueHostedSignIn(flow: flow, form: form), secureCookies: secureCookies)
+                return await respond(
+                    with: try await service.continueHostedSignIn(flow: flow, form: form), service: service,
+                    secureCookies: secureCookies)
             } catch {
                 return authorizeFailure(error)
             }
@@ -102,6 +104,14 @@ enum OAuthRoutes {
                 return authorizeFailure(error)
             }
         }
+        router.get("/ui/:pool/:client/logo") { _, context -> Response in
+            guard let pool = context.parameters.get("pool"), let client = context.parameters.get("client"),
+                let (image, type) = try? await service.logo(poolId: pool, clientId: client)
+            else { return HostedPages.error(.notFound, "No such logo.") }
+            return Response(
+                status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
+                body: .init(byteBuffer: ByteBuffer(bytes: image)))
+        }
         router.get("/logout") { request, _ -> Response in
             let query = queryDictionary(request)
             do {
@@ -113,10 +123,11 @@ enum OAuthRoutes {
         }
     }
 
-    private static func respond(with step: HostedSignInStep, secureCookies: Bool) -> Response {
+    private static func respond(with step: HostedSignInStep, service: IdentityService, secureCookies: Bool) async -> Response {
         switch step {
         case .page(let page, let flow, let request):
-            return HostedPages.page(page, flow: flow, request: request, secureCookies: secureCookies)
+            let style = (try? await service.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
+            return HostedPages.page(page, flow: flow, request: request, style: style, secureCookies: secureCookies)
         case .redirect(let location): return HostedPages.redirect(location)
         }
     }

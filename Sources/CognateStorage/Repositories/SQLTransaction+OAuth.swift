@@ -58,6 +58,29 @@ extension SQLTransaction: OAuthRepository {
         return try Self.page(rows.map(Self.resourceServer(from:)), limit: limit, key: \.identifier)
     }
 
+    func saveUICustomization(_ customization: UICustomizationRecord) async throws {
+        let updated = Columns.time(customization.updatedAt)
+        try await run(
+            """
+            INSERT INTO ui_customizations (pool_id, client_id, css, image, version, created_at, updated_at) VALUES \
+            (\(bind: customization.poolId), \(bind: customization.clientId), \(bind: customization.css), \
+            \(bind: customization.image), \(bind: customization.version), \(bind: Columns.time(customization.createdAt)), \
+            \(bind: updated)) ON CONFLICT (pool_id, client_id) DO UPDATE SET css = \(bind: customization.css), \
+            image = \(bind: customization.image), version = \(bind: customization.version), updated_at = \(bind: updated)
+            """)
+    }
+
+    func uiCustomization(poolId: String, clientId: String) async throws -> UICustomizationRecord? {
+        try await first(
+            "SELECT * FROM ui_customizations WHERE pool_id = \(bind: poolId) AND client_id = \(bind: clientId)"
+        ).map { row in
+            UICustomizationRecord(
+                poolId: try row.string("pool_id"), clientId: try row.string("client_id"), css: try row.optionalString("css"),
+                image: try row.optionalString("image"), version: try row.string("version"),
+                createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
+        }
+    }
+
     static func domain(from row: SQLRow) throws -> DomainRecord {
         DomainRecord(domain: try row.string("domain"), poolId: try row.string("pool_id"), createdAt: try row.date("created_at"))
     }
