@@ -366,3 +366,45 @@ def test_ui_customization_styles_the_hosted_pages(server, idp):
     page = requests.get(uri, timeout=10)
     assert "label { color: navy; }" in page.text and "<script>" not in page.text      # the client's own CSS, contained
     assert "img-src 'self'" in page.headers["Content-Security-Policy"]
+
+
+def svg_modules(svg):
+    """The dark modules of the QR code the page draws (its path: one `M<x> <y>h1v1h-1z` per module)."""
+    return {(int(y) - 4, int(x) - 4) for x, y in re.findall(r"M(\d+) (\d+)h1v1h-1z", svg)}
+
+
+def test_required_mfa_sets_the_app_up_on_the_hosted_page_with_a_qr_code(server, idp):
+    import qrcode
+    from urllib.parse import quote
+
+    pool, client = oauth_pool(idp)
+    idp.set_user_pool_mfa_config(UserPoolId=pool["Id"], SoftwareTokenMfaConfiguration={"Enabled": True},
+                                 MfaConfiguration="ON")
+    username, _, _ = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])
+    app = app_session(server, client)
+    verifier = secrets.token_urlsafe(48)
+    uri, _ = authorize(server, app, verifier)
+    browser = requests.Session()
+    setup = hosted_sign_in(server, browser, uri, username)
+    assert setup.status_code == 200 and "Set up your authenticator app" in setup.text
+    secret = re.search(r'<code class="secret">([A-Z2-7]+)</code>', setup.text).group(1)
+    svg = re.search(r"<svg.*?</svg>", setup.text, re.S).group(0)
+    version, mask = (int(v) for v in re.search(r'data-version="(\d+)" data-mask="(\d+)"', svg).groups())
+
+    # The drawn code is exactly what the reference encoder makes of the key URI (same version and mask).
+    key_uri = f"otpauth://totp/{quote(pool['Name'], safe='')}:{quote(username, safe='')}?secret={secret}&issuer=" \
+              f"{quote(pool['Name'], safe='')}"
+    reference = qrcode.QRCode(version=version, error_correction=qrcode.constants.ERROR_CORRECT_M, border=0,
+                              mask_pattern=mask)
+    reference.add_data(key_uri, optimize=0)
+    reference.make(fit=False)
+    expected = {(r, c) for r, row in enumerate(reference.get_matrix()) for c, dark in enumerate(row) if dark}
+    assert svg_modules(svg) == expected
+
+    wrong = browser.post(server.endpoint + "/login", data={"flow": flow_of(setup), "code": "000000"},
+                         allow_redirects=False, timeout=10)
+    assert wrong.status_code == 200 and "Code mismatch" in wrong.text
+    done = browser.post(server.endpoint + "/login", data={"flow": flow_of(wrong), "code": pyotp.TOTP(secret).now()},
+                        allow_redirects=False, timeout=10)
+    assert done.status_code == 302 and done.headers["Location"].startswith(CALLBACK + "?code="), done.text
+    assert idp.admin_get_user(UserPoolId=pool["Id"], Username=username)["UserMFASettingList"] == ["SOFTWARE_TOKEN_MFA"]

@@ -17,6 +17,8 @@ public enum HostedPage: Sendable, Equatable {
     /// `destination` where an SMS or email code went (masked).
     case code(challenge: String, destination: String?, error: String?)
     case newPassword(requiredAttributes: [String], error: String?)
+    /// MFA_SETUP: the new authenticator app's secret and its `otpauth://` URI (for a QR code).
+    case totpSetup(secret: String, uri: String, error: String?)
     case selectFactor([String], error: String?)
 }
 
@@ -45,6 +47,8 @@ struct HostedFlowState: Codable, Sendable {
 /// What a challenge page needs to be shown again (with an error).
 struct HostedPageState: Codable, Sendable {
     var notice: String?
+    /// MFA_SETUP: the secret AssociateSoftwareToken gave.
+    var secret: String?
     var destination: String?
     var requiredAttributes: [String]?
     var factors: [String]?
@@ -104,7 +108,7 @@ extension IdentityService {
         case .tokens(let tokens):
             return .redirect(try await finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client))
         case .challenge(let name, let parameters, let session):
-            let next = HostedFlowState(
+            var next = HostedFlowState(
                 request: state.request,
                 username: parameters["USER_ID_FOR_SRP"] ?? parameters["USERNAME"] ?? state.username ?? form["username"],
                 challenge: name.rawValue, session: session,
@@ -114,6 +118,12 @@ extension IdentityService {
                         $0.hasPrefix("userAttributes.") ? String($0.dropFirst("userAttributes.".count)) : $0
                     },
                     factors: Self.jsonStrings(parameters["MFAS_CAN_CHOOSE"])))
+            if name == .mfaSetup {
+                // The authenticator app to set up: its secret now, its first code on the next page.
+                let associated = try await associateSoftwareToken(AssociateSoftwareTokenRequest(session: session))
+                next.session = associated.session
+                next.page?.secret = associated.secretCode
+            }
             return try await hostedPage(next, error: nil, pool: pool, client: client)
         }
     }
@@ -142,6 +152,11 @@ extension IdentityService {
         case .smsMfa: responses["SMS_MFA_CODE"] = form["code"] ?? ""
         case .emailOtp: responses["EMAIL_OTP_CODE"] = form["code"] ?? ""
         case .selectMfaType: responses["ANSWER"] = form["factor"] ?? ""
+        case .mfaSetup:
+            let verified = try await verifySoftwareToken(VerifySoftwareTokenRequest(
+                session: state.session, userCode: form["code"] ?? "", friendlyDeviceName: "Authenticator app"))
+            return try await respond(to: name, responses: responses, session: verified.session, clientMetadata: nil,
+                                     pool: pool, client: client)
         case .newPasswordRequired:
             responses["NEW_PASSWORD"] = form["new_password"] ?? ""
             for attribute in state.page?.requiredAttributes ?? [] {
@@ -170,6 +185,10 @@ extension IdentityService {
             page = .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)
         case .newPasswordRequired?: page = .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], error: error)
         case .selectMfaType?: page = .selectFactor(state.page?.factors ?? [], error: error)
+        case .mfaSetup? where state.page?.secret != nil:
+            let secret = state.page?.secret ?? ""
+            page = .totpSetup(secret: secret, uri: Self.otpauthURI(secret: secret, issuer: pool.name,
+                                                                   account: state.username ?? ""), error: error)
         default:
             throw AuthorizationPageError(
                 message: "This account needs a step the hosted pages do not offer yet (\(state.challenge ?? "")). Sign in in the app.")
@@ -185,6 +204,15 @@ extension IdentityService {
         try await openAuthSession(
             Self.hostedFlow, state: state, user: nil, pool: pool, client: client, encoding: .session,
             lifetime: Self.hostedFlowLifetime, in: transaction)
+    }
+
+    /// The key URI authenticator apps read (Google Authenticator's format).
+    static func otpauthURI(secret: String, issuer: String, account: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let issuerPart = issuer.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        let accountPart = account.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        return "otpauth://totp/\(issuerPart):\(accountPart)?secret=\(secret)&issuer=\(issuerPart)"
     }
 
     private static func jsonStrings(_ text: String?) -> [String]? {

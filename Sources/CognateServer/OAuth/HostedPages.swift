@@ -72,6 +72,14 @@ enum HostedPages {
                 \(field("new_password", label: "New password", type: "password", autocomplete: "new-password", autofocus: true))
                 \(extra.joined(separator: "\n"))
                 """, submit: "Save and sign in")
+        case .totpSetup(let secret, let uri, let error):
+            let qr = QRCode(uri)?.svg() ?? ""
+            body = form(title: "Set up your authenticator app", flow: flow, error: error, fields: """
+                <p>This account needs a second factor. Scan the code with an authenticator app, or enter the key.</p>
+                <figure class="qr">\(qr)</figure>
+                <p>Key: <code class="secret">\(escape(secret))</code></p>
+                \(field("code", label: "Code from the app", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
+                """, submit: "Verify and sign in")
         case .selectFactor(let factors, let error):
             let names = ["SOFTWARE_TOKEN_MFA": "Authenticator app", "SMS_MFA": "Text message", "EMAIL_OTP": "Email"]
             let buttons = factors.map {
