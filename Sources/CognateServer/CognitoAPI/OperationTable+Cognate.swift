@@ -12,6 +12,11 @@ extension OperationTable {
         table.register(CognitoAPI.UpdateUserPool.self, IdentityService.updateUserPool)
         table.register(CognitoAPI.DeleteUserPool.self, IdentityService.deleteUserPool)
         table.register(CognitoAPI.ListUserPools.self, IdentityService.listUserPools)
+        table.register(CognitoAPI.AddCustomAttributes.self, IdentityService.addCustomAttributes)
+        table.register(CognitoAPI.GetCSVHeader.self, IdentityService.getCSVHeader)
+        table.register(CognitoAPI.TagResource.self, IdentityService.tagResource)
+        table.register(CognitoAPI.UntagResource.self, IdentityService.untagResource)
+        table.register(CognitoAPI.ListTagsForResource.self, IdentityService.listTagsForResource)
         // App clients
         table.register(CognitoAPI.CreateUserPoolClient.self, IdentityService.createUserPoolClient)
         table.register(CognitoAPI.DescribeUserPoolClient.self, IdentityService.describeUserPoolClient)
