@@ -546,6 +546,20 @@ enum StoreConformance {
             try await tx.setTokenFamilyScopes(originJti: "hosted", scopes: ["openid", "https://api/read"])
         }
         #expect(try await store.read { try await $0.tokenFamily(originJti: "hosted") }?.scopes == ["openid", "https://api/read"])
+
+        // Rotation: the new hash is current, the presented one previous; a retry with the previous
+        // replaces the current again; a hash that is neither rotates nothing.
+        #expect(try await store.write { try await $0.rotateRefreshToken(
+            originJti: "hosted", presentedHash: "hh", newHash: "h2", previousValidUntil: t0 + 60) })
+        let rotated = try await store.read { try await $0.tokenFamily(refreshTokenHash: "hh") }
+        #expect(rotated?.refreshTokenHash == "h2" && rotated?.previousRefreshTokenHash == "hh" && rotated?.previousValidUntil == t0 + 60)
+        #expect(try await store.write { try await $0.rotateRefreshToken(
+            originJti: "hosted", presentedHash: "hh", newHash: "h3", previousValidUntil: t0 + 90) })
+        let retried = try await store.read { try await $0.tokenFamily(refreshTokenHash: "h3") }
+        #expect(retried?.previousRefreshTokenHash == "hh" && retried?.previousValidUntil == t0 + 60)
+        #expect(try await store.read { try await $0.tokenFamily(refreshTokenHash: "h2") } == nil)
+        #expect(try await store.write { try await $0.rotateRefreshToken(
+            originJti: "hosted", presentedHash: "h2", newHash: "h4", previousValidUntil: t0 + 90) } == false)
     }
 
     static func signInFailures(_ store: SQLStore) async throws {

@@ -137,8 +137,11 @@ extension IdentityService {
     ) async throws -> (TokenFamilyRecord, UserRecord, [GroupRecord]) {
         let now = time.now
         let (family, user, groups) = try await store.read { transaction -> (TokenFamilyRecord, UserRecord, [GroupRecord]) in
-            guard let family = try await transaction.tokenFamily(refreshTokenHash: RefreshTokens.hash(token)),
+            let hash = RefreshTokens.hash(token)
+            guard let family = try await transaction.tokenFamily(refreshTokenHash: hash),
                 family.clientId == client.clientId, family.poolId == pool.id,
+                // A rotated-out token only during its grace period.
+                family.refreshTokenHash == hash || family.previousValidUntil.map({ now < $0 }) == true,
                 let user = try await transaction.user(poolId: pool.id, sub: family.userSub)
             else { throw CognitoError.invalidRefreshToken }
             return (family, user, try await transaction.groups(ofUser: user.sub, poolId: pool.id))

@@ -18,11 +18,17 @@ public struct TokenFamilyRecord: Sendable, Equatable {
     /// The OAuth scopes the family was granted (hosted sign-in); nil: the API's
     /// `aws.cognito.signin.user.admin`.
     public var scopes: [String]?
+    /// With refresh token rotation: the refresh token the current one replaced, accepted until
+    /// `previousValidUntil` (the client's retry grace period).
+    public var previousRefreshTokenHash: String?
+    public var previousValidUntil: Date?
 
     public init(originJti: String, poolId: String, clientId: String, userSub: String, refreshTokenHash: String?,
                 authTime: Date, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, deviceKey: String? = nil,
-                scopes: [String]? = nil) {
+                scopes: [String]? = nil, previousRefreshTokenHash: String? = nil, previousValidUntil: Date? = nil) {
         self.deviceKey = deviceKey
+        self.previousRefreshTokenHash = previousRefreshTokenHash
+        self.previousValidUntil = previousValidUntil
         self.scopes = scopes
         self.originJti = originJti
         self.poolId = poolId
@@ -38,7 +44,14 @@ public struct TokenFamilyRecord: Sendable, Equatable {
 
 public protocol TokenFamilyRepository: Sendable {
     func insertTokenFamily(_ family: TokenFamilyRecord) async throws
+    /// The family whose current — or previous, with rotation — refresh token has this hash.
     func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord?
+    /// Rotation: `newHash` becomes the family's refresh token. When `presentedHash` is the
+    /// current one it becomes the previous, accepted until `previousValidUntil`; when it is the
+    /// previous (a retry) that stays as it is. False when neither matches any more (a
+    /// concurrent rotation won).
+    func rotateRefreshToken(originJti: String, presentedHash: String, newHash: String, previousValidUntil: Date) async throws
+        -> Bool
     func tokenFamily(originJti: String) async throws -> TokenFamilyRecord?
     func revokeTokenFamily(originJti: String, at date: Date) async throws
     /// Sets the scopes of a family (an authorization code exchanged for its tokens).

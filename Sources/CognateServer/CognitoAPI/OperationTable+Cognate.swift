@@ -84,6 +84,7 @@ extension OperationTable {
         table.register(CognitoAPI.ChangePassword.self, IdentityService.changePassword)
         table.register(CognitoAPI.GlobalSignOut.self, IdentityService.globalSignOut)
         table.register(CognitoAPI.RevokeToken.self, IdentityService.revokeToken)
+        table.register(CognitoAPI.GetTokensFromRefreshToken.self, IdentityService.getTokensFromRefreshToken)
         // The signed-in user
         table.register(CognitoAPI.GetUser.self, IdentityService.getUser)
         table.register(CognitoAPI.UpdateUserAttributes.self, IdentityService.updateUserAttributes)

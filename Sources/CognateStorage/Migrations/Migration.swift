@@ -30,7 +30,7 @@ public enum Migrator {
         Migration007MessageOccasion.migration, Migration008Mfa.migration,
         Migration009Devices.migration, Migration010MfaCodesAndPins.migration,
         Migration011OAuth.migration, Migration012Federation.migration,
-        Migration013UICustomization.migration,
+        Migration013UICustomization.migration, Migration014RefreshRotation.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

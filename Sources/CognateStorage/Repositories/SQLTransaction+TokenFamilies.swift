@@ -16,8 +16,26 @@ extension SQLTransaction: TokenFamilyRepository {
     }
 
     func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord? {
-        try await first("SELECT * FROM token_families WHERE refresh_token_hash = \(bind: refreshTokenHash)")
+        if let current = try await first("SELECT * FROM token_families WHERE refresh_token_hash = \(bind: refreshTokenHash)") {
+            return try Self.family(from: current)
+        }
+        return try await first("SELECT * FROM token_families WHERE previous_refresh_token_hash = \(bind: refreshTokenHash)")
             .map(Self.family(from:))
+    }
+
+    func rotateRefreshToken(originJti: String, presentedHash: String, newHash: String, previousValidUntil: Date) async throws
+        -> Bool
+    {
+        try await first(
+            """
+            UPDATE token_families SET refresh_token_hash = \(bind: newHash), \
+            previous_refresh_token_hash = CASE WHEN refresh_token_hash = \(bind: presentedHash) THEN \(bind: presentedHash) \
+            ELSE previous_refresh_token_hash END, \
+            previous_valid_until = CASE WHEN refresh_token_hash = \(bind: presentedHash) \
+            THEN \(bind: Columns.time(previousValidUntil)) ELSE previous_valid_until END \
+            WHERE origin_jti = \(bind: originJti) AND (refresh_token_hash = \(bind: presentedHash) \
+            OR previous_refresh_token_hash = \(bind: presentedHash)) RETURNING origin_jti
+            """) != nil
     }
 
     func tokenFamily(originJti: String) async throws -> TokenFamilyRecord? {
@@ -51,6 +69,8 @@ extension SQLTransaction: TokenFamilyRepository {
             userSub: try row.string("user_sub"), refreshTokenHash: try row.optionalString("refresh_token_hash"),
             authTime: try row.date("auth_time"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
             revokedAt: try row.optionalDate("revoked_at"), deviceKey: try row.optionalString("device_key"),
-            scopes: try row.optionalString("scopes").map { $0.split(separator: " ").map(String.init) })
+            scopes: try row.optionalString("scopes").map { $0.split(separator: " ").map(String.init) },
+            previousRefreshTokenHash: try row.optionalString("previous_refresh_token_hash"),
+            previousValidUntil: try row.optionalDate("previous_valid_until"))
     }
 }
