@@ -11,7 +11,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
 
     func run() async throws {
-        let config = try options.configuration()
+        var configured = try options.configuration()
+        configured.metricsRegistry = ServerMetrics.bootstrap()
+        let config = configured
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info

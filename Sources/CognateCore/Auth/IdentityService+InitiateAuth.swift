@@ -27,6 +27,21 @@ extension IdentityService {
     func authenticate(_ flow: AuthFlowType, _ parameters: [String: String], clientMetadata: [String: String]?,
                       pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome
     {
+        do {
+            let outcome = try await startFlow(flow, parameters, clientMetadata: clientMetadata, pool: pool, client: client)
+            if case .tokens = outcome { ServiceMetrics.signIn(flow: flow, result: "tokens") } else {
+                ServiceMetrics.signIn(flow: flow, result: "challenge")
+            }
+            return outcome
+        } catch {
+            ServiceMetrics.signIn(flow: flow, result: "failed")
+            throw error
+        }
+    }
+
+    private func startFlow(_ flow: AuthFlowType, _ parameters: [String: String], clientMetadata: [String: String]?,
+                           pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome
+    {
         try AuthParameter.checkBounds(parameters, member: "authParameters")
         let allowed = ClientSettings.allowedFlows(client.settings)
         func require(_ flag: ExplicitAuthFlowsType) throws {

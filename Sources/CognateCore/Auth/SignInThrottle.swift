@@ -37,6 +37,7 @@ extension IdentityService {
         let failures = try await transaction.recordSignInFailure(poolId: poolId, subject: subject, at: now)
         if let lockout = SignInThrottle.lockout(afterFailures: failures) {
             try await transaction.extendSignInLockout(poolId: poolId, subject: subject, until: now + lockout)
+            ServiceMetrics.lockout()
         }
     }
 

@@ -83,9 +83,9 @@ public final class DeliveryQueue: Sendable {
         let message = queued.message
         let failure: DeliveryFailure
         do {
-            if try await customSenders?.deliver(message, now: now) != true {
-                try await channels.channel(for: message.medium).deliver(message)
-            }
+            let custom = try await customSenders?.deliver(message, now: now) == true
+            if !custom { try await channels.channel(for: message.medium).deliver(message) }
+            ServiceMetrics.messageSent(medium: message.medium, custom: custom)
             try? await store.write { try await $0.removeMessage(id: id) }
             return nil
         } catch let error as DeliveryFailure {

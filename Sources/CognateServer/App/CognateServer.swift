@@ -52,7 +52,7 @@ public struct CognateServer: Sendable {
             ) { await api.respond(to: request) }
         }
         WellKnownRoutes.add(to: router, service: service, cors: cors)
-        OperationalRoutes.add(to: router, service: service)
+        OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)
         ConfirmationLinkRoutes.add(to: router, service: service)
         OAuthRoutes.add(
             to: router, service: service, secureCookies: configuration.resolvedPublicBaseURL.lowercased().hasPrefix("https:"))

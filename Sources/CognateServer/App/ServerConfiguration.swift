@@ -1,6 +1,7 @@
 import CognateCore
 import CognateStorage
 import Foundation
+import Prometheus
 
 /// How a Cognate server runs. Every value has a zero-configuration default for development.
 public struct ServerConfiguration: Sendable {
@@ -43,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     /// How often this node reloads the signing keys it uses, should it miss a change-feed
     /// notice (it also reloads when a token names an unknown key).
     public var keyRefreshSeconds: Double = 30
+    /// Where `GET /metrics` reads from (`ServerMetrics.bootstrap()`); nil: no metrics route.
+    public var metricsRegistry: PrometheusCollectorRegistry?
 
     public init() {}
 

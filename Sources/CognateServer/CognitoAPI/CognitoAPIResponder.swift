@@ -22,9 +22,16 @@ struct CognitoAPIResponder: Sendable {
     let requestIds = RequestIdentifiers()
 
     func respond(to request: Request) async -> Response {
+        let started = ContinuousClock.now
         let target = request.headers[HTTPField.Name("x-amz-target")!]
-        let handler = Self.operationName(target).flatMap { table.handlers[$0] }
+        let name = Self.operationName(target)
+        let handler = name.flatMap { table.handlers[$0] }
         let response = await answer(request, target: target, handler: handler)
+        let elapsed = ContinuousClock.now - started
+        ServerMetrics.request(
+            operation: handler == nil ? "unknown" : name ?? "unknown",
+            outcome: response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error",
+            nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         guard let handler, handler.authorization != .sigV4 else { return response }
         return response.allowing(cors, for: request)
     }
@@ -88,6 +95,9 @@ struct CognitoAPIResponder: Sendable {
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
+
+    /// The error type of a failed answer (AWS's `x-amzn-ErrorType`), read back for metrics.
+    static let errorTypeHeader = HTTPField.Name("x-amzn-ErrorType")!
 
     static func error(type: String, message: String, status: Int, requestId: String) -> Response {
         let body = (try? JSONEncoder().encode(WireErrorBody(type: type, message: message))) ?? Data()

@@ -1,0 +1,45 @@
+"""Prometheus metrics (issue 14): `GET /metrics` scraped and parsed with prometheus_client's own
+parser after real traffic — requests by operation and outcome with latency histograms, sign-ins
+by flow and result, messages by medium and channel, lockouts."""
+import requests
+from prometheus_client.parser import text_string_to_metric_families
+
+from helpers import PASSWORD, cognito_error, confirmed_user, new_client, password_auth, sign_in, unique
+
+
+def scrape(server):
+    response = requests.get(server.endpoint + "/metrics", timeout=10)
+    assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/plain")
+    samples = {}
+    for family in text_string_to_metric_families(response.text):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return samples
+
+
+def value(samples, name, **labels):
+    return samples.get((name, tuple(sorted(labels.items()))), 0)
+
+
+def test_metrics_count_what_happened(server, idp):
+    before = scrape(server)
+    pool = idp.create_user_pool(PoolName=unique("metrics"), AutoVerifiedAttributes=["email"])["UserPool"]
+    client = new_client(idp, pool["Id"])
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    sign_in(idp, client, username)
+    for _ in range(6):                                       # the sixth wrong password locks the user out
+        with cognito_error("NotAuthorizedException"):
+            password_auth(idp, client, username, password="Wr0ng-password")
+    after = scrape(server)
+
+    def grew(name, by=1, **labels):
+        assert value(after, name, **labels) - value(before, name, **labels) >= by, (name, labels)
+
+    grew("cognate_requests_total", operation="SignUp", outcome="ok")
+    grew("cognate_requests_total", by=6, operation="InitiateAuth", outcome="NotAuthorizedException")
+    grew("cognate_request_duration_seconds_count", operation="SignUp")
+    assert value(after, "cognate_request_duration_seconds_bucket", operation="SignUp", le="+Inf") >= 1
+    grew("cognate_sign_ins_total", flow="USER_PASSWORD_AUTH", result="tokens")
+    grew("cognate_sign_ins_total", by=6, flow="USER_PASSWORD_AUTH", result="failed")
+    grew("cognate_messages_sent_total", medium="email", channel="server")
+    grew("cognate_lockouts_total")
