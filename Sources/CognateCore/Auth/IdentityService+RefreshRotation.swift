@@ -11,8 +11,8 @@ extension IdentityService {
         -> GetTokensFromRefreshTokenResponse
     {
         let (pool, client) = try await requireClient(request.clientId)
-        if let secret = client.secret {
-            guard let given = request.clientSecret, ConstantTime.equals(given, secret) else {
+        if client.secret != nil {
+            guard let given = request.clientSecret, client.accepts(secret: given) else {
                 throw CognitoError.notAuthorized("Unable to verify secret for client \(client.clientId)")
             }
         }

@@ -15,8 +15,8 @@ extension IdentityService {
     /// An unknown or already revoked token is not an error (nothing is revealed about it).
     public func revokeToken(_ request: RevokeTokenRequest) async throws -> RevokeTokenResponse {
         guard let client = try await cachedClient(request.clientId) else { throw Self.clientNotFound(request.clientId) }
-        if let secret = client.secret {
-            guard let given = request.clientSecret, ConstantTime.equals(given, secret) else {
+        if client.secret != nil {
+            guard let given = request.clientSecret, client.accepts(secret: given) else {
                 throw CognitoError(.unauthorized, "Invalid client secret for client \(client.clientId)")
             }
         }

@@ -5,14 +5,16 @@ extension ClientRecord {
     /// otherwise). The hash may be computed over any of `usernames` (the name the caller typed,
     /// the internal username, the sub), as Cognito accepts any name of the same user.
     func checkSecretHash(_ provided: String?, usernames: [String]) throws {
-        guard let secret = self.secret else { return }
+        guard secret != nil else { return }
         guard let provided, !provided.isEmpty else {
             throw CognitoError.notAuthorized("Client \(clientId) is configured with secret but SECRET_HASH was not received")
         }
         var matched = false
-        for name in Set(usernames) {
-            let expected = SecretHash.compute(username: name, clientId: clientId, clientSecret: secret)
-            if ConstantTime.equals(expected, provided) { matched = true }
+        for secret in secrets {   // during a rotation, either secret
+            for name in Set(usernames) {
+                let expected = SecretHash.compute(username: name, clientId: clientId, clientSecret: secret)
+                if ConstantTime.equals(expected, provided) { matched = true }
+            }
         }
         guard matched else { throw CognitoError.notAuthorized("Unable to verify secret hash for client \(clientId)") }
     }

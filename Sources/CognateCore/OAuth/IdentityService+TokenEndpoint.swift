@@ -135,8 +135,8 @@ extension IdentityService {
         guard let clientId = named, !clientId.isEmpty, form["client_id"].map({ $0 == clientId }) ?? true,
             let (pool, client) = try? await requireClient(clientId)
         else { throw OAuthError.invalidClient }
-        if let secret = client.secret {
-            guard let given = basic?.secret ?? form["client_secret"], ConstantTime.equals(given, secret) else {
+        if client.secret != nil {
+            guard let given = basic?.secret ?? form["client_secret"], client.accepts(secret: given) else {
                 throw OAuthError.invalidClient
             }
         }

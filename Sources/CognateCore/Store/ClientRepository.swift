@@ -11,18 +11,71 @@ public struct ClientRecord: Sendable, Equatable {
     /// The client's settings in their wire form, secret included (it is needed in clear to
     /// check `SECRET_HASH`).
     public var settings: UserPoolClientType
+    /// Secrets added for rotation (AddUserPoolClientSecret), valid beside `settings.clientSecret`.
+    public var extraSecrets: [StoredClientSecret]
+    /// The id and creation time of `settings.clientSecret` once a rotation named it (nil: the
+    /// secret the client was created with).
+    public var mainSecret: MainClientSecret?
 
     public init(poolId: String, clientId: String, name: String, createdAt: Date, updatedAt: Date,
-                settings: UserPoolClientType) {
+                settings: UserPoolClientType, extraSecrets: [StoredClientSecret] = [], mainSecret: MainClientSecret? = nil) {
         self.poolId = poolId
         self.clientId = clientId
         self.name = name
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.settings = settings
+        self.extraSecrets = extraSecrets
+        self.mainSecret = mainSecret
     }
 
+    /// The client's main secret (what its SECRET_HASH is computed with by the server itself).
     public var secret: String? { settings.clientSecret }
+
+    /// Every secret the client may authenticate with now.
+    public var secrets: [String] { (secret.map { [$0] } ?? []) + extraSecrets.map(\.value) }
+
+    /// Whether `given` is one of the client's secrets (compared in constant time with each).
+    public func accepts(secret given: String) -> Bool {
+        var accepted = false
+        for secret in secrets where ConstantTime.equals(secret, given) { accepted = true }   // every one compared
+        return accepted
+    }
+}
+
+/// The id and creation time of a client's main secret after a rotation.
+public struct MainClientSecret: Sendable, Equatable, Codable {
+    public var id: String
+    public var createdAt: Date
+
+    public init(id: String, createdAt: Date) {
+        self.id = id
+        self.createdAt = createdAt
+    }
+}
+
+/// What the storage keeps of a client's rotation (one JSON column).
+public struct ClientSecretRotation: Sendable, Equatable, Codable {
+    public var main: MainClientSecret?
+    public var added: [StoredClientSecret]
+
+    public init(main: MainClientSecret?, added: [StoredClientSecret]) {
+        self.main = main
+        self.added = added
+    }
+}
+
+/// A secret added to a client for rotation.
+public struct StoredClientSecret: Sendable, Equatable, Codable {
+    public var id: String
+    public var value: String
+    public var createdAt: Date
+
+    public init(id: String, value: String, createdAt: Date) {
+        self.id = id
+        self.value = value
+        self.createdAt = createdAt
+    }
 }
 
 public protocol ClientRepository: Sendable {

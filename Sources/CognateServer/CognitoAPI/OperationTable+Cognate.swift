@@ -23,6 +23,9 @@ extension OperationTable {
         table.register(CognitoAPI.UpdateUserPoolClient.self, IdentityService.updateUserPoolClient)
         table.register(CognitoAPI.DeleteUserPoolClient.self, IdentityService.deleteUserPoolClient)
         table.register(CognitoAPI.ListUserPoolClients.self, IdentityService.listUserPoolClients)
+        table.register(CognitoAPI.AddUserPoolClientSecret.self, IdentityService.addUserPoolClientSecret)
+        table.register(CognitoAPI.ListUserPoolClientSecrets.self, IdentityService.listUserPoolClientSecrets)
+        table.register(CognitoAPI.DeleteUserPoolClientSecret.self, IdentityService.deleteUserPoolClientSecret)
         // Sign-up and confirmation
         table.register(CognitoAPI.SignUp.self, IdentityService.signUp)
         table.register(CognitoAPI.ConfirmSignUp.self, IdentityService.confirmSignUp)

@@ -6,9 +6,10 @@ extension SQLTransaction: ClientRepository {
     func insertClient(_ client: ClientRecord) async throws {
         try await insert(
             """
-            INSERT INTO app_clients (client_id, pool_id, name, created_at, updated_at, settings) VALUES \
+            INSERT INTO app_clients (client_id, pool_id, name, created_at, updated_at, settings, extra_secrets) VALUES \
             (\(bind: client.clientId), \(bind: client.poolId), \(bind: client.name), \(bind: Columns.time(client.createdAt)), \
-            \(bind: Columns.time(client.updatedAt)), \(bind: try Columns.json(client.settings)))
+            \(bind: Columns.time(client.updatedAt)), \(bind: try Columns.json(client.settings)), \
+            \(bind: try Self.rotation(of: client)))
             """, conflict: .client)
     }
 
@@ -20,7 +21,9 @@ extension SQLTransaction: ClientRepository {
         try await run(
             """
             UPDATE app_clients SET name = \(bind: client.name), updated_at = \(bind: Columns.time(client.updatedAt)), \
-            settings = \(bind: try Columns.json(client.settings)) WHERE client_id = \(bind: client.clientId)
+            settings = \(bind: try Columns.json(client.settings)), \
+            extra_secrets = \(bind: try Self.rotation(of: client)) \
+            WHERE client_id = \(bind: client.clientId)
             """)
     }
 
@@ -37,10 +40,18 @@ extension SQLTransaction: ClientRepository {
         return try Self.page(rows.map(Self.client(from:)), limit: limit, key: \.clientId)
     }
 
+    /// The rotation column of a client (nil when it never rotated).
+    static func rotation(of client: ClientRecord) throws -> String? {
+        guard client.mainSecret != nil || !client.extraSecrets.isEmpty else { return nil }
+        return try Columns.json(ClientSecretRotation(main: client.mainSecret, added: client.extraSecrets))
+    }
+
     static func client(from row: SQLRow) throws -> ClientRecord {
-        ClientRecord(
+        let rotation = try row.optionalString("extra_secrets").map { try Columns.decodeJSON(ClientSecretRotation.self, $0) }
+        return ClientRecord(
             poolId: try row.string("pool_id"), clientId: try row.string("client_id"), name: try row.string("name"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
-            settings: try Columns.decodeJSON(UserPoolClientType.self, row.string("settings")))
+            settings: try Columns.decodeJSON(UserPoolClientType.self, row.string("settings")),
+            extraSecrets: rotation?.added ?? [], mainSecret: rotation?.main)
     }
 }
