@@ -193,6 +193,8 @@ extension IdentityService {
     func settlePasswordVerdict(_ checked: UserRecord, correct: Bool, in transaction: any StoreTransaction) async throws
         -> UserRecord
     {
+        // An imported user has no password yet: whatever is typed, the answer is to reset it.
+        if checked.password == nil, checked.status == .resetRequired { throw CognitoError.passwordResetRequired }
         let user = try await locked(checked, transaction)
         let lockout = try await checkNotLockedOut(user.sub, poolId: user.poolId, in: transaction)
         guard correct, user.password == checked.password else {

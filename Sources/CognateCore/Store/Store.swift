@@ -26,7 +26,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
-    & DeviceRepository & OAuthRepository & FederationRepository
+    & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///

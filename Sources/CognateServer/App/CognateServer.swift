@@ -54,6 +54,7 @@ public struct CognateServer: Sendable {
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)
         ConfirmationLinkRoutes.add(to: router, service: service)
+        ImportRoutes.add(to: router, service: service)
         OAuthRoutes.add(
             to: router, service: service, secureCookies: configuration.resolvedPublicBaseURL.lowercased().hasPrefix("https:"))
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }

@@ -13,7 +13,6 @@ extension OperationTable {
         table.register(CognitoAPI.DeleteUserPool.self, IdentityService.deleteUserPool)
         table.register(CognitoAPI.ListUserPools.self, IdentityService.listUserPools)
         table.register(CognitoAPI.AddCustomAttributes.self, IdentityService.addCustomAttributes)
-        table.register(CognitoAPI.GetCSVHeader.self, IdentityService.getCSVHeader)
         table.register(CognitoAPI.TagResource.self, IdentityService.tagResource)
         table.register(CognitoAPI.UntagResource.self, IdentityService.untagResource)
         table.register(CognitoAPI.ListTagsForResource.self, IdentityService.listTagsForResource)
@@ -99,6 +98,13 @@ extension OperationTable {
         table.register(CognitoAPI.AdminGetUser.self, IdentityService.adminGetUser)
         table.register(CognitoAPI.AdminDeleteUser.self, IdentityService.adminDeleteUser)
         table.register(CognitoAPI.ListUsers.self, IdentityService.listUsers)
+        // User import
+        table.register(CognitoAPI.GetCSVHeader.self, IdentityService.getCSVHeader)
+        table.register(CognitoAPI.CreateUserImportJob.self, IdentityService.createUserImportJob)
+        table.register(CognitoAPI.StartUserImportJob.self, IdentityService.startUserImportJob)
+        table.register(CognitoAPI.StopUserImportJob.self, IdentityService.stopUserImportJob)
+        table.register(CognitoAPI.DescribeUserImportJob.self, IdentityService.describeUserImportJob)
+        table.register(CognitoAPI.ListUserImportJobs.self, IdentityService.listUserImportJobs)
         // User administration
         table.register(CognitoAPI.AdminCreateUser.self, IdentityService.adminCreateUser)
         table.register(CognitoAPI.AdminSetUserPassword.self, IdentityService.adminSetUserPassword)

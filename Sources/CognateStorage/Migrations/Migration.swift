@@ -31,7 +31,7 @@ public enum Migrator {
         Migration009Devices.migration, Migration010MfaCodesAndPins.migration,
         Migration011OAuth.migration, Migration012Federation.migration,
         Migration013UICustomization.migration, Migration014RefreshRotation.migration,
-        Migration015ClientSecrets.migration,
+        Migration015ClientSecrets.migration, Migration016UserImport.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
