@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -33,12 +34,13 @@ def free_port():
 class CognateServer:
     """A running `cognate serve` process."""
 
-    def __init__(self, workdir, extra_args=(), env=None):
+    def __init__(self, workdir, extra_args=(), env=None, ca_file=None):
         if not BINARY.exists():
             raise RuntimeError(f"{BINARY} not found: run `swift build` first (Scripts/test does)")
         self.workdir = pathlib.Path(workdir)
         self.port = free_port()
-        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.ca_file = ca_file          # with TLS: the CA that signed the server's certificate
+        self.endpoint = f"{'https' if ca_file else 'http'}://127.0.0.1:{self.port}"
         self.database = str(self.workdir / "cognate.sqlite")
         self.log_path = self.workdir / "server.log"
         self.args = [str(BINARY), "serve", "--port", str(self.port), "--database", self.database, *extra_args]
@@ -53,7 +55,8 @@ class CognateServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"cognate exited with {self.process.returncode}:\n{self.log_path.read_text()}")
             try:
-                with urllib.request.urlopen(self.endpoint + "/health", timeout=1) as r:
+                context = ssl.create_default_context(cafile=self.ca_file) if self.ca_file else None
+                with urllib.request.urlopen(self.endpoint + "/health", timeout=1, context=context) as r:
                     if r.status == 200:
                         return self
             except OSError:
@@ -99,7 +102,7 @@ class CognateServer:
 
     def client(self, service="cognito-idp", **kwargs):
         return boto3.client(
-            service, endpoint_url=self.endpoint, region_name=REGION,
+            service, endpoint_url=self.endpoint, region_name=REGION, verify=self.ca_file or True,
             aws_access_key_id=kwargs.pop("access_key", "dev"),
             aws_secret_access_key=kwargs.pop("secret_key", "dev"),
             config=Config(retries={"max_attempts": 1, "mode": "standard"}), **kwargs)

@@ -44,6 +44,12 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "dev or production (env COGNATE_MODE; default dev).")
     var mode: String?
 
+    @Option(name: .long, help: "Serve HTTPS with this certificate chain (PEM; env COGNATE_TLS_CERTIFICATE); reloaded on SIGHUP.")
+    var tlsCertificate: String?
+
+    @Option(name: .long, help: "The private key of --tls-certificate (PEM; env COGNATE_TLS_KEY).")
+    var tlsKey: String?
+
     @Option(name: .long, parsing: .singleValue,
             help: "Admin access key as AKID:SECRET, repeatable (env COGNATE_ADMIN_CREDENTIALS, comma-separated).")
     var adminCredentials: [String] = []
@@ -121,6 +127,11 @@ struct ServerOptions: ParsableArguments {
         config.host = Setting.string(host, "COGNATE_HOST") ?? config.host
         config.port = try Setting.number(port, "COGNATE_PORT", minimum: 0) ?? config.port
         config.publicBaseURL = Setting.string(publicURL, "COGNATE_PUBLIC_URL")
+        config.tlsCertificatePath = Setting.string(tlsCertificate, "COGNATE_TLS_CERTIFICATE")
+        config.tlsKeyPath = Setting.string(tlsKey, "COGNATE_TLS_KEY")
+        guard (config.tlsCertificatePath == nil) == (config.tlsKeyPath == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together.")
+        }
         let modeText = Setting.string(mode, "COGNATE_MODE") ?? "dev"
         guard let mode = ServerConfiguration.Mode(rawValue: modeText) else {
             throw ValidationError("Mode must be dev or production, not \(modeText).")

@@ -3,6 +3,7 @@ import CognateStorage
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -67,8 +68,17 @@ public struct CognateServer: Sendable {
     /// Serves until SIGTERM or SIGINT, then finishes in-flight requests and closes the
     /// database (every committed transaction is already on disk).
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var server = HTTPServerBuilder.http1()
+        var reloadSignal: (any DispatchSourceSignal)?
+        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            let certificates = try TLSCertificates(certificatePath: certificate, keyPath: key)
+            server = certificates.serverBuilder()
+            reloadSignal = Self.reloadOnHangUp(certificates, logger: logger)
+        }
+        defer { reloadSignal?.cancel() }
         let app = Application(
             router: makeRouter(),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cognate"),
             services: [
                 Periodic("signing key refresh", every: configuration.keyRefreshSeconds, logger: logger) {
@@ -90,6 +100,22 @@ public struct CognateServer: Sendable {
             throw error
         }
         await close()
+    }
+
+    /// Reloads the TLS certificate on SIGHUP (certificate renewals without a restart).
+    static func reloadOnHangUp(_ certificates: TLSCertificates, logger: Logger) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP)
+        source.setEventHandler {
+            do {
+                try certificates.reload()
+                logger.info("TLS certificate reloaded from \(certificates.certificatePath)")
+            } catch {
+                logger.error("TLS certificate reload failed, keeping the previous one: \(error)")
+            }
+        }
+        source.resume()
+        return source
     }
 
     /// Closes the SMTP connection and the database.

@@ -44,6 +44,9 @@ public struct ServerConfiguration: Sendable {
     /// How often this node reloads the signing keys it uses, should it miss a change-feed
     /// notice (it also reloads when a token names an unknown key).
     public var keyRefreshSeconds: Double = 30
+    /// Built-in TLS: the certificate chain and key (PEM files), reloaded on SIGHUP; nil: plain HTTP.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
     /// Where `GET /metrics` reads from (`ServerMetrics.bootstrap()`); nil: no metrics route.
     public var metricsRegistry: PrometheusCollectorRegistry?
 
@@ -52,7 +55,7 @@ public struct ServerConfiguration: Sendable {
     public var resolvedPublicBaseURL: String {
         if let publicBaseURL { return publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL }
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
-        return "http://\(shownHost):\(port)"
+        return "\(tlsCertificatePath == nil ? "http" : "https")://\(shownHost):\(port)"
     }
 
     /// Why this configuration cannot start, if it cannot.
