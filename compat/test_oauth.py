@@ -408,3 +408,34 @@ def test_required_mfa_sets_the_app_up_on_the_hosted_page_with_a_qr_code(server, 
                         allow_redirects=False, timeout=10)
     assert done.status_code == 302 and done.headers["Location"].startswith(CALLBACK + "?code="), done.text
     assert idp.admin_get_user(UserPoolId=pool["Id"], Username=username)["UserMFASettingList"] == ["SOFTWARE_TOKEN_MFA"]
+
+
+def test_terms_are_kept_per_client_and_shown_on_the_sign_up_page(server, idp):
+    pool, client = oauth_pool(idp)
+    terms = idp.create_terms(UserPoolId=pool["Id"], ClientId=client["ClientId"], TermsName="terms-of-use",
+                             TermsSource="LINK", Enforcement="NONE",
+                             Links={"cognito:english": "https://example.com/terms"})["Terms"]
+    idp.create_terms(UserPoolId=pool["Id"], ClientId=client["ClientId"], TermsName="privacy-policy", TermsSource="LINK",
+                     Enforcement="NONE", Links={"cognito:default": "https://example.com/privacy"})
+    with cognito_error("TermsExistsException"):
+        idp.create_terms(UserPoolId=pool["Id"], ClientId=client["ClientId"], TermsName="terms-of-use",
+                         TermsSource="LINK", Enforcement="NONE", Links={"cognito:english": "https://example.com/t2"})
+    with cognito_error("InvalidParameterException", contains="http(s) URLs"):
+        idp.create_terms(UserPoolId=pool["Id"], ClientId=client["ClientId"], TermsName="terms-of-use",
+                         TermsSource="LINK", Enforcement="NONE", Links={"cognito:english": "javascript:alert(1)"})
+    assert idp.describe_terms(TermsId=terms["TermsId"], UserPoolId=pool["Id"])["Terms"]["Links"] == {
+        "cognito:english": "https://example.com/terms"}
+    updated = idp.update_terms(TermsId=terms["TermsId"], UserPoolId=pool["Id"],
+                               Links={"cognito:english": "https://example.com/terms-v2"})["Terms"]
+    assert updated["Links"]["cognito:english"].endswith("terms-v2")
+    assert len(idp.list_terms(UserPoolId=pool["Id"])["Terms"]) == 2
+
+    uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
+    browser = requests.Session()
+    sign_in_page = browser.get(uri, timeout=10)
+    link = re.search(r'href="(/signup\?[^"]+)"', sign_in_page.text).group(1).replace("&amp;", "&")
+    sign_up = browser.get(server.endpoint + link, timeout=10).text
+    assert 'href="https://example.com/terms-v2"' in sign_up and 'href="https://example.com/privacy"' in sign_up
+    idp.delete_terms(TermsId=terms["TermsId"], UserPoolId=pool["Id"])
+    with cognito_error("ResourceNotFoundException"):
+        idp.describe_terms(TermsId=terms["TermsId"], UserPoolId=pool["Id"])

@@ -26,7 +26,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & TokenFamilyRepository & OutboxRepository & SigningKeyRepository & ServerSecretRepository
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
-    & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository
+    & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository & TermsRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///
@@ -54,6 +54,7 @@ public enum UniqueKey: String, Sendable {
     case resourceServer
     case identityProvider
     case providerLink
+    case terms
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

@@ -66,6 +66,11 @@ extension OperationTable {
         table.register(CognitoAPI.DeleteResourceServer.self, IdentityService.deleteResourceServer)
         table.register(CognitoAPI.ListResourceServers.self, IdentityService.listResourceServers)
         table.register(CognitoAPI.SetUICustomization.self, IdentityService.setUICustomization)
+        table.register(CognitoAPI.CreateTerms.self, IdentityService.createTerms)
+        table.register(CognitoAPI.DescribeTerms.self, IdentityService.describeTerms)
+        table.register(CognitoAPI.UpdateTerms.self, IdentityService.updateTerms)
+        table.register(CognitoAPI.DeleteTerms.self, IdentityService.deleteTerms)
+        table.register(CognitoAPI.ListTerms.self, IdentityService.listTerms)
         table.register(CognitoAPI.GetUICustomization.self, IdentityService.getUICustomization)
         // Federation
         table.register(CognitoAPI.CreateIdentityProvider.self, IdentityService.createIdentityProvider)

@@ -10,8 +10,9 @@ import Hummingbird
 enum HostedPages {
     static let flowCookie = "cognate_flow"
 
+    /// `terms`: the client's terms of use and privacy policy (name, URL), shown on the sign-up page.
     static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, style: HostedPageStyle,
-                     secureCookies: Bool) -> Response {
+                     terms: [(name: String, url: String)] = [], secureCookies: Bool) -> Response {
         let body: String
         switch page {
         case .signIn(let username, let error, let notice):
@@ -47,6 +48,7 @@ enum HostedPages {
                 \(field("username", label: "Username", autocomplete: "username", autofocus: true))
                 \(extra.joined(separator: "\n"))
                 \(field("password", label: "Password", type: "password", autocomplete: "new-password"))
+                \(termsNotice(terms))
                 """, submit: "Sign up") + """
                 <p>Have an account? <a href="/login?\(escape(request.query))">Sign in</a></p>
                 """
@@ -103,6 +105,14 @@ enum HostedPages {
         var headers: HTTPFields = [.location: location, .cacheControl: "no-store"]
         if clearingFlow { headers[.setCookie] = "\(flowCookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" }
         return Response(status: .found, headers: headers)
+    }
+
+    /// "By signing up you agree to the terms of use and the privacy policy", with their links.
+    private static func termsNotice(_ terms: [(name: String, url: String)]) -> String {
+        guard !terms.isEmpty else { return "" }
+        let names = ["terms-of-use": "terms of use", "privacy-policy": "privacy policy"]
+        let links = terms.map { "<a href=\"\(escape($0.url))\" rel=\"noopener\">the \(escape(names[$0.name] ?? $0.name))</a>" }
+        return "<p class=\"terms\">By signing up you agree to \(links.joined(separator: " and ")).</p>"
     }
 
     private static func form(title: String?, flow: String, error: String?, fields: String, submit: String?) -> String {

@@ -127,7 +127,10 @@ enum OAuthRoutes {
         switch step {
         case .page(let page, let flow, let request):
             let style = (try? await service.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
-            return HostedPages.page(page, flow: flow, request: request, style: style, secureCookies: secureCookies)
+            var terms: [(name: String, url: String)] = []
+            if case .signUp = page { terms = (try? await service.termsLinks(clientId: request.clientId)) ?? [] }
+            return HostedPages.page(
+                page, flow: flow, request: request, style: style, terms: terms, secureCookies: secureCookies)
         case .redirect(let location): return HostedPages.redirect(location)
         }
     }
