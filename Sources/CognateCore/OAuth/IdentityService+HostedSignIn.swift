@@ -135,17 +135,13 @@ extension IdentityService {
         guard let challenge = state.challenge else {
             let username = form["username"] ?? ""
             var parameters = [AuthParameter.username: username, AuthParameter.password: form["password"] ?? ""]
-            parameters[AuthParameter.secretHash] = client.secret.map {
-                SecretHash.compute(username: username, clientId: client.clientId, clientSecret: $0)
-            }
+            parameters[AuthParameter.secretHash] = hostedSecretHash(username, client)
             try AuthParameter.checkBounds(parameters, member: "form")
             return try await passwordAuth(parameters, clientMetadata: nil, pool: pool, client: client)
         }
         let username = state.username ?? ""
         var responses = [AuthParameter.username: username]
-        responses[AuthParameter.secretHash] = client.secret.map {
-            SecretHash.compute(username: username, clientId: client.clientId, clientSecret: $0)
-        }
+        responses[AuthParameter.secretHash] = hostedSecretHash(username, client)
         let name = ChallengeNameType(rawValue: challenge)
         switch name {
         case .softwareTokenMfa: responses["SOFTWARE_TOKEN_MFA_CODE"] = form["code"] ?? ""

@@ -62,6 +62,7 @@ extension IdentityService {
         (pool.settings.schemaAttributes ?? []).filter { $0.required == true && $0.name != "sub" }.compactMap(\.name)
     }
 
+    /// The SECRET_HASH the hosted pages send for the user (the server holds the client secret).
     func hostedSecretHash(_ username: String, _ client: ClientRecord) -> String? {
         client.secret.map { SecretHash.compute(username: username, clientId: client.clientId, clientSecret: $0) }
     }
