@@ -95,14 +95,8 @@ extension AuthClient {
     /// picker). Profiles that cannot be read are left out.
     public func pinProfiles() async throws -> [PINProfile] {
         let store = configuration.tokenStore
-        let names: [String]
-        do {
-            names = try await store.profiles()
-        } catch {
-            throw AuthError.storage(error)
-        }
         var found: [PINProfile] = []
-        for name in names {
+        for name in try await storedProfileNames() {
             if let pin = try? await store.load(profile: name)?.device?.pin {
                 found.append(PINProfile(profile: name, username: pin.username))
             }

@@ -11,13 +11,7 @@ extension AuthClient {
     /// Called before a sign-in stores its tokens. A profile that cannot be read is skipped.
     func adoptStoredProfile(ofUser sub: String) async throws {
         let store = configuration.tokenStore
-        let names: [String]
-        do {
-            names = try await store.profiles()
-        } catch {
-            throw AuthError.storage(error)
-        }
-        for name in names where name != profile {
+        for name in try await storedProfileNames() where name != profile {
             guard let existing = try? await store.load(profile: name), existing.belongs(toUser: sub) else { continue }
             let current = try await loadRecord()
             var merged = ProfileRecord(
@@ -31,6 +25,15 @@ extension AuthClient {
             profile = name
             publishDerived(from: merged)
             return
+        }
+    }
+
+    /// The names of the store's profiles (a failure to list them is `AuthError.storage`).
+    func storedProfileNames() async throws -> [String] {
+        do {
+            return try await configuration.tokenStore.profiles()
+        } catch {
+            throw AuthError.storage(error)
         }
     }
 }

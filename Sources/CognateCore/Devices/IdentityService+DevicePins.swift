@@ -16,15 +16,7 @@ extension IdentityService {
     /// registered PINs stop working).
     public func setUserPoolPinPolicy(_ request: SetUserPoolPinPolicyRequest) async throws -> PinPolicyResponse {
         if let problem = request.pinPolicy?.problem { throw CognitoError.invalidParameter(problem) }
-        let updated = try await store.write { transaction -> PoolRecord in
-            guard var pool = try await transaction.pool(id: request.userPoolId) else { throw Self.poolNotFound(request.userPoolId) }
-            pool.pinPolicy = request.pinPolicy
-            pool.updatedAt = self.time.now
-            try await transaction.updatePool(pool)
-            try await transaction.recordChange(.pool, subject: pool.id, at: pool.updatedAt)
-            return pool
-        }
-        cache.invalidatePool(updated.id)
+        let updated = try await editPool(request.userPoolId) { $0.pinPolicy = request.pinPolicy }
         return PinPolicyResponse(pinPolicy: updated.pinPolicy)
     }
 

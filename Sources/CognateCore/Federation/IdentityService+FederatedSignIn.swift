@@ -62,14 +62,7 @@ extension IdentityService {
     /// code (or tokens) for the app.
     public func completeFederatedSignIn(_ query: [String: String]) async throws -> String {
         guard let flow = query["state"],
-            let record = try await store.read({ try await $0.authSession(tokenHash: AuthSessions.hash(flow)) }),
-            let (pool, client) = try? await requireClient(record.clientId),
-            let state = try? await store.write({ transaction -> FederatedFlowState in
-                let pending = try await self.readAuthSession(
-                    flow, challenge: Self.federatedFlow, as: FederatedFlowState.self, pool: pool, client: client, in: transaction)
-                try await self.consumeAuthSession(pending.record, in: transaction)
-                return pending.state
-            })
+            let (pool, client, state) = await consumeFlow(flow, challenge: Self.federatedFlow, as: FederatedFlowState.self)
         else { throw AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.") }
         func refuse(_ error: String, _ description: String) -> AuthorizationRedirectError {
             AuthorizationRedirectError(

@@ -10,8 +10,7 @@ extension IdentityService {
     public func setUserPoolMfaConfig(_ request: SetUserPoolMfaConfigRequest) async throws -> SetUserPoolMfaConfigResponse {
         let naming = request.softwareTokenMfaConfiguration != nil || request.smsMfaConfiguration != nil
             || request.emailMfaConfiguration != nil
-        let updated = try await store.write { transaction -> PoolRecord in
-            guard var pool = try await transaction.pool(id: request.userPoolId) else { throw Self.poolNotFound(request.userPoolId) }
+        let updated = try await editPool(request.userPoolId) { pool in
             if naming {
                 pool.mfa = PoolMfaSettings(
                     softwareToken: request.softwareTokenMfaConfiguration?.enabled ?? false,
@@ -24,12 +23,7 @@ extension IdentityService {
             if (pool.settings.mfaConfiguration ?? .off) != .off, !pool.mfa.anyFactor {
                 throw CognitoError.invalidParameter("At least one MFA method must be enabled to turn MFA on.")
             }
-            pool.updatedAt = self.time.now
-            try await transaction.updatePool(pool)
-            try await transaction.recordChange(.pool, subject: pool.id, at: pool.updatedAt)
-            return pool
         }
-        cache.invalidatePool(updated.id)
         let config = Self.mfaConfig(of: updated)
         return SetUserPoolMfaConfigResponse(
             smsMfaConfiguration: config.smsMfaConfiguration, softwareTokenMfaConfiguration: config.softwareTokenMfaConfiguration,

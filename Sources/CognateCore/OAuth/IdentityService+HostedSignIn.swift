@@ -74,15 +74,9 @@ extension IdentityService {
     /// the browser is sent back to the app. An expired or unknown flow throws
     /// ``AuthorizationPageError``.
     public func continueHostedSignIn(flow: String, form: [String: String]) async throws -> HostedSignInStep {
-        guard let record = try await store.read({ try await $0.authSession(tokenHash: AuthSessions.hash(flow)) }),
-            let (pool, client) = try? await requireClient(record.clientId),
-            let state = try? await store.write({ transaction -> HostedFlowState in
-                let pending = try await self.readAuthSession(
-                    flow, challenge: Self.hostedFlow, as: HostedFlowState.self, pool: pool, client: client, in: transaction)
-                try await self.consumeAuthSession(pending.record, in: transaction)
-                return pending.state
-            })
-        else { throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.") }
+        guard let (pool, client, state) = await consumeFlow(flow, challenge: Self.hostedFlow, as: HostedFlowState.self) else {
+            throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.")
+        }
         switch state.stage {
         case Self.signUpStage?, Self.confirmStage?:
             return try await continueHostedSignUp(state, form: form, pool: pool, client: client)
@@ -193,6 +187,23 @@ extension IdentityService {
             try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
         }
         return .page(page, flow: flow, request: state.request)
+    }
+
+    /// The flow `token` names (a hosted page's, a federated sign-in's), used up, with its pool and
+    /// client; nil when it is unknown, expired, of another kind or already used.
+    func consumeFlow<State: Decodable & Sendable>(_ token: String, challenge: ChallengeNameType, as: State.Type) async
+        -> (PoolRecord, ClientRecord, State)?
+    {
+        guard let record = try? await store.read({ try await $0.authSession(tokenHash: AuthSessions.hash(token)) }),
+            let (pool, client) = try? await requireClient(record.clientId),
+            let state = try? await store.write({ transaction -> State in
+                let pending = try await self.readAuthSession(
+                    token, challenge: challenge, as: State.self, pool: pool, client: client, in: transaction)
+                try await self.consumeAuthSession(pending.record, in: transaction)
+                return pending.state
+            })
+        else { return nil }
+        return (pool, client, state)
     }
 
     func openHostedFlow(_ state: HostedFlowState, pool: PoolRecord, client: ClientRecord,

@@ -8,8 +8,7 @@ extension IdentityService {
         guard !request.customAttributes.isEmpty, request.customAttributes.count <= 25 else {
             throw CognitoError.invalidParameter("CustomAttributes must have 1 to 25 attributes.")
         }
-        let updated = try await store.write { transaction -> PoolRecord in
-            guard var pool = try await transaction.pool(id: request.userPoolId) else { throw Self.poolNotFound(request.userPoolId) }
+        try await editPool(request.userPoolId) { pool in
             var schema = pool.settings.schemaAttributes ?? []
             for attribute in request.customAttributes {
                 let added = try PoolSchemaBuilder.customAttribute(attribute, name: attribute.name ?? "")
@@ -24,12 +23,7 @@ extension IdentityService {
                     "A user pool can have at most \(PoolSchemaBuilder.maximumCustomAttributes) custom attributes.")
             }
             pool.settings.schemaAttributes = schema
-            pool.updatedAt = self.time.now
-            try await transaction.updatePool(pool)
-            try await transaction.recordChange(.pool, subject: pool.id, at: pool.updatedAt)
-            return pool
         }
-        cache.invalidatePool(updated.id)
         return AddCustomAttributesResponse()
     }
 

@@ -25,18 +25,11 @@ extension IdentityService {
     }
 
     private func editTags(of arn: String, _ edit: @escaping @Sendable (inout [String: String]) throws -> Void) async throws {
-        let id = try poolId(ofArn: arn)
-        let updated = try await store.write { transaction -> PoolRecord in
-            guard var pool = try await transaction.pool(id: id) else { throw Self.poolNotFound(id) }
+        try await editPool(try poolId(ofArn: arn)) { pool in
             var tags = pool.settings.userPoolTags ?? [:]
             try edit(&tags)
             pool.settings.userPoolTags = tags.isEmpty ? nil : tags
-            pool.updatedAt = self.time.now
-            try await transaction.updatePool(pool)
-            try await transaction.recordChange(.pool, subject: pool.id, at: pool.updatedAt)
-            return pool
         }
-        cache.invalidatePool(updated.id)
     }
 
     /// The pool an ARN of this server names (`arn:aws:cognito-idp:<region>:<account>:userpool/<id>`).

@@ -43,18 +43,10 @@ extension IdentityService {
     }
 
     public func updateUserPool(_ request: UpdateUserPoolRequest) async throws -> UpdateUserPoolResponse {
-        let now = time.now
-        try await store.write { transaction in
-            guard var pool = try await transaction.pool(id: request.userPoolId) else {
-                throw Self.poolNotFound(request.userPoolId)
-            }
+        try await editPool(request.userPoolId) { pool in
             try request.apply(to: &pool.settings)
             if let name = request.poolName { pool.name = name }
-            pool.updatedAt = now
-            try await transaction.updatePool(pool)
-            try await transaction.recordChange(.pool, subject: pool.id, at: now)
         }
-        cache.invalidatePool(request.userPoolId)
         return UpdateUserPoolResponse()
     }
 
