@@ -44,9 +44,9 @@ def cli_env(server, **extra):
     return {k: v for k, v in env.items() if v is not None}
 
 
-def run(server, *args, env=None, check=True, timeout=300):
+def run(server, *args, env=None, check=True, timeout=300, input=None):
     result = subprocess.run([str(BINARY), *args], capture_output=True, text=True, timeout=timeout,
-                            env=env or cli_env(server))
+                            env=env or cli_env(server), input=input)
     if check:
         assert result.returncode == 0, f"cognate {' '.join(args)} exited {result.returncode}:\n{result.stderr}"
     return result
@@ -256,27 +256,38 @@ def test_export_writes_every_user_as_csv_and_json_lines(production, admin, sourc
     assert len(stdout.splitlines()) == 1003
 
 
-def test_export_shows_progress_on_a_terminal(production, source_pool, tmp_path):
+def on_terminal(server, *args):
+    """Runs the CLI with standard error on a pseudo-terminal; its exit status and what it wrote there."""
     master, slave = pty.openpty()
-    process = subprocess.Popen([str(BINARY), "users", "export", "--pool", source_pool["Id"], "--file",
-                                str(tmp_path / "p.csv")], stdout=subprocess.DEVNULL, stderr=slave, env=cli_env(production))
+    process = subprocess.Popen([str(BINARY), *args], stdout=subprocess.PIPE, stderr=slave, env=cli_env(server))
     os.close(slave)
     output = b""
     while True:
-        ready, _, _ = select.select([master], [], [], 60)
+        ready, _, _ = select.select([master], [], [], 120)
         if not ready:
             break
         try:
             chunk = os.read(master, 65536)
-        except OSError:
+        except OSError:   # the child closed the terminal
             break
         if not chunk:
             break
         output += chunk
     os.close(master)
-    assert process.wait(timeout=60) == 0
-    text = output.decode()
-    assert "\r\x1b[K" in text and "Exported 1003 users" in text
+    stdout = process.communicate(timeout=60)[0].decode()
+    return process.returncode, output.decode(errors="replace"), stdout
+
+
+def test_export_and_import_show_progress_on_a_terminal(production, admin, source_pool, tmp_path):
+    exported = tmp_path / "p.csv"
+    status, terminal, _ = on_terminal(production, "users", "export", "--pool", source_pool["Id"], "--file", str(exported))
+    assert status == 0 and "\r\x1b[K" in terminal and "Exported 1003 users" in terminal
+    assert "of about 1003 users" in terminal   # DescribeUserPool's estimate
+
+    target = admin.create_user_pool(PoolName=unique("progress"), Schema=SCHEMA)["UserPool"]
+    status, terminal, stdout = on_terminal(production, "users", "import", "--pool", target["Id"], "--file", str(exported))
+    assert status == 0 and "\r\x1b[K" in terminal and "imported 1003, skipped 0, failed 0 of 1003 rows read" in terminal
+    assert "Imported 1003, skipped 0, failed 0" in stdout
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl"])
@@ -306,3 +317,18 @@ def test_an_import_the_server_refuses_fails(production, admin, tmp_path):
     failed = run(production, "users", "import", "--pool", target["Id"], "--file", str(bad), check=False)
     assert failed.returncode == 1 and "favourite_colour" in failed.stderr and "Failed" in failed.stderr
     assert all_users(admin, target["Id"]) == []
+
+
+def test_import_reads_json_lines_from_standard_input(production, admin):
+    target = admin.create_user_pool(PoolName=unique("stdin"))["UserPool"]
+    lines = [json.dumps({"Username": f"piped-{i}", "Attributes": [{"Name": "email", "Value": f"piped-{i}@example.com"},
+                                                                  {"Name": "sub", "Value": "ignored"}]}) for i in range(3)]
+    done = run(production, "users", "import", "--pool", target["Id"], "--file", "-", "--format", "jsonl",
+               input="\n".join(lines) + "\n\n")
+    assert "Imported 3, skipped 0, failed 0 (3 rows, 1 import job)" in done.stdout
+    assert "left out" not in done.stderr   # sub is expected to go
+    users = {u["Username"]: attributes(u) for u in all_users(admin, target["Id"])}
+    assert users == {f"piped-{i}": {"email": f"piped-{i}@example.com"} for i in range(3)}
+    broken = run(production, "users", "import", "--pool", target["Id"], "--file", "-", "--format", "jsonl",
+                 input='{"Username": "x"}\nnot json\n', check=False)
+    assert broken.returncode == 1 and "Line 2" in broken.stderr and "Usage" not in broken.stderr

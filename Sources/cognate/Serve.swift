@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
     }
 }
 
-/// A failure to start: printed as "Error: …", exit status 1 (not a usage error).
+/// A failure to start or to read or write a file: printed as "Error: …", exit status 1 (not a usage error).
 struct StartupFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -49,6 +49,7 @@ extension Users {
                 }
                 progress.update("Exported \(count)" + (estimate.map { " of about \($0)" } ?? "") + " users")
             }
+            progress.update("Exported \(count)" + (estimate.map { " of about \($0)" } ?? "") + " users", force: true)
             try output.close()
             progress.finish()
             if !leftOut.isEmpty {
@@ -72,7 +73,7 @@ final class OutputFile {
             return
         }
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw ValidationError("Cannot write \(path).")
+            throw StartupFailure("Cannot write \(path).")
         }
         self.handle = handle
         owned = true

@@ -17,7 +17,8 @@ extension Users {
             abstract: "Import users from CSV or JSON lines with Cognito's user import jobs (through the running server).")
         @OptionGroup var connection: AdminConnection
         @Option(help: "The pool id.") var pool: String
-        @Option(help: "The file to read (CSV with GetCSVHeader's columns, or JSON lines as `users export` writes).") var file: String
+        @Option(help: "The file to read, - for standard input (CSV with GetCSVHeader's columns, or JSON lines as `users export` writes).")
+        var file: String
         @Option(help: "csv or jsonl (default: jsonl for a .jsonl or .ndjson file, else csv).") var format: UserFileFormat?
         @Option(help: "The CloudWatchLogsRoleArn CreateUserImportJob requires (Cognate does not use it).")
         var roleArn = "arn:aws:iam::000000000000:role/CognateUserImport"
@@ -26,7 +27,9 @@ extension Users {
 
         func run() async throws {
             guard maxJobBytes > 0 else { throw ValidationError("--max-job-bytes must be positive.") }
-            guard let handle = FileHandle(forReadingAtPath: file) else { throw ValidationError("Cannot read \(file).") }
+            guard let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file) else {
+                throw StartupFailure("Cannot read \(file).")
+            }
             defer { try? handle.close() }
             let client = try connection.client()
             let format = UserFileFormat.resolve(format, file: file)
@@ -40,12 +43,13 @@ extension Users {
             let runner = ImportJobRunner(client: client, pool: pool, roleArn: roleArn)
             while let chunk = try chunks.next() {
                 jobs += 1
-                let job = try await runner.run(chunk, name: "cognate-import-\(jobs)") { counts in
-                    let sum = totals + counts
+                func show(_ sum: ImportJobRunner.Counts, force: Bool = false) {
                     progress.update("Job \(jobs): imported \(sum.imported), skipped \(sum.skipped), failed \(sum.failed) "
-                        + "of \(chunks.rowsRead) rows read")
+                        + "of \(chunks.rowsRead) rows read", force: force)
                 }
+                let job = try await runner.run(chunk, name: "cognate-import-\(jobs)") { show(totals + $0) }
                 totals = totals + job.counts
+                show(totals, force: true)
                 if job.status != "Succeeded" {
                     failures.append("job \(job.id) \(job.status): \(job.message)")
                 } else if job.counts.failed > 0 {
@@ -143,7 +147,7 @@ struct ImportChunks {
                 if headerBytes.last != UInt8(ascii: "\n") { headerBytes += Array("\r\n".utf8) }
                 break
             }
-            guard !headerBytes.isEmpty else { throw ValidationError("The CSV file is empty: it needs a header line.") }
+            guard !headerBytes.isEmpty else { throw StartupFailure("The CSV file is empty: it needs a header line.") }
         }
     }
 
@@ -174,7 +178,7 @@ struct ImportChunks {
                 return record.last == UInt8(ascii: "\n") ? record : record + Array("\r\n".utf8)
             case .jsonl:
                 guard let user = try? JSONDecoder().decode(JSONValue.self, from: Data(record)), user["Username"]?.string != nil else {
-                    throw ValidationError("Line \(line) is not a user object with a Username (as `users export --format jsonl` writes).")
+                    throw StartupFailure("Line \(line) is not a user object with a Username (as `users export --format jsonl` writes).")
                 }
                 return Array(CSVFormat.record(CSVFormat.row(user, header: columns, leftOut: &leftOut)).utf8)
             }
