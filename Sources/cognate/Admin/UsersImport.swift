@@ -14,7 +14,15 @@ extension Users {
     /// Imported users are RESET_REQUIRED, as in Cognito.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import users from CSV or JSON lines with Cognito's user import jobs (through the running server).")
+            abstract: "Import users from CSV or JSON lines with Cognito's user import jobs (through the running server).",
+            discussion: """
+                Runs GetCSVHeader, CreateUserImportJob, a PUT of the CSV to the job's PreSignedUrl, \
+                StartUserImportJob, then DescribeUserImportJob until the job ends. JSON lines become \
+                CSV first; a file over 64 MB goes in several jobs, one after another. Imported users \
+                are RESET_REQUIRED, as in Cognito. Prints the imported, skipped and failed counts; the \
+                exit status is 1 when a job failed or was stopped (rows that fail are counted, and the \
+                first are named on standard error).
+                """)
         @OptionGroup var connection: AdminConnection
         @Option(help: "The pool id.") var pool: String
         @Option(help: "The file to read, - for standard input (CSV with GetCSVHeader's columns, or JSON lines as `users export` writes).")
