@@ -2,6 +2,12 @@ import ArgumentParser
 import CognateProtocol
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Users {
     /// `cognate users export --pool P [--format csv|jsonl] [--file F]`.
     ///
@@ -27,7 +33,8 @@ extension Users {
             let client = try connection.client()
             let format = UserFileFormat.resolve(format, file: file)
             let output = try OutputFile(path: file)
-            let progress = ProgressLine()
+            // Not over users written to the same terminal.
+            let progress = file == nil && isatty(STDOUT_FILENO) == 1 ? ProgressLine(enabled: false) : ProgressLine()
             var estimate: Int?
             if progress.enabled {
                 estimate = try? await client.call("DescribeUserPool", ["UserPoolId": .string(pool)])["UserPool"]?["EstimatedNumberOfUsers"]?.int
