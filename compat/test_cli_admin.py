@@ -313,9 +313,12 @@ def test_import_brings_back_the_same_users(production, admin, source_pool, tmp_p
 def test_an_import_the_server_refuses_fails(production, admin, tmp_path):
     target = admin.create_user_pool(PoolName=unique("import-bad"))["UserPool"]
     bad = tmp_path / "bad.csv"
-    bad.write_text("cognito:username,favourite_colour\r\nann,blue\r\n")
-    failed = run(production, "users", "import", "--pool", target["Id"], "--file", str(bad), check=False)
+    bad.write_text("cognito:username,favourite_colour\r\n" + "".join(f"user{i},blue\r\n" for i in range(50)))
+    failed = run(production, "users", "import", "--pool", target["Id"], "--file", str(bad), "--max-job-bytes", "200",
+                 check=False)
     assert failed.returncode == 1 and "favourite_colour" in failed.stderr and "Failed" in failed.stderr
+    jobs = admin.list_user_import_jobs(UserPoolId=target["Id"], MaxResults=60)["UserImportJobs"]
+    assert [job["Status"] for job in jobs] == ["Failed"]   # the first failed part ends the import
     assert all_users(admin, target["Id"]) == []
 
 

@@ -10,7 +10,8 @@ extension Users {
     /// DescribeUserImportJob until the job is Succeeded, Failed or Stopped. JSON lines are turned
     /// into CSV first (GetCSVHeader's columns). A file larger than one job takes (the server
     /// refuses uploads over 100 MB) goes in several jobs, one after the other, each with the
-    /// header. Prints the summed counts; exit status 1 when a job failed or was stopped.
+    /// header; the first job that fails or is stopped ends the import. Prints the summed counts;
+    /// exit status 1 when a job failed or was stopped.
     /// Imported users are RESET_REQUIRED, as in Cognito.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -60,7 +61,9 @@ extension Users {
                 show(totals, force: true)
                 if job.status != "Succeeded" {
                     failures.append("job \(job.id) \(job.status): \(job.message)")
+                    break   // the next part would fail alike (a bad header) or was stopped on purpose
                 } else if job.counts.failed > 0 {
+                    progress.finish()
                     FileHandle.standardError.write(Data("Job \(job.id): \(job.message)\n".utf8))
                 }
             }
