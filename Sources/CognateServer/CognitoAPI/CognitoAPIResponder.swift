@@ -28,10 +28,17 @@ struct CognitoAPIResponder: Sendable {
         let handler = name.flatMap { table.handlers[$0] }
         let response = await answer(request, target: target, handler: handler)
         let elapsed = ContinuousClock.now - started
-        ServerMetrics.request(
-            operation: handler == nil ? "unknown" : name ?? "unknown",
-            outcome: response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error",
-            nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        let operation = handler == nil ? "unknown" : name ?? "unknown"
+        let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        ServerMetrics.request(operation: operation, outcome: outcome, nanoseconds: nanoseconds)
+        // The access log: one line per request at debug level (`log.level: debug`).
+        logger.debug("request", metadata: [
+            "request_id": .string(response.headers[Self.requestIdHeader] ?? ""), "operation": .string(operation),
+            "outcome": .string(outcome), "status": .stringConvertible(response.status.code),
+            "ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
+            "client": .string(RequestOrigin.clientAddress ?? ""),
+        ])
         guard let handler, handler.authorization != .sigV4 else { return response }
         return response.allowing(cors, for: request)
     }
@@ -49,7 +56,7 @@ struct CognitoAPIResponder: Sendable {
             let output = try await handler.invoke(body, service)
             return Self.response(status: .ok, body: output, requestId: requestId)
         } catch let error as CognitoError {
-            if error.code.isServerFault { logger.error("\(error)", metadata: ["request": .string(requestId)]) }
+            if error.code.isServerFault { logger.error("\(error)", metadata: ["request_id": .string(requestId)]) }
             return Self.error(type: error.code.rawValue, message: error.message, status: error.httpStatus, requestId: requestId)
         } catch let fault as WireFault {
             return Self.error(type: fault.type, message: fault.message, status: fault.status, requestId: requestId)
@@ -59,7 +66,7 @@ struct CognitoAPIResponder: Sendable {
                 type: CognitoErrorCode.resourceNotFound.rawValue, message: "The user pool, app client or user no longer exists.",
                 status: 400, requestId: requestId)
         } catch {
-            logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request": .string(requestId)])
+            logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request_id": .string(requestId)])
             return Self.error(
                 type: CognitoErrorCode.internalError.rawValue, message: "An internal error occurred.", status: 500,
                 requestId: requestId)
@@ -91,10 +98,12 @@ struct CognitoAPIResponder: Sendable {
 
     static func response(status: HTTPResponse.Status, body: Data, requestId: String, extra: HTTPFields = [:]) -> Response {
         var headers: HTTPFields = [.contentType: WireCoding.contentType]
-        headers[HTTPField.Name("x-amzn-RequestId")!] = requestId
+        headers[requestIdHeader] = requestId
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
+
+    static let requestIdHeader = HTTPField.Name("x-amzn-RequestId")!
 
     /// The error type of a failed answer (AWS's `x-amzn-ErrorType`), read back for metrics.
     static let errorTypeHeader = HTTPField.Name("x-amzn-ErrorType")!
