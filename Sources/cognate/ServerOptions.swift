@@ -1,4 +1,5 @@
 import ArgumentParser
+import CognateCore
 import CognateServer
 import CognateStorage
 import Foundation
@@ -125,6 +126,12 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "File holding the webhook signing secret (env COGNATE_WEBHOOK_SECRET holds it directly).")
     var webhookSecretFile: String?
 
+    @Option(name: .long, help: "File of breached passwords for threat protection: SHA-1 hex per line (Have I Been Pwned format) or passwords in clear (env COGNATE_BREACHED_PASSWORDS).")
+    var breachedPasswords: String?
+
+    @Option(name: .long, help: "Directory of the JSON-lines files SetLogDeliveryConfiguration's destinations map to (env COGNATE_LOG_DELIVERY_DIRECTORY).")
+    var logDeliveryDirectory: String?
+
     @Option(name: .long, help: "Seconds a pool/client change on another node may take to apply here (env COGNATE_CONFIG_CACHE_SECONDS; default 5).")
     var configCacheSeconds: Double?
 
@@ -177,6 +184,14 @@ struct ServerOptions: ParsableArguments {
             }
             config.adminCredentials[parts[0]] = parts[1]
         }
+        if let path = Setting.string(breachedPasswords, "COGNATE_BREACHED_PASSWORDS") {
+            do {
+                config.breachedPasswords = try BreachedPasswords.load(path: path)
+            } catch {
+                throw ValidationError("Cannot read the breached-password list \(path).")
+            }
+        }
+        config.logDeliveryDirectory = Setting.string(logDeliveryDirectory, "COGNATE_LOG_DELIVERY_DIRECTORY")
         let problems = config.problems()
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         return config

@@ -22,6 +22,7 @@ public final class IdentityService: Sendable {
     /// Calls to identity providers (federation).
     let upstream: any UpstreamHTTP
     let changeFeedCursor = ChangeFeedCursor()
+    var logDeliveryFiles: LogDeliveryFiles { LogDeliveryFiles(directory: configuration.logDeliveryDirectory) }
 
     /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
     /// pool on first use. Messages go through a durable queue to `channels`; `log` hears about

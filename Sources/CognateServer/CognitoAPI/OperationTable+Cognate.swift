@@ -105,6 +105,14 @@ extension OperationTable {
         table.register(CognitoAPI.ListUsers.self, IdentityService.listUsers)
         // User import
         table.register(CognitoAPI.GetCSVHeader.self, IdentityService.getCSVHeader)
+        // Threat protection: auth events, risk configuration, log delivery
+        table.register(CognitoAPI.AdminListUserAuthEvents.self, IdentityService.adminListUserAuthEvents)
+        table.register(CognitoAPI.AdminUpdateAuthEventFeedback.self, IdentityService.adminUpdateAuthEventFeedback)
+        table.register(CognitoAPI.UpdateAuthEventFeedback.self, IdentityService.updateAuthEventFeedback)
+        table.register(CognitoAPI.DescribeRiskConfiguration.self, IdentityService.describeRiskConfiguration)
+        table.register(CognitoAPI.SetRiskConfiguration.self, IdentityService.setRiskConfiguration)
+        table.register(CognitoAPI.GetLogDeliveryConfiguration.self, IdentityService.getLogDeliveryConfiguration)
+        table.register(CognitoAPI.SetLogDeliveryConfiguration.self, IdentityService.setLogDeliveryConfiguration)
         table.register(CognitoAPI.CreateUserImportJob.self, IdentityService.createUserImportJob)
         table.register(CognitoAPI.StartUserImportJob.self, IdentityService.startUserImportJob)
         table.register(CognitoAPI.StopUserImportJob.self, IdentityService.stopUserImportJob)
