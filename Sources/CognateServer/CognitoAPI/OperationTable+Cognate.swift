@@ -105,6 +105,13 @@ extension OperationTable {
         table.register(CognitoAPI.ListUsers.self, IdentityService.listUsers)
         // User import
         table.register(CognitoAPI.GetCSVHeader.self, IdentityService.getCSVHeader)
+        table.register(CognitoAPI.GetSigningCertificate.self, IdentityService.getSigningCertificate)
+        // Managed login branding (applied to the hosted pages)
+        table.register(CognitoAPI.CreateManagedLoginBranding.self, IdentityService.createManagedLoginBranding)
+        table.register(CognitoAPI.DescribeManagedLoginBranding.self, IdentityService.describeManagedLoginBranding)
+        table.register(CognitoAPI.DescribeManagedLoginBrandingByClient.self, IdentityService.describeManagedLoginBrandingByClient)
+        table.register(CognitoAPI.UpdateManagedLoginBranding.self, IdentityService.updateManagedLoginBranding)
+        table.register(CognitoAPI.DeleteManagedLoginBranding.self, IdentityService.deleteManagedLoginBranding)
         // Threat protection: auth events, risk configuration, log delivery
         table.register(CognitoAPI.AdminListUserAuthEvents.self, IdentityService.adminListUserAuthEvents)
         table.register(CognitoAPI.AdminUpdateAuthEventFeedback.self, IdentityService.adminUpdateAuthEventFeedback)
