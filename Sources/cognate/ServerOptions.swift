@@ -126,6 +126,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "File holding the webhook signing secret (env COGNATE_WEBHOOK_SECRET holds it directly).")
     var webhookSecretFile: String?
 
+    @Option(name: .long, help: "Append an audit line (JSON) per API call that signs someone in or changes something to this file (env COGNATE_AUDIT_LOG).")
+    var auditLog: String?
+
     @Option(name: .long, help: "File of breached passwords for threat protection: SHA-1 hex per line (Have I Been Pwned format) or passwords in clear (env COGNATE_BREACHED_PASSWORDS).")
     var breachedPasswords: String?
 
@@ -191,6 +194,7 @@ struct ServerOptions: ParsableArguments {
                 throw ValidationError("Cannot read the breached-password list \(path).")
             }
         }
+        config.auditLogPath = Setting.string(auditLog, "COGNATE_AUDIT_LOG")
         config.logDeliveryDirectory = Setting.string(logDeliveryDirectory, "COGNATE_LOG_DELIVERY_DIRECTORY")
         let problems = config.problems()
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }

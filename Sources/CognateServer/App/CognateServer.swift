@@ -27,6 +27,7 @@ public struct CognateServer: Sendable {
         // Function webhooks are signed with the webhook secret, or one the database keeps.
         var functionSecret = configuration.delivery.webhookSecret ?? ""
         if functionSecret.isEmpty { functionSecret = try await FunctionBindings.signingSecret(in: store) }
+        if let path = configuration.auditLogPath { try AuditLog(path: path).checkWritable() }
         var core = CoreConfiguration(
             region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
             configurationCacheTTL: configuration.configurationCacheSeconds, rateLimits: configuration.rateLimits)
@@ -50,7 +51,7 @@ public struct CognateServer: Sendable {
         let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
-            logger: logger)
+            logger: logger, auditLog: configuration.auditLogPath.map(AuditLog.init(path:)))
         let addressHeader = configuration.clientAddressHeader
         router.post("/") { request, context in
             await RequestOrigin.$clientAddress.withValue(

@@ -19,6 +19,8 @@ struct CognitoAPIResponder: Sendable {
     let cors: CORSPolicy
     let maxBodyBytes: Int
     let logger: Logger
+    /// Where audited calls are written; nil: no audit log.
+    var auditLog: AuditLog? = nil
     let requestIds = RequestIdentifiers()
 
     func respond(to request: Request) async -> Response {
@@ -26,7 +28,7 @@ struct CognitoAPIResponder: Sendable {
         let target = request.headers[HTTPField.Name("x-amz-target")!]
         let name = Self.operationName(target)
         let handler = name.flatMap { table.handlers[$0] }
-        let response = await answer(request, target: target, handler: handler)
+        let (response, body) = await answer(request, target: target, handler: handler)
         let elapsed = ContinuousClock.now - started
         let operation = handler == nil ? "unknown" : name ?? "unknown"
         let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
@@ -39,14 +41,29 @@ struct CognitoAPIResponder: Sendable {
             "ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
             "client": .string(RequestOrigin.clientAddress ?? ""),
         ])
+        if let auditLog, let handler, let name {
+            let written = auditLog.record(AuditLog.Call(
+                requestId: response.headers[Self.requestIdHeader] ?? "", operation: name,
+                isAdmin: handler.authorization == .sigV4, outcome: outcome, status: Int(response.status.code),
+                clientAddress: RequestOrigin.clientAddress,
+                accessKeyId: request.headers[.authorization].flatMap { try? SigV4Verifier.parse($0).accessKeyId },
+                body: body))
+            if !written { logger.error("Cannot write the audit log \(auditLog.path).") }
+        }
         guard let handler, handler.authorization != .sigV4 else { return response }
         return response.allowing(cors, for: request)
     }
 
-    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> Response {
+    /// The response, and the body when it could be read (for the audit log).
+    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> (Response, Data?) {
         let requestId = requestIds.next()
+        let body: Data
         do {
-            let body = try await Self.collect(request.body, limit: maxBodyBytes)
+            body = try await Self.collect(request.body, limit: maxBodyBytes)
+        } catch {
+            return (failure(error, requestId: requestId), nil)
+        }
+        do {
             guard let handler else { throw WireFault.unknownOperation(target) }
             if handler.authorization == .sigV4, let verifier {
                 try verifier.verify(
@@ -54,18 +71,26 @@ struct CognitoAPIResponder: Sendable {
                     authority: request.head.authority, headers: request.headers, body: body, now: Date())
             }
             let output = try await handler.invoke(body, service)
-            return Self.response(status: .ok, body: output, requestId: requestId)
-        } catch let error as CognitoError {
+            return (Self.response(status: .ok, body: output, requestId: requestId), body)
+        } catch {
+            return (failure(error, requestId: requestId), body)
+        }
+    }
+
+    /// The Cognito-shaped answer to a failure; the server's own faults are logged.
+    private func failure(_ error: any Error, requestId: String) -> Response {
+        switch error {
+        case let error as CognitoError:
             if error.code.isServerFault { logger.error("\(error)", metadata: ["request_id": .string(requestId)]) }
             return Self.error(type: error.code.rawValue, message: error.message, status: error.httpStatus, requestId: requestId)
-        } catch let fault as WireFault {
+        case let fault as WireFault:
             return Self.error(type: fault.type, message: fault.message, status: fault.status, requestId: requestId)
-        } catch StoreError.referenceMissing {
+        case StoreError.referenceMissing:
             // The pool, client or user was deleted (maybe on another node) while this request ran.
             return Self.error(
                 type: CognitoErrorCode.resourceNotFound.rawValue, message: "The user pool, app client or user no longer exists.",
                 status: 400, requestId: requestId)
-        } catch {
+        default:
             logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request_id": .string(requestId)])
             return Self.error(
                 type: CognitoErrorCode.internalError.rawValue, message: "An internal error occurred.", status: 500,

@@ -55,6 +55,7 @@ enum SettingCatalog {
         .init(path: "config_cache_seconds", summary: "seconds a pool/client change on another node may take to apply (default 5)"),
         .init(path: "key_refresh_seconds", summary: "seconds between loads of keys rotated elsewhere (default 30)"),
         .init(path: "key_activation_seconds", summary: "`keys rotate`: seconds a new key is published before it signs (default 60)"),
+        .init(path: "audit_log", summary: "file the audit log is appended to (JSON lines: who did what, when, from where)"),
         .init(path: "breached_passwords", summary: "file of breached passwords (SHA-1 hex per line, or in clear) for threat protection"),
         .init(path: "log_delivery.directory", summary: "directory of the files SetLogDeliveryConfiguration's destinations map to"),
         .init(path: "log.level", summary: "trace, debug, info, notice, warning, error or critical (default info)"),
