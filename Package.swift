@@ -46,6 +46,7 @@ let package = Package(
             name: "CognateStorage",
             dependencies: [
                 "CognateCore", "CSQLite",
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
