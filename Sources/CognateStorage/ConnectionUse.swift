@@ -1,4 +1,5 @@
 import Foundation
+import CognateCore
 import Metrics
 import Synchronization
 
@@ -10,6 +11,12 @@ final class ConnectionUse: Sendable {
     enum Kind: String { case read, write }
 
     private let inUse = Mutex<[Kind: Int]>([:])
+    private let waits = MetricHandles { values in
+        Timer(label: "cognate_db_connection_wait_seconds", dimensions: [("kind", values[0])])
+    }
+    private let held = MetricHandles { values in
+        Gauge(label: "cognate_db_connections_in_use", dimensions: [("kind", values[0])])
+    }
 
     /// Runs `body` once the backend handed it a connection, counting it as held meanwhile;
     /// `requested` is when the transaction asked for one.
@@ -17,8 +24,7 @@ final class ConnectionUse: Sendable {
         async rethrows -> Result
     {
         let waited = ContinuousClock.now - requested
-        Timer(label: "cognate_db_connection_wait_seconds", dimensions: [("kind", kind.rawValue)])
-            .recordNanoseconds(waited.components.seconds * 1_000_000_000 + waited.components.attoseconds / 1_000_000_000)
+        waits(kind.rawValue).recordNanoseconds(waited.components.seconds * 1_000_000_000 + waited.components.attoseconds / 1_000_000_000)
         change(kind, by: 1)
         defer { change(kind, by: -1) }
         return try await body()
@@ -29,6 +35,6 @@ final class ConnectionUse: Sendable {
             counts[kind, default: 0] += delta
             return counts[kind, default: 0]
         }
-        Gauge(label: "cognate_db_connections_in_use", dimensions: [("kind", kind.rawValue)]).record(now)
+        held(kind.rawValue).record(now)
     }
 }

@@ -103,7 +103,7 @@ extension IdentityService {
         var bytes = (0..<6).map { UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - $0))) } + random.prefix(10)
         bytes[6] = 0x70 | (bytes[6] & 0x0F)   // version 7
         bytes[8] = 0x80 | (bytes[8] & 0x3F)   // variant
-        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let hex = SRPEncoding.hexString(bytes)
         let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
         return parts.joined(separator: "-")
     }
