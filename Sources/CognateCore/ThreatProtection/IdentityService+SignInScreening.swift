@@ -29,28 +29,32 @@ extension IdentityService {
             signals, configuration: pool.riskConfiguration(clientId: client.clientId),
             enforced: pool.threatProtection == .enforced)
         event.eventRisk = assessment.eventRisk
+        let outcome: Result<FirstFactorResult, CommitAndFail>
         do {
-            let result: FirstFactorResult
             switch assessment.verdict {
             case .block(let error):
                 throw CommitAndFail(error)
             case .requireMfa(let orBlock):
-                result = try await completeFirstFactor(
+                outcome = .success(try await completeFirstFactor(
                     user, pool: pool, client: client, device: device, riskDemandsMfa: orBlock ? .required : .ifConfigured,
-                    in: transaction)
+                    in: transaction))
             case .allow:
-                result = try await completeFirstFactor(user, pool: pool, client: client, device: device, in: transaction)
+                outcome = .success(try await completeFirstFactor(user, pool: pool, client: client, device: device, in: transaction))
             }
-            if case .tokens = result { event.eventResponse = .pass } else { event.eventResponse = .inProgress }
-            let token = try await recordAuthEvent(event, of: user, pool: pool, in: transaction)
-            if assessment.notify { try await queueRiskNotification(event, feedbackToken: token, user: user, pool: pool, client: client, in: transaction) }
-            return result
         } catch let failure as CommitAndFail {
-            event.eventResponse = .fail
-            let token = try await recordAuthEvent(event, of: user, pool: pool, in: transaction)
-            if assessment.notify { try await queueRiskNotification(event, feedbackToken: token, user: user, pool: pool, client: client, in: transaction) }
-            throw failure
+            outcome = .failure(failure)
         }
+        switch outcome {
+        case .success(.tokens): event.eventResponse = .pass
+        case .success: event.eventResponse = .inProgress
+        case .failure: event.eventResponse = .fail
+        }
+        let feedbackToken = try await recordAuthEvent(event, of: user, pool: pool, in: transaction)
+        if assessment.notify {
+            try await queueRiskNotification(
+                event, feedbackToken: feedbackToken, user: user, pool: pool, client: client, in: transaction)
+        }
+        return try outcome.get()
     }
 
     /// The signals of `RiskAssessment`: the caller's address against the user's recent
