@@ -261,3 +261,31 @@ def test_auth_events_delivered_to_a_log_file(server, idp):
     assert [line["eventType"] for line in mine] == ["SignUp", "SignIn"]
     assert mine[1]["eventResponse"] == "Pass" and mine[1]["userPoolId"] == pool["Id"]
     assert PASSWORD not in json.dumps(lines)
+
+
+def test_failed_deliveries_go_to_the_user_notification_log(tmp_path):
+    """An email channel that refuses: the pool's userNotification destination gets an ERROR
+    line per failed attempt, with the address masked and no code."""
+    from conftest import free_port
+    dead = f"http://127.0.0.1:{free_port()}/hook"                 # nothing listens there
+    server = CognateServer(tmp_path, extra_args=[
+        "--email-delivery", "webhook", "--email-webhook-url", dead, "--log-delivery-directory", str(tmp_path / "logs"),
+        "--rate-limit-messages", "0"], env={"COGNATE_WEBHOOK_SECRET": "secret-for-this-test"}).start()
+    try:
+        idp = server.client()
+        pool = idp.create_user_pool(PoolName=unique("notify"), AutoVerifiedAttributes=["email"])["UserPool"]
+        client = new_client(idp, pool["Id"])
+        idp.set_log_delivery_configuration(UserPoolId=pool["Id"], LogConfigurations=[{
+            "LogLevel": "ERROR", "EventSource": "userNotification",
+            "CloudWatchLogsConfiguration": {"LogGroupArn": "arn:aws:logs:us-east-1:000000000000:log-group:notifications"}}])
+        email = unique() + "@example.com"
+        with cognito_error("CodeDeliveryFailureException"):
+            idp.sign_up(ClientId=client["ClientId"], Username=unique(), Password=PASSWORD,
+                        UserAttributes=[{"Name": "email", "Value": email}])
+        with open(tmp_path / "logs" / "notifications.jsonl") as f:
+            lines = [json.loads(line) for line in f]
+        assert lines and lines[0]["eventSource"] == "userNotification" and lines[0]["logLevel"] == "ERROR"
+        assert lines[0]["userPoolId"] == pool["Id"] and lines[0]["deliveryMedium"] == "EMAIL"
+        assert lines[0]["willRetry"] is True and email not in json.dumps(lines) and "code" not in lines[0]
+    finally:
+        server.stop()

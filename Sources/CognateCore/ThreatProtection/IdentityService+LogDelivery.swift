@@ -17,8 +17,36 @@ struct LogDeliveryFiles: Sendable {
         return (directory as NSString).appendingPathComponent(name + ".jsonl")
     }
 
+    /// Writes `entry` to the pool's destination for `source`, if it has one and its level takes
+    /// the entry (INFO takes everything, ERROR only `isError` entries).
+    func deliver(_ entry: [String: Any], source: EventSourceName, isError: Bool, pool: PoolRecord) {
+        guard let configuration = pool.logDelivery?.first(where: { $0.eventSource == source }),
+            configuration.logLevel == .info || isError,
+            let arn = configuration.cloudWatchLogsConfiguration?.logGroupArn ?? configuration.s3Configuration?.bucketArn
+                ?? configuration.firehoseConfiguration?.streamArn,
+            let path = path(forARN: arn)
+        else { return }
+        var entry = entry
+        entry["eventSource"] = source.rawValue
+        entry["logLevel"] = isError ? "ERROR" : "INFO"
+        entry["userPoolId"] = pool.id
+        guard let line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) else { return }
+        append(line, to: path)
+    }
+
+    /// A failed delivery of an email or SMS to the pool's `userNotification` destination (the
+    /// address masked, never the text or code).
+    func deliverNotificationFailure(_ message: OutboundMessage, failure: DeliveryFailure, gaveUp: Bool, pool: PoolRecord,
+                                    at now: Date) {
+        deliver([
+            "eventTimestamp": Int64(now.timeIntervalSince1970 * 1000), "username": message.username,
+            "deliveryMedium": message.medium.rawValue, "destination": message.maskedDestination,
+            "purpose": message.purpose, "error": failure.reason, "willRetry": !gaveUp,
+        ], source: .userNotification, isError: true, pool: pool)
+    }
+
     /// Appends one line (a single write, so concurrent lines never interleave).
-    func append(_ line: Data, to path: String) {
+    private func append(_ line: Data, to path: String) {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o640)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
@@ -68,18 +96,11 @@ extension IdentityService {
             userPoolId: stored.id, logConfigurations: stored.logDelivery ?? []))
     }
 
-    /// Writes an auth event to the pool's `userAuthEvents` destination, if it has one: INFO
-    /// takes every event, ERROR only refused ones.
+    /// Writes an auth event to the pool's `userAuthEvents` destination, if it has one.
     func deliverAuthEventLog(_ event: AuthEventType, username: String, pool: PoolRecord) {
-        guard let configuration = pool.logDelivery?.first(where: { $0.eventSource == .userAuthEvents }),
-            configuration.logLevel == .info || event.eventResponse == .fail,
-            let arn = configuration.cloudWatchLogsConfiguration?.logGroupArn ?? configuration.s3Configuration?.bucketArn
-                ?? configuration.firehoseConfiguration?.streamArn,
-            let path = logDeliveryFiles.path(forARN: arn)
-        else { return }
+        guard pool.logDelivery != nil else { return }
         var entry: [String: Any] = [
-            "eventSource": "userAuthEvents", "logLevel": configuration.logLevel == .info ? "INFO" : "ERROR",
-            "userPoolId": pool.id, "username": username, "eventId": event.eventId ?? "",
+            "username": username, "eventId": event.eventId ?? "",
             "eventType": event.eventType?.rawValue ?? "", "eventResponse": event.eventResponse?.rawValue ?? "",
             "eventTimestamp": Int64((event.creationDate ?? time.now).timeIntervalSince1970 * 1000),
             "riskDecision": event.eventRisk?.riskDecision?.rawValue ?? "",
@@ -87,7 +108,6 @@ extension IdentityService {
         if let level = event.eventRisk?.riskLevel { entry["riskLevel"] = level.rawValue }
         if let compromised = event.eventRisk?.compromisedCredentialsDetected { entry["compromisedCredentialsDetected"] = compromised }
         if let address = event.eventContextData?.ipAddress { entry["ipAddress"] = address }
-        guard let line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) else { return }
-        logDeliveryFiles.append(line, to: path)
+        logDeliveryFiles.deliver(entry, source: .userAuthEvents, isError: event.eventResponse == .fail, pool: pool)
     }
 }
