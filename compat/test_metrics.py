@@ -43,3 +43,8 @@ def test_metrics_count_what_happened(server, idp):
     grew("cognate_sign_ins_total", by=6, flow="USER_PASSWORD_AUTH", result="failed")
     grew("cognate_messages_sent_total", medium="email", channel="server")
     grew("cognate_lockouts_total")
+    # Database pool use: every transaction waited for a connection (recorded), none is held now.
+    grew("cognate_db_connection_wait_seconds_count", by=8, kind="write")
+    grew("cognate_db_connection_wait_seconds_count", kind="read")
+    assert value(after, "cognate_db_connections_in_use", kind="write") == 0
+    assert ("cognate_db_connections_in_use", (("kind", "read"),)) in after

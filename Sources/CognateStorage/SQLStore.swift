@@ -5,6 +5,7 @@ import Logging
 /// The ``Store`` over SQL, for every ``SQLBackend``.
 public final class SQLStore: Store {
     public let backend: any SQLBackend
+    private let connectionUse = ConnectionUse()
 
     public init(backend: any SQLBackend) {
         self.backend = backend
@@ -40,13 +41,19 @@ public final class SQLStore: Store {
     public func write<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
-        try await backend.write { session in try await body(SQLTransaction(session: session)) }
+        let requested = ContinuousClock.now
+        return try await backend.write { [connectionUse] session in
+            try await connectionUse.holding(.write, requested: requested) { try await body(SQLTransaction(session: session)) }
+        }
     }
 
     public func read<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
-        try await backend.read { session in try await body(SQLTransaction(session: session)) }
+        let requested = ContinuousClock.now
+        return try await backend.read { [connectionUse] session in
+            try await connectionUse.holding(.read, requested: requested) { try await body(SQLTransaction(session: session)) }
+        }
     }
 
     public func ping() async throws { try await backend.ping() }

@@ -1,3 +1,4 @@
+import CognateProtocol
 import CognateCore
 import Foundation
 
@@ -45,7 +46,7 @@ enum Columns {
     static func time(_ date: Date) -> Double { date.timeIntervalSince1970 }
     static func time(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String($0, radix: 16).leftPadded2 }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { SRPEncoding.hexString(bytes) }
 
     static func bytes(_ hex: String) throws -> [UInt8] {
         var out: [UInt8] = []
@@ -88,8 +89,4 @@ enum Columns {
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }()
-}
-
-extension String {
-    fileprivate var leftPadded2: String { count == 1 ? "0" + self : self }
 }

@@ -12,8 +12,8 @@ struct Cognate: AsyncParsableCommand {
             they have no Cognito operation.
             """,
         subcommands: [
-            Serve.self, Pools.self, Clients.self, Users.self, Groups.self, Keys.self, Functions.self, Outbox.self, Migrate.self,
-            CryptoCostCommand.self,
+            Serve.self, Config.self, Pools.self, Clients.self, Users.self, Groups.self, Keys.self, Functions.self, Outbox.self,
+            Migrate.self, CryptoCostCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

@@ -14,9 +14,12 @@ struct Serve: AsyncParsableCommand {
         var configured = try options.configuration()
         configured.metricsRegistry = ServerMetrics.bootstrap()
         let config = configured
+        let level = try Self.logLevel()
+        let json = try Self.logsAsJSON()
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+            var handler: any LogHandler = json
+                ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "cognate")
@@ -33,6 +36,26 @@ struct Serve: AsyncParsableCommand {
             }
         } catch let error as CognateServer.PortInUse {
             throw StartupFailure(error.description)
+        }
+    }
+}
+
+extension Serve {
+    /// `log.level` (COGNATE_LOG_LEVEL, or LOG_LEVEL as before it existed), default info.
+    static func logLevel() throws -> Logger.Level {
+        guard let text = Setting.string(nil, "COGNATE_LOG_LEVEL") ?? Setting.environment["LOG_LEVEL"] else { return .info }
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ValidationError("Log level must be trace, debug, info, notice, warning, error or critical, not \(text).")
+        }
+        return level
+    }
+
+    /// `log.format`: text (default) or json.
+    static func logsAsJSON() throws -> Bool {
+        switch Setting.string(nil, "COGNATE_LOG_FORMAT") ?? "text" {
+        case "text": return false
+        case "json": return true
+        case let other: throw ValidationError("Log format must be text or json, not \(other).")
         }
     }
 }

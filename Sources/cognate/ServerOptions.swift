@@ -1,4 +1,5 @@
 import ArgumentParser
+import CognateCore
 import CognateServer
 import CognateStorage
 import Foundation
@@ -6,6 +7,9 @@ import Foundation
 /// Options shared by the commands that open the database; each falls back to an environment
 /// variable, then to the zero-configuration default.
 struct DatabaseOption: ParsableArguments {
+    @Option(name: .long, help: "YAML configuration file (env COGNATE_CONFIG); flags and the environment override it. `cognate config keys` lists its keys.")
+    var config: String?
+
     @Option(name: .long, help: "SQLite file path or postgres:// URL (env COGNATE_DATABASE; default ./.cognate/cognate.sqlite).")
     var database: String?
 
@@ -14,6 +18,11 @@ struct DatabaseOption: ParsableArguments {
 
     @Option(name: .long, help: "Seconds a database statement may run, 0 for no limit (env COGNATE_DB_STATEMENT_TIMEOUT; default 10).")
     var dbStatementTimeout: Double?
+
+    /// Loads the configuration file before any command reads a setting.
+    func validate() throws {
+        try Setting.useConfigFile(config)
+    }
 
     var resolved: String {
         Setting.string(database, "COGNATE_DATABASE") ?? ServerConfiguration().database
@@ -56,6 +65,9 @@ struct ServerOptions: ParsableArguments {
 
     @Option(name: .long, help: "Region used in pool ids and ARNs (env COGNATE_REGION; default us-east-1).")
     var region: String?
+
+    @Option(name: .long, help: "File holding admin access keys, AKID:SECRET per line (env COGNATE_ADMIN_CREDENTIALS_FILE).")
+    var adminCredentialsFile: String?
 
     @Flag(name: .long, help: "Let dev mode listen on a non-loopback address (env COGNATE_DEV_MODE_ON_NETWORK=1). Dev mode accepts any credentials and shows every code: use it only on a network no one else reaches.")
     var devModeOnNetwork = false
@@ -114,6 +126,15 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "File holding the webhook signing secret (env COGNATE_WEBHOOK_SECRET holds it directly).")
     var webhookSecretFile: String?
 
+    @Option(name: .long, help: "Append an audit line (JSON) per API call that signs someone in or changes something to this file (env COGNATE_AUDIT_LOG).")
+    var auditLog: String?
+
+    @Option(name: .long, help: "File of breached passwords for threat protection: SHA-1 hex per line (Have I Been Pwned format) or passwords in clear (env COGNATE_BREACHED_PASSWORDS).")
+    var breachedPasswords: String?
+
+    @Option(name: .long, help: "Directory of the JSON-lines files SetLogDeliveryConfiguration's destinations map to (env COGNATE_LOG_DELIVERY_DIRECTORY).")
+    var logDeliveryDirectory: String?
+
     @Option(name: .long, help: "Seconds a pool/client change on another node may take to apply here (env COGNATE_CONFIG_CACHE_SECONDS; default 5).")
     var configCacheSeconds: Double?
 
@@ -146,7 +167,7 @@ struct ServerOptions: ParsableArguments {
             rateLimitAccountRecovery, "COGNATE_RATE_LIMIT_ACCOUNT_RECOVERY", minimum: 0) ?? config.rateLimits.accountRecoveryPerMinute
         config.rateLimits.messagesPerDestinationPerHour = try Setting.number(
             rateLimitMessages, "COGNATE_RATE_LIMIT_MESSAGES", minimum: 0) ?? config.rateLimits.messagesPerDestinationPerHour
-        config.allowDevModeOnNetwork = devModeOnNetwork || Setting.environment["COGNATE_DEV_MODE_ON_NETWORK"] == "1"
+        config.allowDevModeOnNetwork = Setting.isOn(devModeOnNetwork, "COGNATE_DEV_MODE_ON_NETWORK")
         if let origins = Setting.string(corsOrigins, "COGNATE_CORS_ORIGINS") {
             config.corsAllowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
@@ -156,7 +177,9 @@ struct ServerOptions: ParsableArguments {
         config.keyRefreshSeconds =
             try Setting.number(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", minimum: 1) ?? config.keyRefreshSeconds
         let pairs = adminCredentials.isEmpty
-            ? (Setting.environment["COGNATE_ADMIN_CREDENTIALS"] ?? "").split(separator: ",").map(String.init) : adminCredentials
+            ? (try Setting.secret(file: adminCredentialsFile, "COGNATE_ADMIN_CREDENTIALS") ?? "")
+                .split(whereSeparator: { $0 == "," || $0.isNewline }).map { $0.trimmingCharacters(in: .whitespaces) }
+            : adminCredentials
         for pair in pairs where !pair.isEmpty {
             let parts = pair.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -164,6 +187,15 @@ struct ServerOptions: ParsableArguments {
             }
             config.adminCredentials[parts[0]] = parts[1]
         }
+        if let path = Setting.string(breachedPasswords, "COGNATE_BREACHED_PASSWORDS") {
+            do {
+                config.breachedPasswords = try BreachedPasswords.load(path: path)
+            } catch {
+                throw ValidationError("Cannot read the breached-password list \(path).")
+            }
+        }
+        config.auditLogPath = Setting.string(auditLog, "COGNATE_AUDIT_LOG")
+        config.logDeliveryDirectory = Setting.string(logDeliveryDirectory, "COGNATE_LOG_DELIVERY_DIRECTORY")
         let problems = config.problems()
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         return config

@@ -26,7 +26,7 @@ enum AuthSessions {
     }
 
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        SRPEncoding.hexString(SHA256.hash(data: Data(token.utf8)))
     }
 
     static let expired = CognitoError.notAuthorized("Invalid session for the user, session is expired.")

@@ -23,8 +23,12 @@ extension IdentityService {
     /// skips MFA; a confirmed one must prove its secret (DEVICE_SRP_AUTH) unless `deviceProved`;
     /// in a pool that tracks devices, a device seen for the first time is created and
     /// announced with the tokens.
+    ///
+    /// `riskDemandsMfa`: threat protection asks for a second factor whatever the device; when
+    /// the user has none, `.required` refuses the sign-in and `.ifConfigured` lets it through.
     func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord, askingForMfa: Bool = true,
                              device deviceKey: String? = nil, deviceProved: Bool = false,
+                             riskDemandsMfa: RiskMfaDemand? = nil,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         try Self.checkMaySignIn(user)
         switch user.status {
@@ -39,7 +43,14 @@ extension IdentityService {
                 for: user, pool: pool, client: client, device: deviceKey, in: transaction))
         default:
             let device = try await knownDevice(deviceKey, of: user, pool: pool, in: transaction)
-            if askingForMfa, device?.remembered != true,
+            if let riskDemandsMfa {
+                if let challenge = try await mfaChallenge(
+                    for: user, pool: pool, client: client, device: device?.deviceKey, forced: true, in: transaction)
+                {
+                    return challenge
+                }
+                if riskDemandsMfa == .required { throw CommitAndFail(ThreatProtectionError.riskBlocked) }
+            } else if askingForMfa, device?.remembered != true,
                 let challenge = try await mfaChallenge(
                     for: user, pool: pool, client: client, device: device?.deviceKey, in: transaction)
             {
@@ -182,13 +193,20 @@ extension IdentityService {
     /// it (so no exponentiation holds the database): under the user's lock, a lockout refuses
     /// the attempt whatever the verdict; a wrong password (or one changed meanwhile) is counted;
     /// a right one clears the count and completes the first factor.
-    func settlePasswordCheck(_ checked: UserRecord, correct: Bool, pool: PoolRecord, client: ClientRecord,
-                             device: String?, in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+    /// In a pool with threat protection, `screenedSignIn` does it and records the attempt;
+    /// `password` is the password in clear when the flow carried it.
+    func settlePasswordCheck(_ checked: UserRecord, correct: Bool, password: String?, pool: PoolRecord,
+                             client: ClientRecord, device: String?,
+                             in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+        if pool.threatProtection != .off {
+            return try await screenedSignIn(
+                checked, correct: correct, password: password, pool: pool, client: client, device: device, in: transaction)
+        }
         let user = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
         return try await completeFirstFactor(user, pool: pool, client: client, device: device, in: transaction)
     }
 
-    /// The lockout and failure count of ``settlePasswordCheck(_:correct:pool:client:in:)``
+    /// The lockout and failure count of ``settlePasswordCheck(_:correct:password:pool:client:device:in:)``
     /// without what follows: returns the user, locked, when the password was right.
     func settlePasswordVerdict(_ checked: UserRecord, correct: Bool, in transaction: any StoreTransaction) async throws
         -> UserRecord

@@ -37,8 +37,8 @@ extension IdentityService {
         } ?? false
         let result = try await transaction { transaction in
             try await self.settlePasswordCheck(
-                user, correct: correct, pool: pool, client: client, device: parameters[AuthParameter.deviceKey],
-                in: transaction)
+                user, correct: correct, password: password, pool: pool, client: client,
+                device: parameters[AuthParameter.deviceKey], in: transaction)
         }
         return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }

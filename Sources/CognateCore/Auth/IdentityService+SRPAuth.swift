@@ -96,12 +96,14 @@ extension IdentityService {
             guard let user, session.state.decoy == nil else {
                 return try await self.settleDecoySignIn(session.state.decoy?.subject ?? "", pool: pool, in: transaction)
             }
-            let settled = try await self.settlePasswordVerdict(user, correct: correct, in: transaction)
             // In a CUSTOM_AUTH sign-in the proved password is one step; DefineAuthChallenge decides what follows.
-            guard session.state.customAuth == nil else { return nil }
-            return try await self.completeFirstFactor(
-                settled, pool: pool, client: client, device: responses[AuthParameter.deviceKey] ?? session.state.deviceKey,
-                in: transaction)
+            guard session.state.customAuth == nil else {
+                _ = try await self.settlePasswordVerdict(user, correct: correct, in: transaction)
+                return nil
+            }
+            return try await self.settlePasswordCheck(
+                user, correct: correct, password: nil, pool: pool, client: client,
+                device: responses[AuthParameter.deviceKey] ?? session.state.deviceKey, in: transaction)
         }
         if let result { return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client) }
         guard let customAuth = session.state.customAuth else { throw CognitoError.internalError() }

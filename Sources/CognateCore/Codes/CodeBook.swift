@@ -33,7 +33,7 @@ struct CodeBook: Sendable {
     }
 
     private func hex(_ mac: HashedAuthenticationCode<SHA256>) -> String {
-        mac.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        SRPEncoding.hexString(mac)
     }
 
     /// A new code for `destination` and the record to store for it. `pendingValue` is a new

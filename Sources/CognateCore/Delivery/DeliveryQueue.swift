@@ -23,9 +23,14 @@ public final class DeliveryQueue: Sendable {
     let customSenders: CustomSenders?
     let time: any TimeSource
     let log: @Sendable (String) -> Void
+    /// Hears of every failed attempt (`gaveUp`: the message is dropped), for the pools'
+    /// `userNotification` log delivery.
+    let failures: @Sendable (OutboundMessage, DeliveryFailure, _ gaveUp: Bool) async -> Void
 
     init(store: any Store, channels: DeliveryChannels, customSenders: CustomSenders?, time: any TimeSource,
-         log: @escaping @Sendable (String) -> Void) {
+         log: @escaping @Sendable (String) -> Void,
+         failures: @escaping @Sendable (OutboundMessage, DeliveryFailure, Bool) async -> Void = { _, _, _ in }) {
+        self.failures = failures
         self.store = store
         self.channels = channels
         self.customSenders = customSenders
@@ -94,7 +99,9 @@ public final class DeliveryQueue: Sendable {
             failure = DeliveryFailure(isPermanent: false, reason: "\(error)")
         }
         let subject = "\(message.medium.rawValue) to \(message.maskedDestination) [\(message.purpose)] in \(message.poolId)"
-        if failure.isPermanent || now.timeIntervalSince(queued.createdAt) >= Self.giveUpAfter {
+        let givingUp = failure.isPermanent || now.timeIntervalSince(queued.createdAt) >= Self.giveUpAfter
+        await failures(message, failure, givingUp)
+        if givingUp {
             log("delivery: gave up on \(subject) after \(queued.attempts) attempt(s): \(failure.reason)")
             try? await store.write { try await $0.removeMessage(id: id) }
         } else {

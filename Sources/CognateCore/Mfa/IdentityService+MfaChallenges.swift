@@ -8,13 +8,14 @@ extension IdentityService {
     /// `email` (EMAIL_OTP) — each when the pool requires MFA or the user enabled it. The
     /// preferred one, or the only one, is asked for; with several and none preferred the user
     /// chooses (SELECT_MFA_TYPE). A user with none, in a pool that requires MFA, must set up an
-    /// authenticator app first (MFA_SETUP).
-    func mfaChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord, device: String?,
+    /// authenticator app first (MFA_SETUP). `forced` (threat protection's risk-based MFA): every
+    /// factor the pool enables and the user has, as if MFA were required, even in an OPTIONAL pool.
+    func mfaChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord, device: String?, forced: Bool = false,
                       in transaction: any StoreTransaction) async throws -> FirstFactorResult? {
         let mode = pool.settings.mfaConfiguration ?? .off
         guard mode != .off else { return nil }
         let mfa = try await transaction.userMfa(poolId: pool.id, sub: user.sub)
-        let factors = Self.mfaFactors(of: user, mfa: mfa, pool: pool, required: mode == .on)
+        let factors = Self.mfaFactors(of: user, mfa: mfa, pool: pool, required: mode == .on || forced)
         let state = MfaSessionState(username: user.username, deviceKey: device)
         if let preferred = mfa?.preferred.map(ChallengeNameType.init(rawValue:)), factors.contains(preferred) {
             return try await askForFactor(preferred, user: user, state: state, pool: pool, client: client, in: transaction)

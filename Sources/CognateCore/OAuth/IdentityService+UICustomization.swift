@@ -44,12 +44,15 @@ extension IdentityService {
         return GetUICustomizationResponse(uiCustomization: wire(record))
     }
 
-    /// The style of the hosted pages of `clientId`.
+    /// The style of the hosted pages of `clientId`: its managed login branding's colours and
+    /// logo, then its (or the pool's) UI customization, whose CSS comes last and whose logo wins.
     public func hostedPageStyle(clientId: String) async throws -> HostedPageStyle {
-        guard let client = try await cachedClient(clientId),
-            let record = try await effectiveCustomization(pool: client.poolId, clientId: clientId)
-        else { return HostedPageStyle() }
-        return HostedPageStyle(css: record.css, logoPath: record.image == nil ? nil : Self.logoPath(record))
+        guard let client = try await cachedClient(clientId) else { return HostedPageStyle() }
+        let branding = try await hostedBranding(clientId: clientId)
+        let record = try await effectiveCustomization(pool: client.poolId, clientId: clientId)
+        let css = [branding?.css, record?.css].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+        let logo = record.flatMap { $0.image == nil ? nil : Self.logoPath($0) } ?? branding?.logo
+        return HostedPageStyle(css: css.isEmpty ? nil : css, logoPath: logo)
     }
 
     /// The logo of `GET /ui/<pool>/<client>/logo`: its bytes and content type.

@@ -32,6 +32,7 @@ extension IdentityService {
                 return nil
             }
             try await self.consumeHourlyAllowance("forgotPassword", subject: user.sub, pool: pool, limit: limit, transaction)
+            try await self.recordAuthEvent(.forgotPassword, of: user, pool: pool, in: transaction)
             return try await self.issueCode(
                 .forgotPassword, for: user, to: destination, pool: pool, clientId: client.clientId, in: transaction)
         }
@@ -85,6 +86,7 @@ extension IdentityService {
             try await transaction.updateUser(user)
             try await transaction.clearSignInLockout(poolId: pool.id, subject: user.sub)
             try await self.endSessionsAfterPasswordChange(of: user, pool: pool, in: transaction)
+            try await self.recordAuthEvent(.passwordChange, of: user, pool: pool, in: transaction)
             return user
         }
         try await runPostConfirmation(
@@ -117,6 +119,7 @@ extension IdentityService {
             user.updatedAt = self.time.now
             try await transaction.updateUser(user)
             try await self.endSessionsAfterPasswordChange(of: user, pool: pool, in: transaction)
+            try await self.recordAuthEvent(.passwordChange, of: user, pool: pool, in: transaction)
         }
         return ChangePasswordResponse()
     }

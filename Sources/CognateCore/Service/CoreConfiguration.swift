@@ -20,6 +20,10 @@ public struct CoreConfiguration: Sendable {
     public var passwordChangesPerHour: Int
     /// Limits per caller and per destination (see `RateLimitSettings`).
     public var rateLimits: RateLimitSettings
+    /// The operator's breached passwords (CompromisedCredentialsRiskConfiguration).
+    public var breachedPasswords: BreachedPasswords = .empty
+    /// Directory of the files SetLogDeliveryConfiguration's destinations map to; nil: none.
+    public var logDeliveryDirectory: String?
 
     public init(
         region: String = "us-east-1", accountId: String = "000000000000",

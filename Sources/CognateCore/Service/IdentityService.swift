@@ -22,6 +22,7 @@ public final class IdentityService: Sendable {
     /// Calls to identity providers (federation).
     let upstream: any UpstreamHTTP
     let changeFeedCursor = ChangeFeedCursor()
+    var logDeliveryFiles: LogDeliveryFiles { LogDeliveryFiles(directory: configuration.logDeliveryDirectory) }
 
     /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
     /// pool on first use. Messages go through a durable queue to `channels`; `log` hears about
@@ -43,9 +44,18 @@ public final class IdentityService: Sendable {
         let senders = CustomSenders(triggers: triggers, store: store) { id in
             try await cache.pool(id, now: time.now) { try await store.read { try await $0.pool(id: id) } }
         }
+        let logFiles = LogDeliveryFiles(directory: configuration.logDeliveryDirectory)
+        let deliveryQueue = DeliveryQueue(
+            store: store, channels: channels, customSenders: senders, time: time, log: log
+        ) { message, failure, gaveUp in
+            guard let pool = try? await cache.pool(message.poolId, now: time.now, load: {
+                try await store.read { try await $0.pool(id: message.poolId) }
+            }) else { return }
+            logFiles.deliverNotificationFailure(message, failure: failure, gaveUp: gaveUp, pool: pool, at: time.now)
+        }
         return IdentityService(
             store: store, time: time, random: random,
-            deliveryQueue: DeliveryQueue(store: store, channels: channels, customSenders: senders, time: time, log: log),
+            deliveryQueue: deliveryQueue,
             triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey),
             upstream: upstream)
     }

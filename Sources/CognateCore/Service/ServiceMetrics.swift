@@ -6,7 +6,11 @@ import Metrics
 enum ServiceMetrics {
     /// A sign-in step started with `flow`: `tokens`, `challenge` (the next step), or `failed`.
     static func signIn(flow: AuthFlowType, result: String) {
-        Counter(label: "cognate_sign_ins_total", dimensions: [("flow", flow.rawValue), ("result", result)]).increment()
+        signIns(flow.rawValue, result).increment()
+    }
+
+    private static let signIns = MetricHandles { values in
+        Counter(label: "cognate_sign_ins_total", dimensions: [("flow", values[0]), ("result", values[1])])
     }
 
     /// A message handed to a channel: `medium` email or SMS; `channel` server or custom sender.

@@ -21,6 +21,7 @@ extension IdentityService {
             throw CognitoError.invalidParameter("A password is required to sign up.")
         }
         try PasswordRules.check(password, policy: pool.settings.policies?.passwordPolicy)
+        try checkNotCompromised(password, filter: .signUp, pool: pool, clientId: client.clientId)
         // The pool's PreSignUp function may refuse the user, or confirm them at once.
         let verdict = try await runPreSignUp(
             "PreSignUp_SignUp", pool: pool, clientId: client.clientId, username: username, attributes: attributes,
@@ -43,6 +44,7 @@ extension IdentityService {
                 throw CognitoError(.usernameExists, "User already exists")
             }
             if let password = user.password { try await self.rememberPassword(password, of: user, pool: pool, in: transaction) }
+            try await self.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
             do {
                 try await self.updateSignInNames(of: user, pool: pool, in: transaction)
             } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
@@ -137,6 +139,7 @@ extension IdentityService {
                 return nil
             }
             try await self.consumeHourlyAllowance("resendConfirmationCode", subject: user.sub, pool: pool, limit: limit, transaction)
+            try await self.recordAuthEvent(.resendCode, of: user, pool: pool, in: transaction)
             return try await self.issueCode(
                 .signUp, for: user, to: destination, pool: pool, occasion: .resendCode, clientId: client.clientId,
                 in: transaction)

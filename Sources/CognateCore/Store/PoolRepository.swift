@@ -14,9 +14,16 @@ public struct PoolRecord: Sendable, Equatable {
     public var mfa: PoolMfaSettings
     /// The rules for device PINs (SetUserPoolPinPolicy); nil: the pool offers no PIN sign-in.
     public var pinPolicy: PinPolicy?
+    /// SetRiskConfiguration's settings by app client id, "" for the pool-wide one.
+    public var riskConfigurations: [String: RiskConfigurationType]
+    /// SetLogDeliveryConfiguration's settings; nil: nothing delivered.
+    public var logDelivery: [LogConfigurationType]?
 
     public init(id: String, name: String, createdAt: Date, updatedAt: Date, settings: UserPoolType,
-                mfa: PoolMfaSettings = PoolMfaSettings(), pinPolicy: PinPolicy? = nil) {
+                mfa: PoolMfaSettings = PoolMfaSettings(), pinPolicy: PinPolicy? = nil,
+                riskConfigurations: [String: RiskConfigurationType] = [:], logDelivery: [LogConfigurationType]? = nil) {
+        self.riskConfigurations = riskConfigurations
+        self.logDelivery = logDelivery
         self.id = id
         self.name = name
         self.createdAt = createdAt

@@ -27,6 +27,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
     & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository & TermsRepository
+    & AuthEventRepository & ManagedLoginBrandingRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///
@@ -55,6 +56,7 @@ public enum UniqueKey: String, Sendable {
     case identityProvider
     case providerLink
     case terms
+    case managedLoginBranding
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

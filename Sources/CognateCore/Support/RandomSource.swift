@@ -1,3 +1,4 @@
+import CognateProtocol
 import Foundation
 
 /// Cryptographically secure randomness, injected so identifiers and codes are testable.
@@ -39,19 +40,13 @@ extension RandomSource {
         var b = bytes(16)
         b[6] = (b[6] & 0x0f) | 0x40
         b[8] = (b[8] & 0x3f) | 0x80
-        let hex = b.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let hex = SRPEncoding.hexString(b)
         let chars = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
     }
 
     /// Six decimal digits, uniformly distributed (leading zeros kept).
     public func numericCode(digits: Int = 6) -> String { string(digits, from: "0123456789") }
-}
-
-extension String {
-    func leftPadded(to length: Int, with pad: Character = "0") -> String {
-        count >= length ? self : String(repeating: pad, count: length - count) + self
-    }
 }
 
 enum Alphabet {

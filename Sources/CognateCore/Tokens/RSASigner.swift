@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Thread safety: the key is read-only after init; each signature uses its own context.
 final class RSASigner: @unchecked Sendable {
-    private let key: OpaquePointer
+    let key: OpaquePointer
 
     struct Failure: Error, CustomStringConvertible {
         let description: String

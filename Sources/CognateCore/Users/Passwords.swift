@@ -16,6 +16,7 @@ extension IdentityService {
                            in transaction: any StoreTransaction) async throws {
         let policy = pool.settings.policies?.passwordPolicy
         try PasswordRules.check(password, policy: policy)
+        try checkNotCompromised(password, filter: .passwordChange, pool: pool, clientId: nil)
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
         let historySize = policy?.passwordHistorySize ?? 0
         if historySize > 0 {

@@ -27,12 +27,18 @@ public struct CognateServer: Sendable {
         // Function webhooks are signed with the webhook secret, or one the database keeps.
         var functionSecret = configuration.delivery.webhookSecret ?? ""
         if functionSecret.isEmpty { functionSecret = try await FunctionBindings.signingSecret(in: store) }
+        if let path = configuration.auditLogPath { try AuditLog(path: path).checkWritable() }
+        var core = CoreConfiguration(
+            region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
+            configurationCacheTTL: configuration.configurationCacheSeconds, rateLimits: configuration.rateLimits)
+        core.breachedPasswords = configuration.breachedPasswords
+        if let directory = configuration.logDeliveryDirectory {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            core.logDeliveryDirectory = directory
+        }
         let service = try await IdentityService.start(
             store: store, channels: channels, functions: WebhookFunctionInvoker(secret: functionSecret),
-            configuration: CoreConfiguration(
-                region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
-                configurationCacheTTL: configuration.configurationCacheSeconds,
-                rateLimits: configuration.rateLimits),
+            configuration: core,
             log: { [logger] line in logger.warning("\(line)") })
         return CognateServer(configuration: configuration, service: service, store: store, smtp: smtp, logger: logger)
     }
@@ -45,7 +51,7 @@ public struct CognateServer: Sendable {
         let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
-            logger: logger)
+            logger: logger, auditLog: configuration.auditLogPath.map(AuditLog.init(path:)))
         let addressHeader = configuration.clientAddressHeader
         router.post("/") { request, context in
             await RequestOrigin.$clientAddress.withValue(
@@ -55,6 +61,7 @@ public struct CognateServer: Sendable {
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)
         ConfirmationLinkRoutes.add(to: router, service: service)
+        AuthEventFeedbackRoutes.add(to: router, service: service)
         ImportRoutes.add(to: router, service: service)
         OAuthRoutes.add(
             to: router, service: service, secureCookies: configuration.resolvedPublicBaseURL.lowercased().hasPrefix("https:"))

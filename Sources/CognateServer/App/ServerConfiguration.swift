@@ -45,6 +45,12 @@ public struct ServerConfiguration: Sendable {
     /// notice (it also reloads when a token names an unknown key).
     public var keyRefreshSeconds: Double = 30
     /// Built-in TLS: the certificate chain and key (PEM files), reloaded on SIGHUP; nil: plain HTTP.
+    /// The audit log's file (JSON lines); nil: none.
+    public var auditLogPath: String?
+    /// The operator's breached passwords, for threat protection's compromised-credentials check.
+    public var breachedPasswords = BreachedPasswords.empty
+    /// Where SetLogDeliveryConfiguration's destinations are written (one JSON-lines file each).
+    public var logDeliveryDirectory: String?
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
     /// Where `GET /metrics` reads from (`ServerMetrics.bootstrap()`); nil: no metrics route.

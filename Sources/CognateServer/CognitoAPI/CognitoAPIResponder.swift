@@ -19,6 +19,8 @@ struct CognitoAPIResponder: Sendable {
     let cors: CORSPolicy
     let maxBodyBytes: Int
     let logger: Logger
+    /// Where audited calls are written; nil: no audit log.
+    var auditLog: AuditLog? = nil
     let requestIds = RequestIdentifiers()
 
     func respond(to request: Request) async -> Response {
@@ -26,20 +28,42 @@ struct CognitoAPIResponder: Sendable {
         let target = request.headers[HTTPField.Name("x-amz-target")!]
         let name = Self.operationName(target)
         let handler = name.flatMap { table.handlers[$0] }
-        let response = await answer(request, target: target, handler: handler)
+        let (response, body) = await answer(request, target: target, handler: handler)
         let elapsed = ContinuousClock.now - started
-        ServerMetrics.request(
-            operation: handler == nil ? "unknown" : name ?? "unknown",
-            outcome: response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error",
-            nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        let operation = handler == nil ? "unknown" : name ?? "unknown"
+        let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        ServerMetrics.request(operation: operation, outcome: outcome, nanoseconds: nanoseconds)
+        // The access log: one line per request at debug level (`log.level: debug`).
+        logger.debug("request", metadata: [
+            "request_id": .string(response.headers[Self.requestIdHeader] ?? ""), "operation": .string(operation),
+            "outcome": .string(outcome), "status": .stringConvertible(response.status.code),
+            "ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
+            "client": .string(RequestOrigin.clientAddress ?? ""),
+        ])
+        if let auditLog, let handler, let name {
+            let written = auditLog.record(AuditLog.Call(
+                requestId: response.headers[Self.requestIdHeader] ?? "", operation: name,
+                isAdmin: handler.authorization == .sigV4, outcome: outcome, status: Int(response.status.code),
+                clientAddress: RequestOrigin.clientAddress,
+                accessKeyId: request.headers[.authorization].flatMap { try? SigV4Verifier.parse($0).accessKeyId },
+                body: body))
+            if !written { logger.error("Cannot write the audit log \(auditLog.path).") }
+        }
         guard let handler, handler.authorization != .sigV4 else { return response }
         return response.allowing(cors, for: request)
     }
 
-    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> Response {
+    /// The response, and the body when it could be read (for the audit log).
+    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> (Response, Data?) {
         let requestId = requestIds.next()
+        let body: Data
         do {
-            let body = try await Self.collect(request.body, limit: maxBodyBytes)
+            body = try await Self.collect(request.body, limit: maxBodyBytes)
+        } catch {
+            return (failure(error, requestId: requestId), nil)
+        }
+        do {
             guard let handler else { throw WireFault.unknownOperation(target) }
             if handler.authorization == .sigV4, let verifier {
                 try verifier.verify(
@@ -47,19 +71,27 @@ struct CognitoAPIResponder: Sendable {
                     authority: request.head.authority, headers: request.headers, body: body, now: Date())
             }
             let output = try await handler.invoke(body, service)
-            return Self.response(status: .ok, body: output, requestId: requestId)
-        } catch let error as CognitoError {
-            if error.code.isServerFault { logger.error("\(error)", metadata: ["request": .string(requestId)]) }
+            return (Self.response(status: .ok, body: output, requestId: requestId), body)
+        } catch {
+            return (failure(error, requestId: requestId), body)
+        }
+    }
+
+    /// The Cognito-shaped answer to a failure; the server's own faults are logged.
+    private func failure(_ error: any Error, requestId: String) -> Response {
+        switch error {
+        case let error as CognitoError:
+            if error.code.isServerFault { logger.error("\(error)", metadata: ["request_id": .string(requestId)]) }
             return Self.error(type: error.code.rawValue, message: error.message, status: error.httpStatus, requestId: requestId)
-        } catch let fault as WireFault {
+        case let fault as WireFault:
             return Self.error(type: fault.type, message: fault.message, status: fault.status, requestId: requestId)
-        } catch StoreError.referenceMissing {
+        case StoreError.referenceMissing:
             // The pool, client or user was deleted (maybe on another node) while this request ran.
             return Self.error(
                 type: CognitoErrorCode.resourceNotFound.rawValue, message: "The user pool, app client or user no longer exists.",
                 status: 400, requestId: requestId)
-        } catch {
-            logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request": .string(requestId)])
+        default:
+            logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request_id": .string(requestId)])
             return Self.error(
                 type: CognitoErrorCode.internalError.rawValue, message: "An internal error occurred.", status: 500,
                 requestId: requestId)
@@ -91,10 +123,12 @@ struct CognitoAPIResponder: Sendable {
 
     static func response(status: HTTPResponse.Status, body: Data, requestId: String, extra: HTTPFields = [:]) -> Response {
         var headers: HTTPFields = [.contentType: WireCoding.contentType]
-        headers[HTTPField.Name("x-amzn-RequestId")!] = requestId
+        headers[requestIdHeader] = requestId
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
+
+    static let requestIdHeader = HTTPField.Name("x-amzn-RequestId")!
 
     /// The error type of a failed answer (AWS's `x-amzn-ErrorType`), read back for metrics.
     static let errorTypeHeader = HTTPField.Name("x-amzn-ErrorType")!

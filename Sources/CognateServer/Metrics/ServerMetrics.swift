@@ -1,3 +1,4 @@
+import CognateCore
 import Metrics
 import Prometheus
 
@@ -24,7 +25,14 @@ public enum ServerMetrics {
     /// One API request: its operation (`unknown` for targets that name none) and outcome
     /// (`ok`, or the error's `__type`).
     static func request(operation: String, outcome: String, nanoseconds: Int64) {
-        Counter(label: "cognate_requests_total", dimensions: [("operation", operation), ("outcome", outcome)]).increment()
-        Timer(label: "cognate_request_duration_seconds", dimensions: [("operation", operation)]).recordNanoseconds(nanoseconds)
+        requests(operation, outcome).increment()
+        durations(operation).recordNanoseconds(nanoseconds)
+    }
+
+    private static let requests = MetricHandles { values in
+        Counter(label: "cognate_requests_total", dimensions: [("operation", values[0]), ("outcome", values[1])])
+    }
+    private static let durations = MetricHandles { values in
+        Timer(label: "cognate_request_duration_seconds", dimensions: [("operation", values[0])])
     }
 }

@@ -165,7 +165,7 @@ enum HostedPages {
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
                 HTTPField.Name("X-Frame-Options")!: "DENY",
             ],
             body: .init(byteBuffer: ByteBuffer(string: document)))

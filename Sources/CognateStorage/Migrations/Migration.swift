@@ -32,7 +32,7 @@ public enum Migrator {
         Migration011OAuth.migration, Migration012Federation.migration,
         Migration013UICustomization.migration, Migration014RefreshRotation.migration,
         Migration015ClientSecrets.migration, Migration016UserImport.migration,
-        Migration017Terms.migration,
+        Migration017Terms.migration, Migration018ThreatProtection.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

@@ -28,6 +28,9 @@ extension SQLTransaction: ClientRepository {
     }
 
     func deleteClient(poolId: String, clientId: String) async throws {
+        // What belongs to the client only goes with it (these tables reference the pool alone).
+        try await run("DELETE FROM managed_login_brandings WHERE pool_id = \(bind: poolId) AND client_id = \(bind: clientId)")
+        try await run("DELETE FROM terms WHERE pool_id = \(bind: poolId) AND client_id = \(bind: clientId)")
         try await run("DELETE FROM app_clients WHERE pool_id = \(bind: poolId) AND client_id = \(bind: clientId)")
     }
 

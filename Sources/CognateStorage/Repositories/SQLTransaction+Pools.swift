@@ -6,10 +6,12 @@ extension SQLTransaction: PoolRepository {
     func insertPool(_ pool: PoolRecord) async throws {
         try await insert(
             """
-            INSERT INTO user_pools (id, name, created_at, updated_at, settings, mfa, pin_policy) VALUES (\(bind: pool.id), \
+            INSERT INTO user_pools (id, name, created_at, updated_at, settings, mfa, pin_policy, risk_configurations, \
+            log_delivery) VALUES (\(bind: pool.id), \
             \(bind: pool.name), \(bind: Columns.time(pool.createdAt)), \(bind: Columns.time(pool.updatedAt)), \
             \(bind: try Columns.json(pool.settings)), \(bind: try Columns.json(pool.mfa)), \
-            \(bind: try pool.pinPolicy.map(Columns.json)))
+            \(bind: try pool.pinPolicy.map(Columns.json)), \(bind: try Self.riskColumn(pool)), \
+            \(bind: try pool.logDelivery.map(Columns.json)))
             """, conflict: .pool)
     }
 
@@ -22,7 +24,8 @@ extension SQLTransaction: PoolRepository {
             """
             UPDATE user_pools SET name = \(bind: pool.name), updated_at = \(bind: Columns.time(pool.updatedAt)), \
             settings = \(bind: try Columns.json(pool.settings)), mfa = \(bind: try Columns.json(pool.mfa)), \
-            pin_policy = \(bind: try pool.pinPolicy.map(Columns.json)) WHERE id = \(bind: pool.id)
+            pin_policy = \(bind: try pool.pinPolicy.map(Columns.json)), risk_configurations = \(bind: try Self.riskColumn(pool)), \
+            log_delivery = \(bind: try pool.logDelivery.map(Columns.json)) WHERE id = \(bind: pool.id)
             """)
     }
 
@@ -42,7 +45,14 @@ extension SQLTransaction: PoolRepository {
             id: try row.string("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"), settings: try Columns.decodeJSON(UserPoolType.self, row.string("settings")),
             mfa: try row.optionalString("mfa").map { try Columns.decodeJSON(PoolMfaSettings.self, $0) } ?? PoolMfaSettings(),
-            pinPolicy: try row.optionalString("pin_policy").map { try Columns.decodeJSON(PinPolicy.self, $0) })
+            pinPolicy: try row.optionalString("pin_policy").map { try Columns.decodeJSON(PinPolicy.self, $0) },
+            riskConfigurations: try row.optionalString("risk_configurations")
+                .map { try Columns.decodeJSON([String: RiskConfigurationType].self, $0) } ?? [:],
+            logDelivery: try row.optionalString("log_delivery").map { try Columns.decodeJSON([LogConfigurationType].self, $0) })
+    }
+
+    private static func riskColumn(_ pool: PoolRecord) throws -> String? {
+        pool.riskConfigurations.isEmpty ? nil : try Columns.json(pool.riskConfigurations)
     }
 
     /// Trims a `limit + 1` result to a page, with the last key as continuation if more exist.

@@ -1,0 +1,113 @@
+import CognateProtocol
+import Foundation
+
+/// Where a pool's exported logs go (SetLogDeliveryConfiguration). Cognate has no CloudWatch,
+/// S3 or Firehose: each configured destination is a JSON-lines file in the operator's
+/// `log_delivery.directory`, named after the last part of its ARN (the log group, bucket or
+/// stream name), so log shippers can pick the files up.
+struct LogDeliveryFiles: Sendable {
+    let directory: String?
+
+    /// The file a destination ARN maps to; nil without a directory or for an unusable name.
+    func path(forARN arn: String) -> String? {
+        guard let directory else { return nil }
+        let last = arn.split(separator: ":", omittingEmptySubsequences: true).last { $0 != "*" } ?? ""
+        let name = String(last.split(separator: "/").last ?? "").filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        return (directory as NSString).appendingPathComponent(name + ".jsonl")
+    }
+
+    /// Writes `entry` to the pool's destination for `source`, if it has one and its level takes
+    /// the entry (INFO takes everything, ERROR only `isError` entries).
+    func deliver(_ entry: [String: Any], source: EventSourceName, isError: Bool, pool: PoolRecord) {
+        guard let configuration = pool.logDelivery?.first(where: { $0.eventSource == source }),
+            configuration.logLevel == .info || isError,
+            let arn = configuration.cloudWatchLogsConfiguration?.logGroupArn ?? configuration.s3Configuration?.bucketArn
+                ?? configuration.firehoseConfiguration?.streamArn,
+            let path = path(forARN: arn)
+        else { return }
+        var entry = entry
+        entry["eventSource"] = source.rawValue
+        entry["logLevel"] = isError ? "ERROR" : "INFO"
+        entry["userPoolId"] = pool.id
+        guard let line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) else { return }
+        append(line, to: path)
+    }
+
+    /// A failed delivery of an email or SMS to the pool's `userNotification` destination (the
+    /// address masked, never the text or code).
+    func deliverNotificationFailure(_ message: OutboundMessage, failure: DeliveryFailure, gaveUp: Bool, pool: PoolRecord,
+                                    at now: Date) {
+        deliver([
+            "eventTimestamp": Int64(now.timeIntervalSince1970 * 1000), "username": message.username,
+            "deliveryMedium": message.medium.rawValue, "destination": message.maskedDestination,
+            "purpose": message.purpose, "error": failure.reason, "willRetry": !gaveUp,
+        ], source: .userNotification, isError: true, pool: pool)
+    }
+
+    /// Appends one line (a single write, so concurrent lines never interleave).
+    private func append(_ line: Data, to path: String) {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o640)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var data = line
+        data.append(0x0A)
+        _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
+
+extension IdentityService {
+    public func getLogDeliveryConfiguration(_ request: GetLogDeliveryConfigurationRequest) async throws
+        -> GetLogDeliveryConfigurationResponse
+    {
+        let pool = try await requirePool(request.userPoolId)
+        return GetLogDeliveryConfigurationResponse(logDeliveryConfiguration: LogDeliveryConfigurationType(
+            userPoolId: pool.id, logConfigurations: pool.logDelivery ?? []))
+    }
+
+    /// Replaces the pool's log delivery: at most one configuration per event source, each
+    /// with exactly one destination; `userNotification` logs at ERROR level only.
+    public func setLogDeliveryConfiguration(_ request: SetLogDeliveryConfigurationRequest) async throws
+        -> SetLogDeliveryConfigurationResponse
+    {
+        let sources = request.logConfigurations.map(\.eventSource)
+        guard Set(sources).count == sources.count else {
+            throw CognitoError.invalidParameter("Only one log configuration per event source is allowed.")
+        }
+        for configuration in request.logConfigurations {
+            guard configuration.eventSource == .userNotification || configuration.eventSource == .userAuthEvents else {
+                throw CognitoError.invalidParameter("Unsupported event source: \(configuration.eventSource.rawValue)")
+            }
+            let destinations = [
+                configuration.cloudWatchLogsConfiguration?.logGroupArn, configuration.s3Configuration?.bucketArn,
+                configuration.firehoseConfiguration?.streamArn,
+            ].compactMap { $0 }
+            guard destinations.count == 1 else {
+                throw CognitoError.invalidParameter("Each log configuration needs exactly one destination.")
+            }
+            if configuration.eventSource == .userNotification && configuration.logLevel != .error {
+                throw CognitoError.invalidParameter("The userNotification event source supports only the ERROR log level.")
+            }
+        }
+        let stored = try await editPool(request.userPoolId) { pool in
+            pool.logDelivery = request.logConfigurations.isEmpty ? nil : request.logConfigurations
+        }
+        return SetLogDeliveryConfigurationResponse(logDeliveryConfiguration: LogDeliveryConfigurationType(
+            userPoolId: stored.id, logConfigurations: stored.logDelivery ?? []))
+    }
+
+    /// Writes an auth event to the pool's `userAuthEvents` destination, if it has one.
+    func deliverAuthEventLog(_ event: AuthEventType, username: String, pool: PoolRecord) {
+        guard pool.logDelivery != nil else { return }
+        var entry: [String: Any] = [
+            "username": username, "eventId": event.eventId ?? "",
+            "eventType": event.eventType?.rawValue ?? "", "eventResponse": event.eventResponse?.rawValue ?? "",
+            "eventTimestamp": Int64((event.creationDate ?? time.now).timeIntervalSince1970 * 1000),
+            "riskDecision": event.eventRisk?.riskDecision?.rawValue ?? "",
+        ]
+        if let level = event.eventRisk?.riskLevel { entry["riskLevel"] = level.rawValue }
+        if let compromised = event.eventRisk?.compromisedCredentialsDetected { entry["compromisedCredentialsDetected"] = compromised }
+        if let address = event.eventContextData?.ipAddress { entry["ipAddress"] = address }
+        logDeliveryFiles.deliver(entry, source: .userAuthEvents, isError: event.eventResponse == .fail, pool: pool)
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import CognateServer
+import Foundation
+
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the server's configuration, or list the settings it takes.",
+        subcommands: [Check.self, Keys.self])
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Resolve flags, environment and configuration file as `serve` would; print each setting and report every problem.",
+            discussion: "Exit status 0 when `serve` would accept the configuration, 1 otherwise. Secrets are never printed.")
+
+        @OptionGroup var options: ServerOptions
+        @Flag(help: "Print one JSON object instead of a table.") var json = false
+
+        func run() throws {
+            var rows: [[String: String]] = []
+            for setting in SettingCatalog.all {
+                let (value, source) = Self.describe(setting)
+                rows.append(["key": setting.path, "variable": setting.variable, "value": value, "source": source])
+            }
+            var problems = Self.unreadableFiles()
+            do {
+                _ = try options.configuration()
+                _ = try Serve.logLevel()
+                _ = try Serve.logsAsJSON()
+            } catch {
+                problems.append("\(error)")
+            }
+            if json {
+                let document: [String: Any] = [
+                    "file": Setting.configFile?.path ?? NSNull(), "settings": rows, "problems": problems, "ok": problems.isEmpty,
+                ]
+                let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print("Configuration file: \(Setting.configFile?.path ?? "none")")
+                let width = SettingCatalog.all.map(\.path.count).max() ?? 0
+                for row in rows where row["source"] != "default" {
+                    let key = row["key"]!.padding(toLength: width, withPad: " ", startingAt: 0)
+                    print("  \(key)  \(row["value"]!)  (\(row["source"]!))")
+                }
+                print(problems.isEmpty ? "OK" : problems.map { "Problem: \($0)" }.joined(separator: "\n"))
+            }
+            if !problems.isEmpty { throw ExitCode.failure }
+        }
+
+        /// A setting's shown value and where it came from; secrets show only that they are set.
+        static func describe(_ setting: SettingDescription) -> (String, String) {
+            if setting.secret {
+                if let file = Setting.lookup(setting.fileVariable) { return ("(secret from file \(file.value))", file.source.rawValue) }
+                if Setting.environment[setting.variable] != nil { return ("(secret)", "environment") }
+                return ("", "default")
+            }
+            guard let found = Setting.lookup(setting.variable) else { return ("", "default") }
+            return (found.value, found.source.rawValue)
+        }
+
+        /// Files the configuration names that this process cannot read (secret files are
+        /// reported by `ServerOptions.configuration()` itself).
+        static func unreadableFiles() -> [String] {
+            ["tls.certificate", "tls.key", "smtp.ca_file"].compactMap { path in
+                guard let file = Setting.lookup(SettingCatalog.variable(for: path))?.value,
+                      !FileManager.default.isReadableFile(atPath: file) else { return nil }
+                return "\(path): cannot read \(file)."
+            }
+        }
+    }
+
+    struct Keys: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every configuration key with its environment variable (Markdown table).")
+
+        func run() {
+            print("| key | environment variable | meaning |")
+            print("| --- | --- | --- |")
+            for setting in SettingCatalog.all {
+                let file = setting.secret ? " (secret: `\(setting.path)_file` in the file, or `\(setting.fileVariable)`)" : ""
+                print("| `\(setting.path)` | `\(setting.variable)` | \(setting.summary)\(file) |")
+            }
+        }
+    }
+}

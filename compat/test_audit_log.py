@@ -1,0 +1,80 @@
+"""The audit log (issue 14): who did what, when and from where — admin calls with their access
+key, users' sign-ups, sign-ins and failures, attribute changes — as JSON lines in a file that
+holds no secret and survives a rotation."""
+import json
+import os
+import tempfile
+
+import pytest
+
+from conftest import CognateServer
+from helpers import PASSWORD, cognito_error, last_message, new_client, sign_in, unique
+
+AKID, SECRET = "AKIDAUDIT", "audit-secret-key"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with tempfile.TemporaryDirectory(prefix="cognate-audit-") as workdir:
+        s = CognateServer(workdir, extra_args=[
+            "--mode", "production", "--admin-credentials", f"{AKID}:{SECRET}", "--email-delivery", "outbox",
+            "--client-address-header", "X-Forwarded-For", "--audit-log", f"{workdir}/audit.jsonl"])
+        s.audit = f"{workdir}/audit.jsonl"
+        yield s.start()
+        s.stop()
+        assert not s.faults(), "\n".join(s.faults()[:20])
+
+
+def lines(server):
+    with open(server.audit) as f:
+        return [json.loads(line) for line in f]
+
+
+def test_who_did_what_when_and_from_where(server):
+    admin = server.client(access_key=AKID, secret_key=SECRET)
+    user_side = server.client(access_key=AKID, secret_key=SECRET)
+    user_side.meta.events.register(
+        "before-sign.cognito-idp.*", lambda request, **_: request.headers.__setitem__("X-Forwarded-For", "198.51.100.23"))
+    pool = admin.create_user_pool(PoolName=unique("audit"), AutoVerifiedAttributes=["email"])["UserPool"]
+    client = new_client(admin, pool["Id"])
+    username, email = unique(), unique() + "@example.com"
+    user_side.sign_up(ClientId=client["ClientId"], Username=username, Password=PASSWORD,
+                      UserAttributes=[{"Name": "email", "Value": email}])
+    with cognito_error("NotAuthorizedException"):
+        sign_in(user_side, client, username, password="Wrong-Pass1!")
+    admin.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
+    tokens = sign_in(user_side, client, username)
+    user_side.update_user_attributes(AccessToken=tokens["AccessToken"], UserAttributes=[{"Name": "name", "Value": "Ada"}])
+    user_side.get_user(AccessToken=tokens["AccessToken"])                                   # a read: not audited
+    admin.admin_disable_user(UserPoolId=pool["Id"], Username=username)
+    with cognito_error("InvalidSignatureException"):
+        server.client(access_key=AKID, secret_key="wrong").admin_enable_user(UserPoolId=pool["Id"], Username=username)
+
+    logged = [line for line in lines(server) if line.get("pool_id") == pool["Id"] or line.get("username") == username
+              or line["actor"].get("username") == username]
+    operations = [line["operation"] for line in logged]
+    assert operations[0] == "CreateUserPoolClient"
+    assert "GetUser" not in operations
+    sign_up = next(line for line in logged if line["operation"] == "SignUp")
+    assert sign_up["actor"] == {"kind": "user"} and sign_up["client_address"] == "198.51.100.23"
+    assert sign_up["username"] == username and sign_up["attributes"] == ["email"] and sign_up["outcome"] == "ok"
+    sign_ins = [line for line in logged if line["operation"] == "InitiateAuth"]
+    assert [line["outcome"] for line in sign_ins] == ["NotAuthorizedException", "ok"]
+    assert sign_ins[0]["auth_flow"] == "USER_PASSWORD_AUTH" and sign_ins[0]["username"] == username
+    change = next(line for line in logged if line["operation"] == "UpdateUserAttributes")
+    assert change["actor"]["username"] == username and change["actor"]["sub"] and change["attributes"] == ["name"]
+    disable = next(line for line in logged if line["operation"] == "AdminDisableUser")
+    assert disable["actor"] == {"kind": "admin", "access_key_id": AKID} and disable["username"] == username
+    refused = next(line for line in logged if line["operation"] == "AdminEnableUser")
+    assert refused["outcome"] == "InvalidSignatureException" and refused["status"] == 400
+    assert all({"time", "request_id", "operation", "outcome", "status", "actor"} <= line.keys() for line in logged)
+    text = open(server.audit).read()
+    for secret in (PASSWORD, "Wrong-Pass1!", tokens["AccessToken"], tokens["RefreshToken"], SECRET, "Ada"):
+        assert secret not in text
+
+
+def test_a_rotated_log_starts_a_new_file(server):
+    admin = server.client(access_key=AKID, secret_key=SECRET)
+    os.rename(server.audit, server.audit + ".1")
+    admin.list_user_pools(MaxResults=1)
+    assert [line["operation"] for line in lines(server)] == ["ListUserPools"]

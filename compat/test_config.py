@@ -1,0 +1,130 @@
+"""The configuration file (YAML) and `cognate config check`: every setting from a file, the
+environment overriding it, flags overriding both, secrets only from files or the environment."""
+import json
+import os
+import re
+import subprocess
+
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import BINARY, ROOT, CognateServer
+
+
+def run(*args, env=None):
+    return subprocess.run([str(BINARY), *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(env or {})})
+
+
+def check(config, *args, env=None):
+    result = run("config", "check", "--config", str(config), "--json", *args, env=env)
+    return result.returncode, json.loads(result.stdout) if result.stdout.strip() else None, result.stderr
+
+
+def settings(document):
+    return {row["key"]: (row["value"], row["source"]) for row in document["settings"]}
+
+
+def test_a_file_sets_values_the_environment_and_flags_override(tmp_path):
+    secret = tmp_path / "admin"
+    secret.write_text("AKIDFILE:secret-from-file\n")
+    hook_secret = tmp_path / "hook"
+    hook_secret.write_text("hook-secret-value")
+    config = tmp_path / "cognate.yaml"
+    config.write_text(f"""
+mode: production
+port: 9400
+region: eu-west-1
+admin_credentials_file: {secret}
+email_delivery: webhook
+email_webhook_url: http://127.0.0.1:9/hook
+webhook_secret_file: {hook_secret}
+rate_limit:
+  messages: 3
+log:
+  level: debug
+  format: json
+cors_origins: [https://a.example, https://b.example]
+""")
+    code, document, _ = check(config)
+    assert code == 0 and document["ok"], document
+    values = settings(document)
+    assert values["port"] == ("9400", "file") and values["region"] == ("eu-west-1", "file")
+    assert values["rate_limit.messages"] == ("3", "file")
+    assert values["cors_origins"] == ("https://a.example,https://b.example", "file")
+    assert values["admin_credentials"] == (f"(secret from file {secret})", "file")
+    assert "secret-from-file" not in json.dumps(document) and "hook-secret-value" not in json.dumps(document)
+    code, document, _ = check(config, env={"COGNATE_PORT": "9401"})
+    assert settings(document)["port"] == ("9401", "environment")
+
+
+def test_problems_are_reported_together_with_exit_status_1(tmp_path):
+    config = tmp_path / "bad.yaml"
+    config.write_text("smtp:\n  password: hunter2\nbogus_setting: 1\n")
+    result = run("config", "check", "--config", str(config))
+    assert result.returncode == 1
+    assert "smtp.password is a secret" in result.stderr and "Unknown setting bogus_setting" in result.stderr
+    assert "hunter2" not in result.stderr + result.stdout
+
+    config.write_text("port: not-a-number\n")
+    code, document, _ = check(config)
+    assert code == 1 and not document["ok"]
+    assert any("COGNATE_PORT must be a number" in p for p in document["problems"])
+
+    config.write_text("mode: production\n")
+    code, document, _ = check(config)
+    assert code == 1 and "admin" in document["problems"][0].lower() and "email channel" in document["problems"][0]
+
+    config.write_text("log:\n  format: xml\ntls:\n  certificate: /nonexistent.pem\n  key: /nonexistent.key\n")
+    code, document, _ = check(config)
+    assert code == 1
+    assert any("Log format must be text or json" in p for p in document["problems"])
+    assert any("tls.certificate: cannot read" in p for p in document["problems"])
+
+    config.write_text("port: [unclosed\n")
+    result = run("config", "check", "--config", str(config))
+    assert result.returncode == 1 and "not valid YAML" in result.stderr
+
+
+def test_serve_takes_its_settings_from_the_file(tmp_path):
+    """A production server whose admin keys, rate limits and log format come from the file."""
+    secret = tmp_path / "admin"
+    secret.write_text("AKIDCONF:conf-secret\n")
+    config = tmp_path / "cognate.yaml"
+    config.write_text(f"""
+mode: production
+admin_credentials_file: {secret}
+email_delivery: outbox
+log:
+  level: debug
+  format: json
+""")
+    server = CognateServer(tmp_path, env={"COGNATE_CONFIG": str(config)}).start()
+    try:
+        good = server.client(access_key="AKIDCONF", secret_key="conf-secret")
+        pool = good.create_user_pool(PoolName="configured")["UserPool"]
+        with pytest.raises(ClientError) as refused:
+            server.client(access_key="AKIDCONF", secret_key="wrong").list_user_pools(MaxResults=5)
+        assert refused.value.response["Error"]["Code"] == "InvalidSignatureException"
+        good.delete_user_pool(UserPoolId=pool["Id"])
+    finally:
+        server.stop()
+    lines = [json.loads(line) for line in server.log_path.read_text().splitlines() if line.startswith("{")]
+    requests = [line for line in lines if line.get("message") == "request"]
+    assert requests, "no JSON access log line at debug level"
+    assert {"CreateUserPool", "ListUserPools"} <= {line["operation"] for line in requests}
+    assert all(re.fullmatch(r"[0-9a-f-]{36}", line["request_id"]) for line in requests)
+    assert any(line["outcome"] == "InvalidSignatureException" for line in requests)
+    assert all({"time", "level", "logger"} <= line.keys() for line in lines)
+
+
+def test_every_setting_is_documented_and_every_flag_has_a_key():
+    keys = run("config", "keys").stdout
+    variables = set(re.findall(r"`(COGNATE_[A-Z_]+)`", keys))
+    deploy = (ROOT / "docs" / "deploy.md").read_text()
+    undocumented = {v for v in variables if v not in deploy}
+    assert not undocumented, f"docs/deploy.md does not name {sorted(undocumented)}"
+    helps = run("serve", "--help").stdout + run("keys", "rotate", "--help").stdout
+    named = set(re.findall(r"env (COGNATE_[A-Z_]+)", helps)) - {"COGNATE_CONFIG"}
+    missing = {v for v in named if v not in variables and not v.endswith("_FILE")}
+    assert not missing, f"settings without a configuration key: {sorted(missing)}"
