@@ -118,7 +118,8 @@ public enum SigV4 {
         return calendar
     }
 
+    /// Lowercase hex, as SigV4 writes hashes and signatures (the project's one hex encoder).
     public static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        SRPEncoding.hexString(bytes)
     }
 }
