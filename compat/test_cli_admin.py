@@ -141,6 +141,8 @@ def test_users(production, admin):
                                           AuthFlow="ADMIN_USER_PASSWORD_AUTH",
                                           AuthParameters={"USERNAME": mine, "PASSWORD": "Corr3ct-horse!"})
     assert "AccessToken" in signed_in["AuthenticationResult"]
+    run(production, "users", "set-password", "--pool", pool["Id"], mine, "--password-file", "-", input="Temp0rary-pass!\n")
+    assert admin.admin_get_user(UserPoolId=pool["Id"], Username=mine)["UserStatus"] == "FORCE_CHANGE_PASSWORD"
     refused = run(production, "users", "set-password", "--pool", pool["Id"], mine, check=False)
     assert refused.returncode != 0 and "COGNATE_USER_PASSWORD" in refused.stderr
 

@@ -58,16 +58,19 @@ struct AdminClient: Sendable {
     }
 
     /// PUTs `body` to a pre-signed URL (an import job's upload URL); throws unless the answer is 2xx.
+    /// Allows ten minutes: an upload may be 64 MB.
     func upload(_ body: Data, to url: URL, contentType: String = "text/csv") async throws {
-        let (status, data) = try await send("PUT", url, headers: ["Content-Type": contentType], body: body)
+        let (status, data) = try await send("PUT", url, headers: ["Content-Type": contentType], body: body, timeout: 600)
         guard (200..<300).contains(status) else {
             let message = (try? JSONDecoder().decode(JSONValue.self, from: data))?["message"]?.string
             throw AdminFailure(type: "UploadFailed", message: "HTTP \(status) from \(url.host ?? ""): \(message ?? "")")
         }
     }
 
-    private func send(_ method: String, _ url: URL, headers: [String: String], body: Data) async throws -> (Int, Data) {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+    private func send(_ method: String, _ url: URL, headers: [String: String], body: Data, timeout: TimeInterval? = nil)
+        async throws -> (Int, Data)
+    {
+        var request = URLRequest(url: url, timeoutInterval: timeout ?? self.timeout)
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

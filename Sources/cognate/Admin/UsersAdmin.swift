@@ -109,7 +109,7 @@ extension Users {
         @OptionGroup var output: OutputOption
         @Option(help: "The pool id.") var pool: String
         @Argument(help: "The user's name.") var username: String
-        @Option(help: "A file holding the password, - for standard input (env COGNATE_USER_PASSWORD holds it directly).")
+        @Option(help: "A file holding the password, - for standard input (env COGNATE_USER_PASSWORD_FILE names one; env COGNATE_USER_PASSWORD holds it directly).")
         var passwordFile: String?
         @Flag(help: "A permanent password (CONFIRMED); without it the user must change it at the next sign-in (FORCE_CHANGE_PASSWORD).")
         var permanent = false
