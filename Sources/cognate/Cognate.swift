@@ -5,6 +5,15 @@ struct Cognate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cognate",
         abstract: "A self-hostable user registration and sign-in service that speaks Amazon Cognito's API.",
-        subcommands: [Serve.self, Config.self, Outbox.self, Migrate.self, Keys.self, Functions.self, Users.self, CryptoCostCommand.self],
+        discussion: """
+            pools, clients, users and groups call the Cognito API of a running server (--endpoint, \
+            signed with SigV4 from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or --credentials-file). \
+            keys, functions, outbox, migrate and users synthesize work on the database (--database): \
+            they have no Cognito operation.
+            """,
+        subcommands: [
+            Serve.self, Config.self, Pools.self, Clients.self, Users.self, Groups.self, Keys.self, Functions.self, Outbox.self,
+            Migrate.self, CryptoCostCommand.self,
+        ],
         defaultSubcommand: Serve.self)
 }

@@ -5,7 +5,7 @@ import Foundation
 
 struct Functions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Bind the Lambda ARNs of pools' LambdaConfig to webhooks that serve them.",
+        abstract: "Bind the Lambda ARNs of pools' LambdaConfig to webhooks that serve them, in the database (no Cognito operation).",
         discussion: """
             A pool's triggers name functions by ARN, as in Cognito; Cognate calls the webhook bound to \
             that ARN with the same event Lambda would receive (docs/triggers.md). A running server \

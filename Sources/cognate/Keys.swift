@@ -6,7 +6,7 @@ import Logging
 
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage token signing keys (each user pool has its own).", subcommands: [List.self, Rotate.self, Retire.self])
+        abstract: "Manage token signing keys (each user pool has its own), in the database: Cognito has no operation for them.", subcommands: [List.self, Rotate.self, Retire.self])
 
     /// Opens the store, runs `body`, closes the store.
     static func withStore<Result>(_ database: DatabaseOption, _ body: (SQLStore) async throws -> Result) async throws -> Result {

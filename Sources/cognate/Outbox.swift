@@ -5,7 +5,7 @@ import Logging
 
 struct Outbox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the messages the server sent (dev mode outbox), oldest first.")
+        abstract: "Print the messages the server sent (dev mode outbox), oldest first, from the database.")
 
     @OptionGroup var database: DatabaseOption
 

@@ -60,7 +60,7 @@ extension Serve {
     }
 }
 
-/// A failure to start: printed as "Error: …", exit status 1 (not a usage error).
+/// A failure to start or to read or write a file: printed as "Error: …", exit status 1 (not a usage error).
 struct StartupFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

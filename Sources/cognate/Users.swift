@@ -5,11 +5,15 @@ import Foundation
 
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Work on a pool's users directly in the database.", subcommands: [Synthesize.self])
+        abstract: "Work on a pool's users: through the running server (list … import), or in the database (synthesize).",
+        subcommands: [
+            List.self, Get.self, Create.self, Delete.self, Disable.self, Enable.self, SetPassword.self, Export.self, Import.self,
+            Synthesize.self,
+        ])
 
     struct Synthesize: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add many confirmed users for load tests (synthetic-<n>@example.com, no usable password).",
+            abstract: "Add many confirmed users for load tests (synthetic-<n>@example.com, no usable password), in the database.",
             discussion: """
                 Users are written straight into the database, a thousand per transaction, without the \
                 cryptography of a real sign-up: they cannot sign in. Use it to measure how the server \

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+import CognateProtocol
+
 @testable import CognateServer
 
 /// AWS's published SigV4 test suite vector "get-vanilla" (service `service`, signing only host
@@ -73,5 +75,33 @@ struct SigV4VerifierTests {
         strict.requiredSignedHeaders.append("x-amz-target")
         #expect(refusal(strict) == "The x-amz-target header must be signed.")
         #expect(refusal(verifier) == nil)
+    }
+
+    /// What `SigV4Signer` (the `cognate` CLI's signer) produces, the verifier accepts under the
+    /// production policy (cognito-idp, host, x-amz-date, x-amz-target and content-type signed);
+    /// another secret or a changed body is refused.
+    @Test func acceptsWhatTheSignerSigns() throws {
+        let production = SigV4Verifier(credentials: ["AKIACLI": "cli/secret+key"], region: "eu-west-1")
+        let body = Data(#"{"MaxResults":10}"#.utf8)
+        let sent = ["Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": "AWSCognitoIdentityProviderService.ListUserPools"]
+        func request(secret: String) -> HTTPFields {
+            let signer = SigV4Signer(accessKeyId: "AKIACLI", secretAccessKey: secret, region: "eu-west-1")
+            var fields = HTTPFields()
+            for (name, value) in sent.merging(
+                signer.sign(method: "POST", url: URL(string: "http://127.0.0.1:9229/")!, headers: sent, body: body, date: now),
+                uniquingKeysWith: { $1 })
+            { fields[HTTPField.Name(name)!] = value }
+            return fields
+        }
+        try production.verify(method: "POST", path: "/", query: "", authority: "127.0.0.1:9229",
+                              headers: request(secret: "cli/secret+key"), body: body, now: now)
+        #expect(throws: WireFault.self) {
+            try production.verify(method: "POST", path: "/", query: "", authority: "127.0.0.1:9229",
+                                  headers: request(secret: "wrong"), body: body, now: now)
+        }
+        #expect(throws: WireFault.self) {
+            try production.verify(method: "POST", path: "/", query: "", authority: "127.0.0.1:9229",
+                                  headers: request(secret: "cli/secret+key"), body: Data("{}".utf8), now: now)
+        }
     }
 }

@@ -1,5 +1,5 @@
 import CognateCore
-import Crypto
+import CognateProtocol
 import Foundation
 import HTTPTypes
 
@@ -35,7 +35,7 @@ struct SigV4Verifier: Sendable {
     ///   header into the `:authority` pseudo-header (it is signed as `host`).
     func verify(method: String, path: String, query: String, authority: String?, headers: HTTPFields, body: Data,
                 now: Date) throws {
-        guard let header = headers[.authorization], header.hasPrefix("AWS4-HMAC-SHA256") else {
+        guard let header = headers[.authorization], header.hasPrefix(SigV4.algorithm) else {
             throw WireFault.missingAuthentication
         }
         let authorization = try Self.parse(header)
@@ -56,32 +56,27 @@ struct SigV4Verifier: Sendable {
             throw WireFault.incompleteSignature("The \(unsigned) header must be signed.")
         }
 
-        let canonicalHeaders = try authorization.signedHeaders.map { name -> String in
+        let signedHeaders = try authorization.signedHeaders.map { name -> SigV4.Header in
             guard let fieldName = HTTPField.Name(name) else { throw WireFault.signatureMismatch }
             var values = headers[values: fieldName]
             if name == "host", values.isEmpty, let authority { values = [authority] }
             guard !values.isEmpty else { throw WireFault.incompleteSignature("Signed header \(name) is missing.") }
-            return name + ":" + values.map(Self.normalizedValue).joined(separator: ",") + "\n"
-        }.joined()
-        let payloadHash = Self.hex(SHA256.hash(data: body))
-        let canonicalRequest = [
-            method, Self.canonicalPath(path), Self.canonicalQuery(query), canonicalHeaders,
-            authorization.signedHeaders.joined(separator: ";"), payloadHash,
-        ].joined(separator: "\n")
-        let scope = "\(authorization.date)/\(authorization.region)/\(authorization.service)/aws4_request"
-        let stringToSign = [
-            "AWS4-HMAC-SHA256", amzDate, scope, Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8))),
-        ].joined(separator: "\n")
-        let key = Self.signingKey(
+            return SigV4.Header(name: name, values: values)
+        }
+        let canonicalRequest = SigV4.canonicalRequest(
+            method: method, path: path, query: query, headers: signedHeaders, payloadHash: SigV4.payloadHash(body))
+        let scope = SigV4.scope(date: authorization.date, region: authorization.region, service: authorization.service)
+        let key = SigV4.signingKey(
             secret: secret, date: authorization.date, region: authorization.region, service: authorization.service)
-        let expected = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        let expected = SigV4.signature(
+            stringToSign: SigV4.stringToSign(amzDate: amzDate, scope: scope, canonicalRequest: canonicalRequest), key: key)
         guard ConstantTime.equals(expected, authorization.signature.lowercased()) else { throw WireFault.signatureMismatch }
     }
 
     /// `AWS4-HMAC-SHA256 Credential=AKID/20261121/us-east-1/cognito-idp/aws4_request, SignedHeaders=a;b, Signature=hex`
     static func parse(_ header: String) throws -> Authorization {
         var fields: [String: String] = [:]
-        for part in header.dropFirst("AWS4-HMAC-SHA256".count).split(separator: ",") {
+        for part in header.dropFirst(SigV4.algorithm.count).split(separator: ",") {
             let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
             if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
         }
@@ -96,59 +91,5 @@ struct SigV4Verifier: Sendable {
             signedHeaders: signed.split(separator: ";").map { $0.lowercased() }, signature: signature)
     }
 
-    static func signingKey(secret: String, date: String, region: String, service: String) -> SymmetricKey {
-        func hmac(_ key: SymmetricKey, _ text: String) -> SymmetricKey {
-            SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)))
-        }
-        let kDate = hmac(SymmetricKey(data: Data("AWS4\(secret)".utf8)), date)
-        return hmac(hmac(hmac(kDate, region), service), "aws4_request")
-    }
-
-    static func normalizedValue(_ value: String) -> String {
-        value.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)
-            .joined(separator: " ")
-    }
-
-    /// URI-encodes each path segment (Cognito's path is `/`).
-    static func canonicalPath(_ path: String) -> String {
-        guard !path.isEmpty else { return "/" }
-        return path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            String(segment).addingPercentEncoding(withAllowedCharacters: unreserved) ?? String(segment)
-        }.joined(separator: "/")
-    }
-
-    static func canonicalQuery(_ query: String) -> String {
-        guard !query.isEmpty else { return "" }
-        return query.split(separator: "&").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            let name = parts[0].removingPercentEncoding ?? parts[0]
-            let value = parts.count > 1 ? (parts[1].removingPercentEncoding ?? parts[1]) : ""
-            return (
-                name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name,
-                value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
-            )
-        }.sorted { $0 == $1 ? false : ($0.0, $0.1) < ($1.0, $1.1) }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-    }
-
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func parseAmzDate(_ text: String) -> Date? {
-        // yyyyMMdd'T'HHmmss'Z'
-        let chars = Array(text)
-        guard chars.count == 16, chars[8] == "T", chars[15] == "Z",
-            let year = Int(String(chars[0..<4])), let month = Int(String(chars[4..<6])), let day = Int(String(chars[6..<8])),
-            let hour = Int(String(chars[9..<11])), let minute = Int(String(chars[11..<13])),
-            let second = Int(String(chars[13..<15]))
-        else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (year, month, day)
-        (components.hour, components.minute, components.second) = (hour, minute, second)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)
-    }
-
-    static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-    }
+    static func parseAmzDate(_ text: String) -> Date? { SigV4.parseAmzDate(text) }
 }

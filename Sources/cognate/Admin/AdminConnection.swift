@@ -1,0 +1,49 @@
+import ArgumentParser
+import CognateProtocol
+import Foundation
+
+/// How the admin commands reach a running server: its endpoint, the region the server was
+/// started with (signatures are scoped to it) and an access key of `--admin-credentials`.
+///
+/// Contract: every setting falls back to the environment, then to the default of a local dev
+/// server. The secret never comes from the command line (other users can see it there): it is
+/// read from AWS_SECRET_ACCESS_KEY or from `--credentials-file`. Without credentials requests go
+/// unsigned, which a dev mode server accepts and a production server refuses.
+struct AdminConnection: ParsableArguments {
+    @Option(name: .long, help: "The server's URL (env COGNATE_ENDPOINT; default http://127.0.0.1:9229).")
+    var endpoint: String?
+
+    @Option(name: .long, help: "The server's region, which signatures are scoped to (env COGNATE_REGION, then AWS_REGION; default us-east-1).")
+    var region: String?
+
+    @Option(name: .long, help: "A file holding AKID:SECRET, one of the server's --admin-credentials (env COGNATE_CREDENTIALS_FILE; default: env AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY).")
+    var credentialsFile: String?
+
+    var resolvedEndpoint: String { Setting.string(endpoint, "COGNATE_ENDPOINT") ?? "http://127.0.0.1:9229" }
+    var resolvedRegion: String { Setting.string(region, "COGNATE_REGION") ?? Setting.environment["AWS_REGION"] ?? "us-east-1" }
+
+    /// The signer for the configured access key, or nil when none is configured.
+    func signer() throws -> SigV4Signer? {
+        let region = resolvedRegion
+        if let file = Setting.string(credentialsFile, "COGNATE_CREDENTIALS_FILE") {
+            let text = try Setting.secret(file: file, "")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("The credentials file \(file) must hold AKID:SECRET.")
+            }
+            return SigV4Signer(accessKeyId: parts[0], secretAccessKey: parts[1], region: region)
+        }
+        guard let key = Setting.environment["AWS_ACCESS_KEY_ID"], !key.isEmpty else { return nil }
+        guard let secret = Setting.environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
+            throw ValidationError("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not.")
+        }
+        return SigV4Signer(accessKeyId: key, secretAccessKey: secret, region: region)
+    }
+
+    func client() throws -> AdminClient {
+        let text = resolvedEndpoint
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+        else { throw ValidationError("The endpoint must be an http:// or https:// URL, not \(text).") }
+        return AdminClient(endpoint: url, signer: try signer())
+    }
+}
