@@ -337,3 +337,55 @@ def test_import_reads_json_lines_from_standard_input(production, admin):
     broken = run(production, "users", "import", "--pool", target["Id"], "--file", "-", "--format", "jsonl",
                  input='{"Username": "x"}\nnot json\n', check=False)
     assert broken.returncode == 1 and "Line 2" in broken.stderr and "Usage" not in broken.stderr
+
+
+# --- with the server stopped: --database -------------------------------------------------------
+
+def test_with_the_server_stopped_the_cli_works_on_the_database_with_the_same_rules(tmp_path):
+    """`--database` runs the same operations in the CLI's own process: what it writes is what a
+    server then serves, and the API's rules (validation, errors) hold as over HTTP."""
+    args = ["--mode", "production", "--email-delivery", "outbox", "--admin-credentials", f"{ACCESS_KEY}:{SECRET_KEY}"]
+    server = CognateServer(str(tmp_path), extra_args=args).start()
+    admin = server.client(access_key=ACCESS_KEY, secret_key=SECRET_KEY)
+    pool = admin.create_user_pool(PoolName="offline", AutoVerifiedAttributes=["email"])["UserPool"]
+    admin.admin_create_user(UserPoolId=pool["Id"], Username="before", MessageAction="SUPPRESS")
+    server.stop()
+
+    # No endpoint, no credentials: production settings from the environment, the database by flag.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "COGNATE_"))}
+    env.update({"COGNATE_MODE": "production", "COGNATE_EMAIL_DELIVERY": "outbox"})
+    db = ["--database", server.database]
+
+    def offline(*cli, check=True, input=None):
+        return run(server, *cli, *db, env=env, check=check, input=input)
+
+    assert pool["Id"] in offline("pools", "list").stdout
+    made = json.loads(offline("users", "create", "--pool", pool["Id"], "ada", "--attribute", "email=ada@example.com",
+                              "--output", "json").stdout)["User"]
+    assert made["UserStatus"] == "FORCE_CHANGE_PASSWORD"
+    offline("users", "disable", "--pool", pool["Id"], "before")
+    offline("groups", "create", "--pool", pool["Id"], "nurses")
+    refused = offline("users", "create", "--pool", pool["Id"], "bad", "--attribute", "email_verified=maybe", check=False)
+    assert refused.returncode == 1 and refused.stderr.startswith("Error: InvalidParameterException"), refused.stderr
+    missing = offline("users", "get", "--pool", pool["Id"], "nobody", check=False)
+    assert missing.returncode == 1 and "UserNotFoundException" in missing.stderr
+    lines = "".join(json.dumps({"Username": f"offline-{i}", "Attributes": [{"Name": "email", "Value": f"o{i}@example.com"}]})
+                    + "\n" for i in range(5))
+    imported = offline("users", "import", "--pool", pool["Id"], "--file", "-", "--format", "jsonl", input=lines)
+    assert "Imported 5, skipped 0, failed 0" in imported.stdout, imported.stderr
+    both = run(server, "pools", "list", *db, "--endpoint", server.endpoint, env=env, check=False)
+    assert both.returncode != 0 and "exclude each other" in both.stderr
+
+    # The invitation waits in the database; a server started on it serves what the CLI wrote.
+    sent = run(server, "outbox", "--database", server.database, "--json", env=env).stdout
+    assert "ada@example.com" in sent
+    server = CognateServer(str(tmp_path), extra_args=args).start()
+    try:
+        admin = server.client(access_key=ACCESS_KEY, secret_key=SECRET_KEY)
+        users = {u["Username"]: u for u in all_users(admin, pool["Id"])}
+        assert users["ada"]["UserStatus"] == "FORCE_CHANGE_PASSWORD" and not users["before"]["Enabled"]
+        assert {users[f"offline-{i}"]["UserStatus"] for i in range(5)} == {"RESET_REQUIRED"}
+        assert [g["GroupName"] for g in admin.list_groups(UserPoolId=pool["Id"])["Groups"]] == ["nurses"]
+    finally:
+        server.stop()
+    assert not server.faults(), server.faults()

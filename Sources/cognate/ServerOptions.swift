@@ -141,7 +141,10 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds between loads of signing keys rotated elsewhere (env COGNATE_KEY_REFRESH_SECONDS; default 30).")
     var keyRefreshSeconds: Double?
 
-    func configuration() throws -> ServerConfiguration {
+    /// The configuration from flags, the environment and the configuration file.
+    /// - Parameter listening: false when the database is opened without serving (see
+    ///   ``ServerConfiguration/problems(listening:)``).
+    func configuration(listening: Bool = true) throws -> ServerConfiguration {
         var config = ServerConfiguration()
         config.database = database.resolved
         config.databaseOptions = try database.options()
@@ -196,7 +199,7 @@ struct ServerOptions: ParsableArguments {
         }
         config.auditLogPath = Setting.string(auditLog, "COGNATE_AUDIT_LOG")
         config.logDeliveryDirectory = Setting.string(logDeliveryDirectory, "COGNATE_LOG_DELIVERY_DIRECTORY")
-        let problems = config.problems()
+        let problems = config.problems(listening: listening)
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         return config
     }

@@ -126,7 +126,7 @@ public struct CognateServer: Sendable {
     }
 
     /// Closes the SMTP connection and the database.
-    private func close() async {
+    func close() async {
         await smtp?.shutdown()
         await store.close()
     }

@@ -65,16 +65,20 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Why this configuration cannot start, if it cannot.
-    public func problems() -> [String] {
+    /// - Parameter listening: false for a process that only opens the database (the CLI's
+    ///   `--database` mode): what guards the HTTP listener (admin credentials, loopback) does not apply.
+    public func problems(listening: Bool = true) -> [String] {
         var problems: [String] = []
-        if !(0...65535).contains(port) { problems.append("Port \(port) is out of range.") }
-        if mode == .production && adminCredentials.isEmpty {
-            problems.append("Production mode needs admin credentials (--admin-credentials AKID:SECRET or COGNATE_ADMIN_CREDENTIALS).")
-        }
-        if mode == .dev && !Self.isLoopback(host) && !allowDevModeOnNetwork {
-            problems.append(
-                "Dev mode accepts any credentials and shows every code in its outbox, so it listens on loopback only "
-                    + "(not \(host)). Use --mode production, or add --dev-mode-on-network if no one else can reach this network.")
+        if listening {
+            if !(0...65535).contains(port) { problems.append("Port \(port) is out of range.") }
+            if mode == .production && adminCredentials.isEmpty {
+                problems.append("Production mode needs admin credentials (--admin-credentials AKID:SECRET or COGNATE_ADMIN_CREDENTIALS).")
+            }
+            if mode == .dev && !Self.isLoopback(host) && !allowDevModeOnNetwork {
+                problems.append(
+                    "Dev mode accepts any credentials and shows every code in its outbox, so it listens on loopback only "
+                        + "(not \(host)). Use --mode production, or add --dev-mode-on-network if no one else can reach this network.")
+            }
         }
         problems += delivery.problems(mode: mode)
         if let url = publicBaseURL, URL(string: url)?.scheme == nil {

@@ -79,23 +79,12 @@ struct CognitoAPIResponder: Sendable {
 
     /// The Cognito-shaped answer to a failure; the server's own faults are logged.
     private func failure(_ error: any Error, requestId: String) -> Response {
-        switch error {
-        case let error as CognitoError:
-            if error.code.isServerFault { logger.error("\(error)", metadata: ["request_id": .string(requestId)]) }
-            return Self.error(type: error.code.rawValue, message: error.message, status: error.httpStatus, requestId: requestId)
-        case let fault as WireFault:
-            return Self.error(type: fault.type, message: fault.message, status: fault.status, requestId: requestId)
-        case StoreError.referenceMissing:
-            // The pool, client or user was deleted (maybe on another node) while this request ran.
-            return Self.error(
-                type: CognitoErrorCode.resourceNotFound.rawValue, message: "The user pool, app client or user no longer exists.",
-                status: 400, requestId: requestId)
-        default:
-            logger.error("Unexpected error: \(String(reflecting: error))", metadata: ["request_id": .string(requestId)])
-            return Self.error(
-                type: CognitoErrorCode.internalError.rawValue, message: "An internal error occurred.", status: 500,
-                requestId: requestId)
+        let wire = WireError(error)
+        if wire.isServerFault {
+            let text = wire.isUnexpected ? "Unexpected error: \(String(reflecting: error))" : "\(error)"
+            logger.error("\(text)", metadata: ["request_id": .string(requestId)])
         }
+        return Self.error(type: wire.type, message: wire.message, status: wire.status, requestId: requestId)
     }
 
     /// `AWSCognitoIdentityProviderService.SignUp` → `SignUp`.

@@ -22,4 +22,14 @@ enum ImportRoutes {
             }
         }
     }
+
+    /// The job id and token of an upload URL (`…/import/<job>?token=…`), or nil.
+    static func job(from url: URL) -> (job: String, token: String)? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        let path = components.path.split(separator: "/")
+        guard path.count >= 2, path[path.count - 2] == "import",
+              let token = components.queryItems?.first(where: { $0.name == "token" })?.value
+        else { return nil }
+        return (String(path[path.count - 1]), token)
+    }
 }

@@ -1,4 +1,5 @@
 import CognateProtocol
+import CognateServer
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -7,19 +8,31 @@ import FoundationNetworking
 
 /// Calls Cognito operations on a running server: a POST of the input as
 /// `application/x-amz-json-1.1` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>`,
-/// signed with SigV4 when a signer is configured.
+/// signed with SigV4 when a signer is configured; or, with `--database`, in this process on the
+/// database itself (``DirectOperations``: same operations, same rules).
 ///
 /// Contract: ``call(_:_:)`` returns the operation's output document, or throws
 /// ``AdminFailure`` carrying the server's `__type` and message (printed as
 /// `Error: <type>: <message>`, exit status 1).
 struct AdminClient: Sendable {
-    let endpoint: URL
-    let signer: SigV4Signer?
+    enum Transport: Sendable {
+        case server(endpoint: URL, signer: SigV4Signer?)
+        case database(DirectOperations)
+    }
+
+    let transport: Transport
     var session: URLSession = .shared
     var timeout: TimeInterval = 120
 
     func call(_ operation: String, _ input: [String: JSONValue] = [:]) async throws -> JSONValue {
         let body = try JSONEncoder().encode(JSONValue.object(input))
+        switch transport {
+        case .server(let endpoint, let signer): return try await callServer(endpoint, signer, operation, body)
+        case .database(let operations): return try await Self.callDirectly(operations, operation, body)
+        }
+    }
+
+    private func callServer(_ endpoint: URL, _ signer: SigV4Signer?, _ operation: String, _ body: Data) async throws -> JSONValue {
         var headers = ["Content-Type": WireCoding.contentType, "X-Amz-Target": WireCoding.targetPrefix + operation]
         if let signer {
             headers.merge(signer.sign(method: "POST", url: endpoint, headers: headers, body: body), uniquingKeysWith: { $1 })
@@ -60,10 +73,31 @@ struct AdminClient: Sendable {
     /// PUTs `body` to a pre-signed URL (an import job's upload URL); throws unless the answer is 2xx.
     /// Allows ten minutes: an upload may be 64 MB.
     func upload(_ body: Data, to url: URL, contentType: String = "text/csv") async throws {
+        if case .database(let operations) = transport {
+            do {
+                return try await operations.upload(importFile: body, to: url)
+            } catch let failure as DirectOperations.OperationFailure {
+                throw AdminFailure(type: "UploadFailed", message: failure.message)
+            }
+        }
         let (status, data) = try await send("PUT", url, headers: ["Content-Type": contentType], body: body, timeout: 600)
         guard (200..<300).contains(status) else {
             let message = (try? JSONDecoder().decode(JSONValue.self, from: data))?["message"]?.string
             throw AdminFailure(type: "UploadFailed", message: "HTTP \(status) from \(url.host ?? ""): \(message ?? "")")
+        }
+    }
+
+    /// Closes the database of `--database` mode; nothing to do for a server.
+    func close() async {
+        if case .database(let operations) = transport { await operations.close() }
+    }
+
+    private static func callDirectly(_ operations: DirectOperations, _ operation: String, _ body: Data) async throws -> JSONValue {
+        do {
+            let output = try await operations.call(operation, body: body)
+            return (try? JSONDecoder().decode(JSONValue.self, from: output)) ?? .object([:])
+        } catch let failure as DirectOperations.OperationFailure {
+            throw AdminFailure(type: failure.type, message: failure.message)
         }
     }
 

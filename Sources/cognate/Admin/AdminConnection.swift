@@ -1,6 +1,9 @@
 import ArgumentParser
 import CognateProtocol
+import CognateServer
 import Foundation
+import CognateStorage
+import Logging
 
 /// How the admin commands reach a running server: its endpoint, the region the server was
 /// started with (signatures are scoped to it) and an access key of `--admin-credentials`.
@@ -9,6 +12,11 @@ import Foundation
 /// server. The secret never comes from the command line (other users can see it there): it is
 /// read from AWS_SECRET_ACCESS_KEY or from `--credentials-file`. Without credentials requests go
 /// unsigned, which a dev mode server accepts and a production server refuses.
+///
+/// With `--database` (a flag only: COGNATE_DATABASE alone never switches it on, since servers
+/// set it too) the operations run in this process on that database instead, for when no server
+/// runs; the other settings (region, public URL, delivery) come from the environment and the
+/// configuration file as `serve` reads them.
 struct AdminConnection: ParsableArguments {
     @Option(name: .long, help: "The server's URL (env COGNATE_ENDPOINT; default http://127.0.0.1:9229).")
     var endpoint: String?
@@ -18,6 +26,9 @@ struct AdminConnection: ParsableArguments {
 
     @Option(name: .long, help: "A file holding AKID:SECRET, one of the server's --admin-credentials (env COGNATE_CREDENTIALS_FILE; default: env AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY).")
     var credentialsFile: String?
+
+    @Option(name: .long, help: "Work on this database (SQLite path or postgres:// URL) in this process instead of through a server: for when no server runs. Settings as `serve` reads them (env, COGNATE_CONFIG).")
+    var database: String?
 
     var resolvedEndpoint: String { Setting.string(endpoint, "COGNATE_ENDPOINT") ?? "http://127.0.0.1:9229" }
     var resolvedRegion: String { Setting.string(region, "COGNATE_REGION") ?? Setting.environment["AWS_REGION"] ?? "us-east-1" }
@@ -40,10 +51,40 @@ struct AdminConnection: ParsableArguments {
         return SigV4Signer(accessKeyId: key, secretAccessKey: secret, region: region)
     }
 
-    func client() throws -> AdminClient {
+    func validate() throws {
+        if database != nil && endpoint != nil { throw ValidationError("--database and --endpoint exclude each other.") }
+    }
+
+    /// Runs `body` with a client of the server, or of the database with `--database` (closed afterwards).
+    func withClient<Result>(_ body: (AdminClient) async throws -> Result) async throws -> Result {
+        let client = try await client()
+        do {
+            let result = try await body(client)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    private func client() async throws -> AdminClient {
+        if let database {
+            var options = try ServerOptions.parse(["--database", database])
+            try options.database.validate()   // the configuration file of COGNATE_CONFIG
+            options.database.database = database
+            let configuration = try options.configuration(listening: false)
+            var logger = Logger(label: "cognate")
+            logger.logLevel = .warning
+            do {
+                return AdminClient(transport: .database(try await DirectOperations.open(configuration, logger: logger)))
+            } catch {
+                throw StartupFailure("Cannot open the database \(SQLStore.redacted(database)): \(error)")
+            }
+        }
         let text = resolvedEndpoint
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
         else { throw ValidationError("The endpoint must be an http:// or https:// URL, not \(text).") }
-        return AdminClient(endpoint: url, signer: try signer())
+        return AdminClient(transport: .server(endpoint: url, signer: try signer()))
     }
 }

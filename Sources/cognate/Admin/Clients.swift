@@ -14,8 +14,8 @@ struct Clients: AsyncParsableCommand {
         @Option(help: "The pool id.") var pool: String
 
         func run() async throws {
-            let clients = try await connection.client().all(
-                "ListUserPoolClients", ["UserPoolId": .string(pool), "MaxResults": .number(60)], items: "UserPoolClients")
+            let clients = try await connection.withClient { try await $0.all(
+                "ListUserPoolClients", ["UserPoolId": .string(pool), "MaxResults": .number(60)], items: "UserPoolClients") }
             output.print(.object(["UserPoolClients": .array(clients)])) { _ in
                 Table(["CLIENT ID", "NAME"], clients.map { [$0["ClientId"]?.cell ?? "", $0["ClientName"]?.cell ?? ""] })
             }
@@ -30,8 +30,8 @@ struct Clients: AsyncParsableCommand {
         @Argument(help: "The client id.") var clientId: String
 
         func run() async throws {
-            let result = try await connection.client().call(
-                "DescribeUserPoolClient", ["UserPoolId": .string(pool), "ClientId": .string(clientId)])
+            let result = try await connection.withClient { try await $0.call(
+                "DescribeUserPoolClient", ["UserPoolId": .string(pool), "ClientId": .string(clientId)]) }
             output.print(result) { document in Clients.fields(document["UserPoolClient"] ?? .object([:])) }
         }
     }
@@ -51,7 +51,7 @@ struct Clients: AsyncParsableCommand {
             var input: [String: JSONValue] = ["UserPoolId": .string(pool), "ClientName": .string(name)]
             if generateSecret { input["GenerateSecret"] = .bool(true) }
             if let authFlows { input["ExplicitAuthFlows"] = list(authFlows) }
-            let result = try await connection.client().call("CreateUserPoolClient", input)
+            let result = try await connection.withClient { try await $0.call("CreateUserPoolClient", input) }
             output.print(result) { document in Clients.fields(document["UserPoolClient"] ?? .object([:])) }
         }
     }
@@ -64,8 +64,8 @@ struct Clients: AsyncParsableCommand {
         @Argument(help: "The client id.") var clientId: String
 
         func run() async throws {
-            let result = try await connection.client().call(
-                "DeleteUserPoolClient", ["UserPoolId": .string(pool), "ClientId": .string(clientId)])
+            let result = try await connection.withClient { try await $0.call(
+                "DeleteUserPoolClient", ["UserPoolId": .string(pool), "ClientId": .string(clientId)]) }
             output.print(result) { _ in Table(["DELETED"], [[clientId]]) }
         }
     }

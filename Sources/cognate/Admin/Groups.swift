@@ -14,7 +14,7 @@ struct Groups: AsyncParsableCommand {
         @Option(help: "The pool id.") var pool: String
 
         func run() async throws {
-            let groups = try await connection.client().all("ListGroups", ["UserPoolId": .string(pool), "Limit": .number(60)], items: "Groups")
+            let groups = try await connection.withClient { try await $0.all("ListGroups", ["UserPoolId": .string(pool), "Limit": .number(60)], items: "Groups") }
             output.print(.object(["Groups": .array(groups)])) { _ in
                 Table(["NAME", "PRECEDENCE", "DESCRIPTION"], groups.map {
                     [$0["GroupName"]?.cell ?? "", $0["Precedence"]?.cell ?? "", $0["Description"]?.cell ?? ""]
@@ -36,7 +36,7 @@ struct Groups: AsyncParsableCommand {
             var input: [String: JSONValue] = ["UserPoolId": .string(pool), "GroupName": .string(name)]
             if let description { input["Description"] = .string(description) }
             if let precedence { input["Precedence"] = .number(Double(precedence)) }
-            let result = try await connection.client().call("CreateGroup", input)
+            let result = try await connection.withClient { try await $0.call("CreateGroup", input) }
             output.print(result) { document in
                 let group = document["Group"] ?? .object([:])
                 return Table(["NAME", "PRECEDENCE", "DESCRIPTION"],
@@ -53,7 +53,7 @@ struct Groups: AsyncParsableCommand {
         @Argument(help: "The group's name.") var name: String
 
         func run() async throws {
-            let result = try await connection.client().call("DeleteGroup", ["UserPoolId": .string(pool), "GroupName": .string(name)])
+            let result = try await connection.withClient { try await $0.call("DeleteGroup", ["UserPoolId": .string(pool), "GroupName": .string(name)]) }
             output.print(result) { _ in Table(["DELETED"], [[name]]) }
         }
     }
@@ -67,8 +67,8 @@ struct Groups: AsyncParsableCommand {
         @Argument(help: "The user's name.") var username: String
 
         func run() async throws {
-            let result = try await connection.client().call(
-                "AdminAddUserToGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Username": .string(username)])
+            let result = try await connection.withClient { try await $0.call(
+                "AdminAddUserToGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Username": .string(username)]) }
             output.print(result) { _ in Table(["GROUP", "ADDED"], [[group, username]]) }
         }
     }
@@ -82,8 +82,8 @@ struct Groups: AsyncParsableCommand {
         @Argument(help: "The user's name.") var username: String
 
         func run() async throws {
-            let result = try await connection.client().call(
-                "AdminRemoveUserFromGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Username": .string(username)])
+            let result = try await connection.withClient { try await $0.call(
+                "AdminRemoveUserFromGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Username": .string(username)]) }
             output.print(result) { _ in Table(["GROUP", "REMOVED"], [[group, username]]) }
         }
     }
@@ -96,8 +96,8 @@ struct Groups: AsyncParsableCommand {
         @Argument(help: "The group's name.") var group: String
 
         func run() async throws {
-            let users = try await connection.client().all(
-                "ListUsersInGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Limit": .number(60)], items: "Users")
+            let users = try await connection.withClient { try await $0.all(
+                "ListUsersInGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Limit": .number(60)], items: "Users") }
             output.print(.object(["Users": .array(users)])) { _ in UserTable.list(users) }
         }
     }

@@ -13,7 +13,7 @@ struct Pools: AsyncParsableCommand {
         @OptionGroup var output: OutputOption
 
         func run() async throws {
-            let pools = try await connection.client().all("ListUserPools", ["MaxResults": .number(60)], items: "UserPools")
+            let pools = try await connection.withClient { try await $0.all("ListUserPools", ["MaxResults": .number(60)], items: "UserPools") }
             output.print(.object(["UserPools": .array(pools)])) { _ in
                 Table(["ID", "NAME", "CREATED"], pools.map { [$0["Id"]?.cell ?? "", $0["Name"]?.cell ?? "", $0["CreationDate"]?.date ?? ""] })
             }
@@ -27,7 +27,7 @@ struct Pools: AsyncParsableCommand {
         @Argument(help: "The pool id.") var poolId: String
 
         func run() async throws {
-            let result = try await connection.client().call("DescribeUserPool", ["UserPoolId": .string(poolId)])
+            let result = try await connection.withClient { try await $0.call("DescribeUserPool", ["UserPoolId": .string(poolId)]) }
             output.print(result) { document in
                 let pool = document["UserPool"] ?? .object([:])
                 return .fields([
@@ -58,7 +58,7 @@ struct Pools: AsyncParsableCommand {
             var input: [String: JSONValue] = ["PoolName": .string(name)]
             if let usernameAttributes { input["UsernameAttributes"] = list(usernameAttributes) }
             if let autoVerify { input["AutoVerifiedAttributes"] = list(autoVerify) }
-            let result = try await connection.client().call("CreateUserPool", input)
+            let result = try await connection.withClient { try await $0.call("CreateUserPool", input) }
             output.print(result) { document in
                 Table(["ID", "NAME", "ARN"], [[document["UserPool"]?["Id"]?.cell ?? "", name, document["UserPool"]?["Arn"]?.cell ?? ""]])
             }
@@ -72,7 +72,7 @@ struct Pools: AsyncParsableCommand {
         @Argument(help: "The pool id.") var poolId: String
 
         func run() async throws {
-            let result = try await connection.client().call("DeleteUserPool", ["UserPoolId": .string(poolId)])
+            let result = try await connection.withClient { try await $0.call("DeleteUserPool", ["UserPoolId": .string(poolId)]) }
             output.print(result) { _ in Table(["DELETED"], [[poolId]]) }
         }
     }

@@ -15,7 +15,7 @@ extension Users {
         func run() async throws {
             var input: [String: JSONValue] = ["UserPoolId": .string(pool), "Limit": .number(60)]
             if let filter { input["Filter"] = .string(filter) }
-            let users = try await connection.client().all("ListUsers", input, items: "Users", token: "PaginationToken")
+            let users = try await connection.withClient { try await $0.all("ListUsers", input, items: "Users", token: "PaginationToken") }
             output.print(.object(["Users": .array(users)])) { _ in UserTable.list(users) }
         }
     }
@@ -28,7 +28,7 @@ extension Users {
         @Argument(help: "The user's name (or an alias the pool signs in with).") var username: String
 
         func run() async throws {
-            let result = try await connection.client().call("AdminGetUser", ["UserPoolId": .string(pool), "Username": .string(username)])
+            let result = try await connection.withClient { try await $0.call("AdminGetUser", ["UserPoolId": .string(pool), "Username": .string(username)]) }
             output.print(result) { UserTable.one($0) }
         }
     }
@@ -52,7 +52,7 @@ extension Users {
                 return .object(["Name": .string(parts[0]), "Value": .string(parts[1])])
             })
             if suppressMessage { input["MessageAction"] = .string("SUPPRESS") }
-            let result = try await connection.client().call("AdminCreateUser", input)
+            let result = try await connection.withClient { try await $0.call("AdminCreateUser", input) }
             output.print(result) { UserTable.one($0["User"] ?? .object([:])) }
         }
     }
@@ -61,7 +61,7 @@ extension Users {
     struct UserAction {
         static func run(_ operation: String, _ connection: AdminConnection, _ output: OutputOption, pool: String,
                         username: String, done: String) async throws {
-            let result = try await connection.client().call(operation, ["UserPoolId": .string(pool), "Username": .string(username)])
+            let result = try await connection.withClient { try await $0.call(operation, ["UserPoolId": .string(pool), "Username": .string(username)]) }
             output.print(result) { _ in Table(["USERNAME", "RESULT"], [[username, done]]) }
         }
     }
@@ -124,10 +124,10 @@ extension Users {
             guard let password, !password.isEmpty else {
                 throw ValidationError("Give the password in --password-file or COGNATE_USER_PASSWORD.")
             }
-            let result = try await connection.client().call("AdminSetUserPassword", [
+            let result = try await connection.withClient { try await $0.call("AdminSetUserPassword", [
                 "UserPoolId": .string(pool), "Username": .string(username), "Password": .string(password),
                 "Permanent": .bool(permanent),
-            ])
+            ]) }
             output.print(result) { _ in Table(["USERNAME", "RESULT"], [[username, permanent ? "password set" : "temporary password set"]]) }
         }
     }

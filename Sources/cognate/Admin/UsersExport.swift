@@ -30,7 +30,10 @@ extension Users {
         @Option(help: "The file to write (default: standard output).") var file: String?
 
         func run() async throws {
-            let client = try connection.client()
+            try await connection.withClient { try await export(with: $0) }
+        }
+
+        private func export(with client: AdminClient) async throws {
             let format = UserFileFormat.resolve(format, file: file)
             let output = try OutputFile(path: file)
             // Not over users written to the same terminal.

@@ -40,7 +40,10 @@ extension Users {
                 throw StartupFailure("Cannot read \(file).")
             }
             defer { try? handle.close() }
-            let client = try connection.client()
+            try await connection.withClient { try await importUsers(from: handle, with: $0) }
+        }
+
+        private func importUsers(from handle: FileHandle, with client: AdminClient) async throws {
             let format = UserFileFormat.resolve(format, file: file)
             let progress = ProgressLine()
             let header = try await client.call("GetCSVHeader", ["UserPoolId": .string(pool)])["CSVHeader"]?.array
