@@ -28,3 +28,23 @@ def test_crypto_cost_measures_the_signing_floor():
     result = json.loads(cognate("crypto-cost", "--json"))
     assert result["modexpMilliseconds"] > 0 and result["rsaSignMilliseconds"] > 0
     assert abs(result["srpSignInMilliseconds"] - (3 * result["modexpMilliseconds"] + 2 * result["rsaSignMilliseconds"])) < 1e-6
+
+
+def test_keys_and_functions_list_as_a_table_and_as_json_lines(server, pool):
+    """The database commands print a padded table, or one JSON object per line with --json."""
+    table = cognate("keys", "list", "--database", server.database).splitlines()
+    assert table[0].split() == ["POOL", "KID", "STATE", "CREATED", "ACTIVATES", "EXPIRES"]
+    keys = [json.loads(line) for line in cognate("keys", "list", "--database", server.database, "--json").splitlines()]
+    mine = [k for k in keys if k["pool"] == pool["Id"]]
+    assert mine and any(k["state"] == "signing" for k in mine)
+    assert any(line.split()[:3] == [pool["Id"], mine[0]["kid"], mine[0]["state"]] for line in table[1:])
+
+    arn = "arn:aws:lambda:us-east-1:000000000000:function:cli-listed"
+    cognate("functions", "put", arn, "https://hooks.example.com/cli?x=1", "--database", server.database)
+    try:
+        listed = [json.loads(line) for line in cognate("functions", "list", "--database", server.database, "--json").splitlines()]
+        assert {"arn": arn, "url": "https://hooks.example.com/cli?x=1"}.items() <= next(f for f in listed if f["arn"] == arn).items()
+        rows = cognate("functions", "list", "--database", server.database).splitlines()
+        assert rows[0].split() == ["ARN", "URL", "UPDATED"] and any(r.split()[:2] == [arn, "https://hooks.example.com/cli?x=1"] for r in rows)
+    finally:
+        cognate("functions", "delete", arn, "--database", server.database)

@@ -28,11 +28,17 @@ struct Functions: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List bindings: ARN, URL, last change.")
         @OptionGroup var database: DatabaseOption
+        @Flag(help: "One JSON object per line.") var json = false
 
         func run() async throws {
             let bindings = try await Keys.withStore(database) { store in try await store.read { try await $0.allFunctions() } }
             let formatter = ISO8601DateFormatter()
-            for binding in bindings { print([binding.arn, binding.url, formatter.string(from: binding.updatedAt)].joined(separator: "\t")) }
+            let rows = bindings.map { [$0.arn, $0.url, formatter.string(from: $0.updatedAt)] }
+            if json {
+                for row in rows { try printJSONLine(["arn": row[0], "url": row[1], "updated": row[2]]) }
+            } else {
+                print(Table(["ARN", "URL", "UPDATED"], rows).rendered, terminator: "")
+            }
         }
     }
 

@@ -31,21 +31,20 @@ struct Keys: AsyncParsableCommand {
             let keys = try await Keys.withStore(database) { store in try await store.read { try await $0.allSigningKeys() } }
             let now = Date()
             let formatter = ISO8601DateFormatter()
+            var rows: [[String]] = []
             for key in keys {
                 let state = key.retiredAt != nil ? "retired" : key.expiresAt.map { $0 <= now ? "expired" : "superseded" }
                     ?? (key.activatesAt <= now ? "signing" : "published")
+                let row = [
+                    key.poolId ?? "*", key.kid, state, formatter.string(from: key.createdAt), formatter.string(from: key.activatesAt),
+                    key.expiresAt.map(formatter.string(from:)) ?? "",
+                ]
                 if json {
-                    let object: [String: String] = [
-                        "kid": key.kid, "pool": key.poolId ?? "*", "state": state,
-                        "created": formatter.string(from: key.createdAt), "activates": formatter.string(from: key.activatesAt),
-                        "expires": key.expiresAt.map(formatter.string(from:)) ?? "",
-                    ]
-                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-                    print(String(decoding: data, as: UTF8.self))
-                } else {
-                    print([key.poolId ?? "*", key.kid, state, formatter.string(from: key.createdAt)].joined(separator: "\t"))
+                    try printJSONLine(["pool": row[0], "kid": row[1], "state": row[2], "created": row[3], "activates": row[4], "expires": row[5]])
                 }
+                rows.append(row)
             }
+            if !json { print(Table(["POOL", "KID", "STATE", "CREATED", "ACTIVATES", "EXPIRES"], rows).rendered, terminator: "") }
         }
     }
 
@@ -94,4 +93,10 @@ struct Keys: AsyncParsableCommand {
             if let replacement = outcome.replacement { print("\(replacement.poolId ?? ""): now signing with \(replacement.kid).") }
         }
     }
+}
+
+/// Prints `object` as one line of JSON with sorted keys (the `--json` output of the database commands).
+func printJSONLine(_ object: [String: String]) throws {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    print(String(decoding: data, as: UTF8.self))
 }
