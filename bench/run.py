@@ -68,6 +68,26 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu_seconds():
+    """CPU time of every PostgreSQL process on the machine so far: live backends, and the
+    postmaster with the backends it has reaped (cutime, cstime)."""
+    total, tick = 0, os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, rest = text.split("(", 1)[1].rsplit(")", 1)
+        if name == "postgres":
+            stats[int(stat.parent.name)] = rest.split()
+    for fields in stats.values():
+        total += int(fields[11]) + int(fields[12])
+        if int(fields[1]) not in stats:   # the postmaster: its parent is not a postgres process
+            total += int(fields[13]) + int(fields[14])
+    return total / tick
+
+
 class Server:
     def __init__(self, name, endpoints, processes, database=None):
         self.name, self.endpoints, self.processes, self.database = name, endpoints, processes, database
@@ -83,6 +103,10 @@ class Server:
 
     def cpu(self):
         return sum(cpu_seconds(p.pid) for p in self.processes)
+
+    def database_cpu(self):
+        """PostgreSQL's CPU so far (0 for SQLite, which runs inside the server)."""
+        return postgres_cpu_seconds() if self.database and self.database.startswith("postgres") else 0.0
 
     def stop(self):
         for p in self.processes:
@@ -171,15 +195,15 @@ def load_tool(binary):
 
 
 def run_srp(server, pool_id, client_id, seconds, binary, connections=8):
-    before = server.cpu()
+    before, database_before = server.cpu(), server.database_cpu()
     out = subprocess.run([load_tool(binary), "srp", server.endpoint, pool_id, client_id, "bench", PASSWORD, str(seconds),
                           str(connections), str(USERS)], capture_output=True, text=True, check=True,
                          timeout=seconds + 60).stdout
     result = json.loads(out.strip().splitlines()[-1])
-    cpu = server.cpu() - before
+    cpu, database_cpu = server.cpu() - before, server.database_cpu() - database_before
     return {"throughput": result["requests"] / result["seconds"], "p50_ms": result["p50_us"] / 1000,
             "p99_ms": result["p99_us"] / 1000, "failures": result["errors"], "requests": result["requests"],
-            "cpu_ms": 1000 * cpu / max(result["requests"], 1)}
+            "cpu_ms": 1000 * cpu / max(result["requests"], 1), "db_cpu_ms": 1000 * database_cpu / max(result["requests"], 1)}
 
 
 def run_rate(server, operation, body, rate, seconds, binary, connections=64):
@@ -207,11 +231,13 @@ def machine_srp_limit(binary):
             "srp_sign_in_ms": result["srpSignInMilliseconds"]}
 
 
-def table(results, limit, title):
+def table(results, limit, title, database_column=False):
+    """The Markdown table; with `database_column`, PostgreSQL's own CPU per request beside the server's."""
+    database_header = " PostgreSQL CPU per request (ms) |" if database_column else ""
     lines = [f"### {title}", "",
              "| operation | Cognate req/s | moto req/s | Cognate/moto | Cognate p50 / p99 (ms) | moto p50 / p99 (ms) "
-             "| Cognate p99 at half peak (ms) | Cognate CPU per request (ms) | moto CPU per request (ms) |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| Cognate p99 at half peak (ms) | Cognate CPU per request (ms) |" + database_header + " moto CPU per request (ms) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" + (" ---: |" if database_column else "") + " ---: |"]
     for name, pair in results.items():
         c, m = pair["Cognate"], pair.get("moto")
         half = f"{c['half']['p99_ms']:.2f} (at {c['half']['rate']}/s)" if "half" in c else "—"
@@ -219,8 +245,9 @@ def table(results, limit, title):
         moto = f"{m['throughput']:.0f}" if m and m["throughput"] > 0 else ("fails" if m else "—")
         moto_latency = f"{m['p50_ms']:.2f} / {m['p99_ms']:.2f}" if m and m["throughput"] > 0 else "—"
         moto_cpu = f"{m['cpu_ms']:.2f}" if m and m["throughput"] > 0 else "—"
+        database_cpu = f" {c['db_cpu_ms']:.2f} |" if database_column else ""
         lines.append(f"| {name} | {c['throughput']:.0f} | {moto} | {ratio} | {c['p50_ms']:.2f} / {c['p99_ms']:.2f} | "
-                     f"{moto_latency} | {half} | {c['cpu_ms']:.2f} | {moto_cpu} |")
+                     f"{moto_latency} | {half} | {c['cpu_ms']:.2f} |{database_cpu} {moto_cpu} |")
     srp = results.get("USER_SRP_AUTH sign-in (2 requests)", {}).get("Cognate")
     if srp and limit:
         lines += ["", f"Cognate's CPU per SRP sign-in: {srp['cpu_ms']:.2f} ms, "
@@ -269,9 +296,10 @@ def main():
                     synthesize(args.binary, server.database, pool_id, args.users)
                 for name, (operation, body) in operations(client_id, tokens, run_id).items():
                     print(f"{server.name}: {name} ...", file=sys.stderr)
-                    before = server.cpu()
+                    before, database_before = server.cpu(), server.database_cpu()
                     result = run_wrk(server.endpoints, operation, body, args.seconds, args.connections)
                     result["cpu_ms"] = 1000 * (server.cpu() - before) / max(result["requests"], 1)
+                    result["db_cpu_ms"] = 1000 * (server.database_cpu() - database_before) / max(result["requests"], 1)
                     if server.name == "Cognate":
                         result["half"] = run_rate(server, operation, json.dumps(body),
                                                   max(1, int(result["throughput"] / 2)), args.seconds, args.binary)
@@ -286,7 +314,7 @@ def main():
     title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}, {args.connections} connections, "
              f"{args.seconds} s per operation, {USERS + args.users} users in the pool")
     print(json.dumps(results), file=sys.stderr)
-    print(table(results, limit, title))
+    print(table(results, limit, title, database_column=storage == "PostgreSQL"))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ public final class PostgresBackend: SQLBackend {
     /// may be gone, and the pool would wait for it forever.
     private let deadline: TimeInterval
     private let connectionWait: TimeInterval
+    private let statements = PostgresPreparedStatements()
     /// Key of the advisory lock held while migrating (arbitrary, fixed: "cognate" in ASCII).
     static let migrationLockKey: Int64 = 0x636f_676e_6174_65
 
@@ -71,7 +72,7 @@ public final class PostgresBackend: SQLBackend {
     public func ping() async throws {
         let client = self.client, logger = self.logger
         try await withDeadline(connectionWait, "PostgreSQL") {
-            try await client.withConnection { _ = try await PostgresSession(connection: $0, logger: logger).execute("SELECT 1") }
+            try await client.withConnection { _ = try await PostgresSession(connection: $0, logger: logger, statements: nil).execute("SELECT 1") }
         }
     }
 
@@ -95,9 +96,11 @@ public final class PostgresBackend: SQLBackend {
     private func withSession<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresSession) async throws -> Result
     ) async throws -> Result {
-        let client = self.client, logger = self.logger
+        let client = self.client, logger = self.logger, statements = self.statements
         return try await withDeadline(deadline, "PostgreSQL") {
-            try await client.withConnection { connection in try await body(PostgresSession(connection: connection, logger: logger)) }
+            try await client.withConnection { connection in
+                try await body(PostgresSession(connection: connection, logger: logger, statements: statements))
+            }
         }
     }
 
@@ -112,7 +115,7 @@ public final class PostgresBackend: SQLBackend {
     ) async throws -> Result {
         let logger = self.logger
         return try await client.withConnection { connection in
-            let session = PostgresSession(connection: connection, logger: logger)
+            let session = PostgresSession(connection: connection, logger: logger, statements: nil)
             try await session.execute("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))")
             do {
                 let result = try await body(session)
@@ -135,30 +138,37 @@ public final class PostgresBackend: SQLBackend {
 struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
+    /// Names of prepared statements; nil: every statement unprepared (migrations, whose DDL
+    /// would leave plans behind that no longer match the schema).
+    let statements: PostgresPreparedStatements?
     var flavor: SQLFlavor { .postgres }
 
     @discardableResult
     func execute(_ statement: SQLStatement) async throws -> [SQLRow] {
         let (sql, values) = statement.rendered { "$\($0)" }
         var binds = PostgresBindings(capacity: values.count)
+        var types = ""
         for value in values {
             switch value {
-            case .null: binds.appendNull()
-            case .integer(let number): binds.append(number)
-            case .real(let number): binds.append(number)
-            case .text(let text): binds.append(text)
+            case .null: binds.appendNull(); types += "n"
+            case .integer(let number): binds.append(number); types += "i"
+            case .real(let number): binds.append(number); types += "r"
+            case .text(let text): binds.append(text); types += "t"
             }
         }
         do {
-            var rows: [SQLRow] = []
-            var columns: SQLColumns?
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) {
-                let cells = Array(row)
-                let names = columns ?? SQLColumns(cells.map(\.columnName))
-                columns = names
-                rows.append(SQLRow(columns: names, values: try cells.map(Self.value(of:))))
+            if let statements, let name = statements.name(for: sql, types: types) {
+                do {
+                    return try await NamedStatement.$current.withValue((name, sql)) {
+                        try await Self.rows(try await connection.execute(NamedStatement(bindings: binds), logger: logger))
+                    }
+                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "0A000" {
+                    // "cached plan must not change result type": the schema changed under the plan.
+                    statements.forget(sql, types: types)
+                    throw error
+                }
             }
-            return rows
+            return try await Self.rows(try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger))
         } catch let error as PSQLError {
             switch error.serverInfo?[.sqlState] {
             case "23505": throw SQLConstraintViolation.unique
@@ -166,6 +176,18 @@ struct PostgresSession: SQLSession {
             default: throw SQLError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error)) (in \(sql.prefix(120)))")
             }
         }
+    }
+
+    private static func rows<Rows: AsyncSequence>(_ sequence: Rows) async throws -> [SQLRow] where Rows.Element == PostgresRow {
+        var rows: [SQLRow] = []
+        var columns: SQLColumns?
+        for try await row in sequence {
+            let cells = Array(row)
+            let names = columns ?? SQLColumns(cells.map(\.columnName))
+            columns = names
+            rows.append(SQLRow(columns: names, values: try cells.map(Self.value(of:))))
+        }
+        return rows
     }
 
     static func value(of cell: PostgresCell) throws -> SQLValue {

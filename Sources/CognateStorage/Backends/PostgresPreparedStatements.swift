@@ -1,0 +1,50 @@
+import PostgresNIO
+import Synchronization
+
+/// Server-side prepared statements for every statement Cognate sends to PostgreSQL: each is
+/// parsed and planned once per connection instead of at every execution (a GetUser was spending
+/// more CPU in PostgreSQL's parser and planner than in the two index lookups it needs).
+///
+/// Contract: a statement is named by its SQL text together with the types of its parameters
+/// (a NULL is untyped, so `x = $1` bound once to NULL and once to a number are two statements);
+/// the names are shared by all connections, and PostgresNIO prepares a name on a connection
+/// the first time that connection executes it. At most ``limit`` distinct statements are
+/// prepared, so SQL built from user input (list filters) cannot grow the server's memory
+/// without bound: beyond it, statements run unprepared as before.
+final class PostgresPreparedStatements: Sendable {
+    static let limit = 1000
+    private let names = Mutex<[String: String]>([:])
+
+    /// The name to prepare `sql` under with parameters of `types`, or nil past the limit.
+    func name(for sql: String, types: String) -> String? {
+        let key = types + "\u{0}" + sql
+        return names.withLock { names in
+            if let name = names[key] { return name }
+            guard names.count < Self.limit else { return nil }
+            let name = "cognate_\(names.count)_\(UInt32(truncatingIfNeeded: key.hashValue))"
+            names[key] = name
+            return name
+        }
+    }
+
+    /// Forgets `sql`'s name, so the next execution prepares it afresh under a new one: for a
+    /// statement whose cached plan no longer matches the schema (another node migrated).
+    func forget(_ sql: String, types: String) {
+        _ = names.withLock { $0.removeValue(forKey: types + "\u{0}" + sql) }
+    }
+}
+
+/// The statement PostgresNIO's `execute(_:)` prepares and runs. Its protocol wants the name and
+/// SQL as static properties; they are read from a task-local value set around that one call
+/// (``PostgresSession``), which PostgresNIO reads synchronously when the call starts.
+struct NamedStatement: PostgresPreparedStatement {
+    @TaskLocal static var current = (name: "", sql: "")
+    static var name: String { current.name }
+    static var sql: String { current.sql }
+
+    typealias Row = PostgresRow
+    let bindings: PostgresBindings
+
+    func makeBindings() -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
