@@ -373,6 +373,11 @@ def test_with_the_server_stopped_the_cli_works_on_the_database_with_the_same_rul
                     + "\n" for i in range(5))
     imported = offline("users", "import", "--pool", pool["Id"], "--file", "-", "--format", "jsonl", input=lines)
     assert "Imported 5, skipped 0, failed 0" in imported.stdout, imported.stderr
+    config = tmp_path / "cognate.yaml"
+    config.write_text("region: eu-west-1\n")   # read from COGNATE_CONFIG as `serve` would
+    other = json.loads(run(server, "pools", "create", "elsewhere", *db, "--output", "json",
+                           env={**env, "COGNATE_CONFIG": str(config)}).stdout)["UserPool"]
+    assert other["Id"].startswith("eu-west-1_"), other["Id"]
     both = run(server, "pools", "list", *db, "--endpoint", server.endpoint, env=env, check=False)
     assert both.returncode != 0 and "exclude each other" in both.stderr
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CognateProtocol
 import CognateServer
-import Foundation
 import CognateStorage
+import Foundation
 import Logging
 
 /// How the admin commands reach a running server: its endpoint, the region the server was
@@ -70,9 +70,8 @@ struct AdminConnection: ParsableArguments {
 
     private func client() async throws -> AdminClient {
         if let database {
-            var options = try ServerOptions.parse(["--database", database])
-            try options.database.validate()   // the configuration file of COGNATE_CONFIG
-            options.database.database = database
+            // Parsing validates too: COGNATE_CONFIG's file is loaded like `serve` loads it.
+            let options = try ServerOptions.parse(["--database", database])
             let configuration = try options.configuration(listening: false)
             var logger = Logger(label: "cognate")
             logger.logLevel = .warning
