@@ -88,7 +88,10 @@ struct TokenIssuer: Sendable {
 
         context.overrides?.applyToIDToken(&id)
         context.overrides?.applyToAccessToken(&access)
-        return (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key), Int(validity.accessToken))
+        let (idToken, accessToken) = try await offloaded { [id, access] in
+            (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key))
+        }
+        return (idToken, accessToken, Int(validity.accessToken))
     }
 
     /// The access token of the client credentials grant: the app client acting for itself
@@ -105,7 +108,7 @@ struct TokenIssuer: Sendable {
             "auth_time": .number(iat), "iat": .number(iat), "exp": .number(iat + validity.accessToken.rounded(.down)),
             "jti": .string(random.uuid()), "version": .number(2),
         ]
-        return (try JWT.sign(claims: claims, with: key), Int(validity.accessToken))
+        return (try await offloaded { try JWT.sign(claims: claims, with: key) }, Int(validity.accessToken))
     }
 
     /// `cognito:roles` (every group role) and `cognito:preferred_role` (the role of the group
