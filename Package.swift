@@ -55,7 +55,6 @@ let package = Package(
             name: "CognateServer",
             dependencies: [
                 "CognateCore", "CognateStorage", "CognateSMTP",
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),

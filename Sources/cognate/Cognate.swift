@@ -1,5 +1,4 @@
 import ArgumentParser
-import CognateServer
 
 @main
 struct Cognate: AsyncParsableCommand {
@@ -18,20 +17,4 @@ struct Cognate: AsyncParsableCommand {
             Migrate.self, CryptoCostCommand.self,
         ],
         defaultSubcommand: Serve.self)
-
-    /// ArgumentParser's own `main`, after handing Swift Concurrency to NIO's event loops
-    /// (``CognateServer/runConcurrencyOnEventLoops()``), which must happen before any task runs.
-    static func main() async {
-        CognateServer.runConcurrencyOnEventLoops()
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
-    }
 }

@@ -24,9 +24,7 @@ extension IdentityService {
             guard client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
             try await runPreAuthentication(user: nil, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
             // The work and the answer of a wrong password, so nothing tells unknown users apart.
-            _ = await offloaded {
-                SRPServer.matches(secret: password, salt: Self.decoySalt, realm: realm, identity: typed, verifier: [1])
-            }
+            _ = SRPServer.matches(secret: password, salt: Self.decoySalt, realm: realm, identity: typed, verifier: [1])
             let subject = decoySubject(for: typed, pool: pool)
             let result = try await transaction { try await self.settleDecoySignIn(subject, pool: pool, in: $0) }
             return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
@@ -34,14 +32,9 @@ extension IdentityService {
         try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed, user.username, user.sub])
         try await runPreAuthentication(user: user, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
         // A user the migration function just vouched for has this very password as verifier.
-        var matches = false
-        if !vouched, let stored = user.password {
-            let username = user.username
-            matches = await offloaded {
-                SRPServer.matches(secret: password, salt: stored.salt, realm: realm, identity: username, verifier: stored.verifier)
-            }
-        }
-        let correct = vouched || matches
+        let correct = vouched || user.password.map {
+            SRPServer.matches(secret: password, salt: $0.salt, realm: realm, identity: user.username, verifier: $0.verifier)
+        } ?? false
         let result = try await transaction { transaction in
             try await self.settlePasswordCheck(
                 user, correct: correct, password: password, pool: pool, client: client,

@@ -45,7 +45,7 @@ extension IdentityService {
             decoy = SRPDecoy(verifier: SRPEncoding.hexString(verifier), subject: found?.sub ?? decoySubject(for: typed, pool: pool))
         }
         let b = random.bytes(32)
-        guard let bPublic = await offloaded({ [verifier] in SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) }) else {
+        guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
             throw CognitoError.internalError("Degenerate SRP value; try again.")
         }
         let state = SRPSessionState(
@@ -88,7 +88,7 @@ extension IdentityService {
         try client.checkSecretHash(
             responses[AuthParameter.secretHash], usernames: [username] + (user.map { [$0.username, $0.sub] } ?? []))
         let verifier = session.state.decoy.flatMap { SRPEncoding.bytes(fromHex: $0.verifier) } ?? user?.password?.verifier
-        let correct = await isValidClaim(
+        let correct = isValidClaim(
             session.state, verifier: verifier, sub: user?.sub, responses: (signatureText, timestamp, username),
             secretBlock: secretBlock, pool: pool)
         let result = try await transaction { transaction -> FirstFactorResult? in
@@ -117,20 +117,17 @@ extension IdentityService {
     /// half computes it (compared in constant time).
     private func isValidClaim(_ state: SRPSessionState, verifier: [UInt8]?, sub: String?,
                               responses: (signature: String, timestamp: String, username: String), secretBlock: String,
-                              pool: PoolRecord) async -> Bool {
+                              pool: PoolRecord) -> Bool {
         guard let verifier, let date = SRPTimestamp.parse(responses.timestamp),
             abs(date.timeIntervalSince(time.now)) <= 300,
             responses.username == state.username || responses.username == sub,
             let signature = Data(base64Encoded: responses.signature),
-            let blockBytes = Data(base64Encoded: secretBlock)
-        else { return false }
-        let sessionKey = await offloaded {
-            SRPServer.sessionKey(
+            let blockBytes = Data(base64Encoded: secretBlock),
+            let key = SRPServer.sessionKey(
                 clientPublic: SRPEncoding.bytes(fromHex: state.clientPublic) ?? [],
                 serverPublic: SRPEncoding.bytes(fromHex: state.serverPublic) ?? [],
                 verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: state.serverSecret) ?? [])
-        }
-        guard let key = sessionKey else { return false }
+        else { return false }
         let expected = SRPDerivation.claimSignature(
             sessionKey: key, realm: SRPDerivation.poolName(ofPoolId: pool.id), identity: state.username,
             secretBlock: Array(blockBytes), timestamp: responses.timestamp)

@@ -83,7 +83,7 @@ extension IdentityService {
             }
             try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
             try await admit(user, deviceKey, transaction)
-            guard let bPublic = await offloaded({ SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) }) else {
+            guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
                 throw CognitoError.internalError("Degenerate SRP value; try again.")
             }
             let state = DeviceSRPSessionState(
@@ -130,16 +130,12 @@ extension IdentityService {
             let named = responses[AuthParameter.username].map { [$0] } ?? []
             try client.checkSecretHash(responses[AuthParameter.secretHash], usernames: named + [user.username, user.sub])
             guard let date = SRPTimestamp.parse(timestamp), abs(date.timeIntervalSince(now)) <= 300,
-                let blockBytes = Data(base64Encoded: secretBlock), let claimed = Data(base64Encoded: signature)
+                let blockBytes = Data(base64Encoded: secretBlock), let claimed = Data(base64Encoded: signature),
+                let key = SRPServer.sessionKey(
+                    clientPublic: SRPEncoding.bytes(fromHex: pending.state.clientPublic ?? "") ?? [],
+                    serverPublic: SRPEncoding.bytes(fromHex: pending.state.serverPublic ?? "") ?? [],
+                    verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: pending.state.serverSecret ?? "") ?? [])
             else { throw CognitoError.incorrectCredentials }
-            let state = pending.state
-            let sessionKey = await offloaded {
-                SRPServer.sessionKey(
-                    clientPublic: SRPEncoding.bytes(fromHex: state.clientPublic ?? "") ?? [],
-                    serverPublic: SRPEncoding.bytes(fromHex: state.serverPublic ?? "") ?? [],
-                    verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: state.serverSecret ?? "") ?? [])
-            }
-            guard let key = sessionKey else { throw CognitoError.incorrectCredentials }
             let expected = SRPDerivation.claimSignature(
                 sessionKey: key, realm: device.groupKey, identity: deviceKey, secretBlock: Array(blockBytes), timestamp: timestamp)
             guard ConstantTime.equals(expected, Array(claimed)) else {

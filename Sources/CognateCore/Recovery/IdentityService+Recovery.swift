@@ -107,10 +107,10 @@ extension IdentityService {
             try await self.consumeHourlyAllowance("changePassword", subject: user.sub, pool: pool, limit: limit, transaction)
             try await self.checkNotLockedOut(user.sub, poolId: pool.id, in: transaction)
             if let stored = user.password {
-                let username = user.username
-                guard let previous = request.previousPassword, await offloaded({
-                    SRPServer.matches(secret: previous, salt: stored.salt, realm: realm, identity: username, verifier: stored.verifier)
-                }) else {
+                guard let previous = request.previousPassword,
+                    SRPServer.matches(secret: previous, salt: stored.salt, realm: realm, identity: user.username,
+                                      verifier: stored.verifier)
+                else {
                     try await self.recordFailedSignIn(user.sub, poolId: pool.id, in: transaction)
                     throw CommitAndFail(.incorrectCredentials)
                 }

@@ -33,7 +33,7 @@ extension IdentityService {
         let user = UserRecord(
             poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
             status: verdict.autoConfirmUser ? .confirmed : .unconfirmed, enabled: true, createdAt: now, updatedAt: now,
-            password: await makePassword(password, username: username, poolId: pool.id), passwordUpdatedAt: now,
+            password: makePassword(password, username: username, poolId: pool.id), passwordUpdatedAt: now,
             attributes: attributes)
         let destination = verdict.autoConfirmUser ? nil : verificationDestination(for: user, pool: pool)
         let pending: PendingCode? = try await store.write { transaction in
@@ -173,11 +173,10 @@ extension IdentityService {
     }
 
     /// The SRP verifier of a new password (the salt is 16 random bytes, stored PADded).
-    func makePassword(_ password: String, username: String, poolId: String) async -> StoredPassword {
+    func makePassword(_ password: String, username: String, poolId: String) -> StoredPassword {
         let salt = SRPEncoding.pad(random.bytes(16))
-        let verifier = await offloaded {
-            SRPServer.verifier(salt: salt, realm: SRPDerivation.poolName(ofPoolId: poolId), identity: username, secret: password)
-        }
+        let verifier = SRPServer.verifier(
+            salt: salt, realm: SRPDerivation.poolName(ofPoolId: poolId), identity: username, secret: password)
         return StoredPassword(salt: salt, verifier: verifier)
     }
 }

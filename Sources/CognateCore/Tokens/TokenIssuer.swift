@@ -88,10 +88,7 @@ struct TokenIssuer: Sendable {
 
         context.overrides?.applyToIDToken(&id)
         context.overrides?.applyToAccessToken(&access)
-        let (idToken, accessToken) = try await offloaded { [id, access] in
-            (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key))
-        }
-        return (idToken, accessToken, Int(validity.accessToken))
+        return (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key), Int(validity.accessToken))
     }
 
     /// The access token of the client credentials grant: the app client acting for itself
@@ -108,7 +105,7 @@ struct TokenIssuer: Sendable {
             "auth_time": .number(iat), "iat": .number(iat), "exp": .number(iat + validity.accessToken.rounded(.down)),
             "jti": .string(random.uuid()), "version": .number(2),
         ]
-        return (try await offloaded { try JWT.sign(claims: claims, with: key) }, Int(validity.accessToken))
+        return (try JWT.sign(claims: claims, with: key), Int(validity.accessToken))
     }
 
     /// `cognito:roles` (every group role) and `cognito:preferred_role` (the role of the group

@@ -48,12 +48,10 @@ extension IdentityService {
         let sub = random.uuid()
         let username = try names.newUsername(typed, sub: sub, attributes: &attributes)
         let now = time.now
-        var stored: StoredPassword?
-        if let password { stored = await makePassword(password, username: username, poolId: pool.id) }
         let user = UserRecord(
             poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username), status: status,
             enabled: true, createdAt: now, updatedAt: now,
-            password: stored,
+            password: password.map { makePassword($0, username: username, poolId: pool.id) },
             passwordUpdatedAt: password == nil ? nil : now, attributes: attributes)
         do {
             try await store.write { transaction in

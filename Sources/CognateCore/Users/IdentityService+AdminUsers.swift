@@ -17,7 +17,7 @@ extension IdentityService {
         if request.messageAction == .resend {
             // The new temporary password's verifier is computed before the write transaction.
             let found = try await store.read { try await self.requireUser(request.username, in: pool, $0) }
-            let password = await makePassword(temporary, username: found.username, poolId: pool.id)
+            let password = makePassword(temporary, username: found.username, poolId: pool.id)
             (user, messages) = try await store.write { transaction in
                 var user = try await self.locked(found, transaction)
                 guard user.status == .forceChangePassword else {
@@ -54,7 +54,7 @@ extension IdentityService {
         let user = UserRecord(
             poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
             status: .forceChangePassword, enabled: true, createdAt: now, updatedAt: now,
-            password: await makePassword(temporaryPassword, username: username, poolId: pool.id), passwordUpdatedAt: now,
+            password: makePassword(temporaryPassword, username: username, poolId: pool.id), passwordUpdatedAt: now,
             attributes: attributes)
         return try await store.write { transaction in
             do {

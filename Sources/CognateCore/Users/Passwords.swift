@@ -20,16 +20,13 @@ extension IdentityService {
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
         let historySize = policy?.passwordHistorySize ?? 0
         if historySize > 0 {
-            let username = user.username
             for old in try await transaction.passwordHistory(poolId: pool.id, sub: user.sub, limit: historySize)
-            where await offloaded({
-                SRPServer.matches(secret: password, salt: old.salt, realm: realm, identity: username, verifier: old.verifier)
-            }) {
+            where SRPServer.matches(secret: password, salt: old.salt, realm: realm, identity: user.username, verifier: old.verifier) {
                 throw CognitoError(.passwordHistoryPolicyViolation,
                                    "The password was used previously. Choose a password you have not used before.")
             }
         }
-        let stored = await makePassword(password, username: user.username, poolId: pool.id)
+        let stored = makePassword(password, username: user.username, poolId: pool.id)
         user.password = stored
         user.passwordUpdatedAt = time.now
         try await rememberPassword(stored, of: user, pool: pool, in: transaction)
