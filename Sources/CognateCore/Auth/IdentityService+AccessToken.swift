@@ -22,12 +22,11 @@ extension IdentityService {
         guard let pool = try await cachedPool(claims.poolId), let client = try await cachedClient(claims.clientId),
             client.poolId == pool.id
         else { throw CognitoError.invalidAccessToken }
-        let (user, family) = try await store.read { transaction in
-            (try await transaction.user(poolId: pool.id, sub: claims.sub),
-             try await transaction.tokenFamily(originJti: claims.originJti))
-        }
-        guard let user else { throw CognitoError.userNotFound }
-        guard let family, family.revokedAt == nil, family.userSub == user.sub else { throw CognitoError.revokedAccessToken }
+        guard let (user, family) = try await store.read({
+            try await $0.user(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti)
+        })
+        else { throw CognitoError.userNotFound }
+        guard let family, family.revokedAt == nil else { throw CognitoError.revokedAccessToken }
         guard user.enabled else { throw CognitoError.userDisabled }
         if user.status == .resetRequired { throw CognitoError.passwordResetRequired }
         return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti, deviceKey: family.deviceKey)

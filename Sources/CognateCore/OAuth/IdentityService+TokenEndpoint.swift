@@ -91,11 +91,10 @@ extension IdentityService {
         guard claims.scopes.contains("openid") else {
             throw OAuthError("insufficient_scope", "The access token does not have the openid scope.", status: 403)
         }
-        let (user, family) = try await store.read { transaction in
-            (try await transaction.user(poolId: claims.poolId, sub: claims.sub),
-             try await transaction.tokenFamily(originJti: claims.originJti))
+        let read = try await store.read {
+            try await $0.user(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
         }
-        guard let user, user.enabled, let family, family.revokedAt == nil else {
+        guard let (user, family) = read, user.enabled, let family, family.revokedAt == nil else {
             throw OAuthError("invalid_token", "The access token has been revoked.", status: 401)
         }
         var info = ["sub": user.sub, "username": user.username]

@@ -53,6 +53,11 @@ public protocol TokenFamilyRepository: Sendable {
     func rotateRefreshToken(originJti: String, presentedHash: String, newHash: String, previousValidUntil: Date) async throws
         -> Bool
     func tokenFamily(originJti: String) async throws -> TokenFamilyRecord?
+    /// The user `sub` of the pool with the family `originJti` when that family is the user's,
+    /// read in one statement (what every request with an access token needs); nil without the
+    /// user.
+    func user(poolId: String, sub: String, withTokenFamily originJti: String) async throws
+        -> (user: UserRecord, family: TokenFamilyRecord?)?
     func revokeTokenFamily(originJti: String, at date: Date) async throws
     /// Sets the scopes of a family (an authorization code exchanged for its tokens).
     func setTokenFamilyScopes(originJti: String, scopes: [String]) async throws

@@ -20,7 +20,7 @@ extension SQLTransaction: TokenFamilyRepository {
             return try Self.family(from: current)
         }
         return try await first("SELECT * FROM token_families WHERE previous_refresh_token_hash = \(bind: refreshTokenHash)")
-            .map(Self.family(from:))
+            .map { try Self.family(from: $0) }
     }
 
     func rotateRefreshToken(originJti: String, presentedHash: String, newHash: String, previousValidUntil: Date) async throws
@@ -39,7 +39,19 @@ extension SQLTransaction: TokenFamilyRepository {
     }
 
     func tokenFamily(originJti: String) async throws -> TokenFamilyRecord? {
-        try await first("SELECT * FROM token_families WHERE origin_jti = \(bind: originJti)").map(Self.family(from:))
+        try await first("SELECT * FROM token_families WHERE origin_jti = \(bind: originJti)").map { try Self.family(from: $0) }
+    }
+
+    func user(poolId: String, sub: String, withTokenFamily originJti: String) async throws
+        -> (user: UserRecord, family: TokenFamilyRecord?)?
+    {
+        let columns = Self.familyColumns.map { ", f.\($0) AS family_\($0)" }.joined()
+        guard let (user, row) = try await firstUserRow(
+            columns: columns,
+            from: "users u LEFT JOIN token_families f ON f.origin_jti = \(bind: originJti) AND f.pool_id = u.pool_id AND f.user_sub = u.sub",
+            where: "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)")
+        else { return nil }
+        return (user, try row.optionalString("family_origin_jti") == nil ? nil : try Self.family(from: row, prefix: "family_"))
     }
 
     func revokeTokenFamily(originJti: String, at date: Date) async throws {
@@ -63,14 +75,23 @@ extension SQLTransaction: TokenFamilyRepository {
             """)
     }
 
-    static func family(from row: SQLRow) throws -> TokenFamilyRecord {
+    /// The columns ``family(from:prefix:)`` reads.
+    static let familyColumns = [
+        "origin_jti", "pool_id", "client_id", "user_sub", "refresh_token_hash", "auth_time", "created_at", "expires_at",
+        "revoked_at", "device_key", "scopes", "previous_refresh_token_hash", "previous_valid_until",
+    ]
+
+    /// The family in `row`, whose column names start with `prefix`.
+    static func family(from row: SQLRow, prefix: String = "") throws -> TokenFamilyRecord {
         TokenFamilyRecord(
-            originJti: try row.string("origin_jti"), poolId: try row.string("pool_id"), clientId: try row.string("client_id"),
-            userSub: try row.string("user_sub"), refreshTokenHash: try row.optionalString("refresh_token_hash"),
-            authTime: try row.date("auth_time"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            revokedAt: try row.optionalDate("revoked_at"), deviceKey: try row.optionalString("device_key"),
-            scopes: try row.optionalString("scopes").map { $0.split(separator: " ").map(String.init) },
-            previousRefreshTokenHash: try row.optionalString("previous_refresh_token_hash"),
-            previousValidUntil: try row.optionalDate("previous_valid_until"))
+            originJti: try row.string(prefix + "origin_jti"), poolId: try row.string(prefix + "pool_id"),
+            clientId: try row.string(prefix + "client_id"), userSub: try row.string(prefix + "user_sub"),
+            refreshTokenHash: try row.optionalString(prefix + "refresh_token_hash"),
+            authTime: try row.date(prefix + "auth_time"), createdAt: try row.date(prefix + "created_at"),
+            expiresAt: try row.date(prefix + "expires_at"), revokedAt: try row.optionalDate(prefix + "revoked_at"),
+            deviceKey: try row.optionalString(prefix + "device_key"),
+            scopes: try row.optionalString(prefix + "scopes").map { $0.split(separator: " ").map(String.init) },
+            previousRefreshTokenHash: try row.optionalString(prefix + "previous_refresh_token_hash"),
+            previousValidUntil: try row.optionalDate(prefix + "previous_valid_until"))
     }
 }

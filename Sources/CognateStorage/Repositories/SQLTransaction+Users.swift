@@ -56,15 +56,24 @@ extension SQLTransaction: UserRepository {
         async throws -> UserRecord?
     {
         let locking: SQLStatement = forUpdate ? "\(unsafeRaw: flavor.forUpdate(of: "u"))" : ""
+        return try await firstUserRow(columns: "", from: source, where: condition + locking)?.user
+    }
+
+    /// The first user of `source` (which names it `u`, and may join more tables whose
+    /// `columns` it adds to the select list) with its attributes, and the first row for those
+    /// other columns.
+    func firstUserRow(columns: String, from source: SQLStatement, where condition: SQLStatement)
+        async throws -> (user: UserRecord, row: SQLRow)?
+    {
         let rows = try await all(
-            "SELECT u.*, a.name AS attribute_name, a.value AS attribute_value FROM " + source
-                + " LEFT JOIN user_attributes a ON a.pool_id = u.pool_id AND a.user_sub = u.sub WHERE " + condition + locking)
+            "SELECT u.*, a.name AS attribute_name, a.value AS attribute_value\(unsafeRaw: columns) FROM " + source
+                + " LEFT JOIN user_attributes a ON a.pool_id = u.pool_id AND a.user_sub = u.sub WHERE " + condition)
         guard let first = rows.first else { return nil }
         var attributes: [String: String] = [:]
         for row in rows {
             if let name = try row.optionalString("attribute_name") { attributes[name] = try row.string("attribute_value") }
         }
-        return try Self.user(from: first, attributes: attributes)
+        return (try Self.user(from: first, attributes: attributes), first)
     }
 
     func setSignInNames(poolId: String, sub: String, names: [String]) async throws {
