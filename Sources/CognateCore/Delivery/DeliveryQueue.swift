@@ -89,9 +89,18 @@ public final class DeliveryQueue: Sendable {
         let failure: DeliveryFailure
         do {
             let custom = try await customSenders?.deliver(message, now: now) == true
-            if !custom { try await channels.channel(for: message.medium).deliver(message) }
+            let channel = channels.channel(for: message.medium)
+            if !custom, let local = channel as? any StoreMessageDelivery, local.store as AnyObject === store as AnyObject {
+                try await store.write { transaction in
+                    try await local.deliver(message, in: transaction)
+                    try await transaction.removeMessage(id: id)
+                }
+                local.delivered(message)
+            } else {
+                if !custom { try await channel.deliver(message) }
+                try? await store.write { try await $0.removeMessage(id: id) }
+            }
             ServiceMetrics.messageSent(medium: message.medium, custom: custom)
-            try? await store.write { try await $0.removeMessage(id: id) }
             return nil
         } catch let error as DeliveryFailure {
             failure = error

@@ -54,6 +54,18 @@ public protocol MessageDelivery: Sendable {
     func deliver(_ message: OutboundMessage) async throws
 }
 
+/// A channel whose delivery is a write to a store (the outbox). When that store is the delivery
+/// queue's, the queue delivers a message and drops it from the queue in one transaction: a
+/// sign-up then costs one transaction after its commit instead of two.
+///
+/// Contract: `deliver(_:in:)` writes the message with `transaction` (which may still roll
+/// back) and nothing else; `delivered(_:)` is called once that transaction committed.
+public protocol StoreMessageDelivery: MessageDelivery {
+    var store: any Store { get }
+    func deliver(_ message: OutboundMessage, in transaction: any StoreTransaction) async throws
+    func delivered(_ message: OutboundMessage)
+}
+
 /// Why a channel did not take a message.
 public struct DeliveryFailure: Error, CustomStringConvertible {
     /// True when trying again cannot help (an address the server refuses, a configuration
@@ -94,9 +106,9 @@ public struct DeliveryChannels: Sendable {
 /// passwords included, so developers can read them; without it (production) the code is
 /// blanked out of the stored subject and body and not stored at all — nothing in the outbox
 /// lets its reader sign in as someone else.
-public struct OutboxDelivery: MessageDelivery {
+public struct OutboxDelivery: StoreMessageDelivery {
     public static let defaultRetention: TimeInterval = 86_400
-    let store: any Store
+    public let store: any Store
     let time: any TimeSource
     let keepsSecrets: Bool
     let retention: TimeInterval
@@ -112,9 +124,17 @@ public struct OutboxDelivery: MessageDelivery {
     }
 
     public func deliver(_ message: OutboundMessage) async throws {
+        try await store.write { try await deliver(message, in: $0) }
+        delivered(message)
+    }
+
+    public func deliver(_ message: OutboundMessage, in transaction: any StoreTransaction) async throws {
         let now = time.now
         let kept = keepsSecrets ? message : message.withoutSecret()
-        try await store.write { try await $0.appendOutboxMessage(kept, at: now, expiresAt: now + retention) }
+        try await transaction.appendOutboxMessage(kept, at: now, expiresAt: now + retention)
+    }
+
+    public func delivered(_ message: OutboundMessage) {
         log("outbox: \(message.medium.rawValue) to \(message.maskedDestination) [\(message.purpose)] in \(message.poolId)")
     }
 }
