@@ -87,9 +87,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "cognate-load",
-            dependencies: ["CognateCore", "CognateProtocol"],
+            dependencies: ["CognateCore", "CognateProtocol", "CLoadSystem"],
             path: "bench/Load"
         ),
+        .systemLibrary(name: "CLoadSystem", path: "bench/LoadSystem"),
         .executableTarget(
             name: "srp-client-cost",
             dependencies: ["CognateProtocol"],
