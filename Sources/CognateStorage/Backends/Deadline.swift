@@ -51,7 +51,8 @@ final class DeadlineWatch: Sendable {
             return calls.expired.remove(id) != nil
         }
         if case .failure = result, expired {
-            throw StorageError.unreachable("\(what()) did not answer within \(Int(seconds)) s.")
+            let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+            throw StorageError.unreachable("\(what()) did not answer within \(shown) s.")
         }
         return try result.get()
     }
