@@ -19,15 +19,7 @@ struct DeadlineWatchTests {
     @Test func aCallPastItsDeadlineIsCancelledAndFailsAsUnreachable() async throws {
         let cancelled = Flag()
         do {
-            _ = try await watch.run(within: 0.1, "the database") { () async throws -> Int in
-                do {
-                    try await Task.sleep(for: .seconds(60))
-                } catch {
-                    cancelled.set()
-                    throw error
-                }
-                return 1
-            }
+            _ = try await watch.run(within: 0.1, "the database", Self.sleepForAMinute(started: Flag(), cancelled: cancelled))
             Issue.record("a call that never ends was answered")
         } catch let error as StorageError {
             #expect(error.description == "the database did not answer within 0.1 s.")
@@ -48,22 +40,28 @@ struct DeadlineWatchTests {
     @Test func cancellingTheCallerCancelsTheCall() async throws {
         let started = Flag(), cancelled = Flag()
         let caller = Task {
-            try await watch.run(within: 60, "the database") { () async throws -> Int in
-                started.set()
-                do {
-                    try await Task.sleep(for: .seconds(60))
-                } catch {
-                    cancelled.set()
-                    throw error
-                }
-                return 1
-            }
+            try await watch.run(within: 60, "the database", Self.sleepForAMinute(started: started, cancelled: cancelled))
         }
         while !started.isSet { try await Task.sleep(for: .milliseconds(5)) }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
         #expect(cancelled.isSet)
         watch.stop()
+    }
+
+    /// An operation that sleeps a minute unless cancelled, saying when it started and when it
+    /// was cancelled.
+    static func sleepForAMinute(started: Flag, cancelled: Flag) -> @Sendable () async throws -> Int {
+        {
+            started.set()
+            do {
+                try await Task.sleep(for: .seconds(60))
+            } catch {
+                cancelled.set()
+                throw error
+            }
+            return 1
+        }
     }
 
     struct Failure: Error {}
