@@ -25,6 +25,22 @@ public final class BigNumber: @unchecked Sendable {  // immutable once built: ev
         }
     }
 
+    /// From GMP limbs, least significant first.
+    init(limbs: [mp_limb_t]) {
+        __gmpz_init(value)
+        limbs.withUnsafeBytes { raw in
+            __gmpz_import(value, limbs.count, -1, MemoryLayout<mp_limb_t>.size, 0, 0, raw.baseAddress)
+        }
+    }
+
+    /// The value's GMP limbs, least significant first, none of them zero at the top.
+    var limbs: [mp_limb_t] { limbs(count: Int(__gmpz_size(value))) }
+
+    /// The value's limbs, least significant first, padded with zeros to `count`.
+    func limbs(count: Int) -> [mp_limb_t] {
+        (0..<count).map { __gmpz_getlimbn(value, mp_size_t($0)) }
+    }
+
     deinit {
         __gmpz_clear(value)
         value.deallocate()

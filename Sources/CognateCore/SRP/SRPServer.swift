@@ -9,11 +9,13 @@ public enum SRPServer {
     static let n = BigNumber(bytes: SRPGroup.prime)
     static let g = BigNumber(UInt(SRPGroup.generator))
     static let k = BigNumber(bytes: SRPGroup.multiplier)
+    /// `g^e` for the 256-bit secrets `x` and `b` (a table of g's powers, built on first use).
+    static let powersOfG = FixedBasePower(base: g, modulus: n)
 
     /// The verifier `v = g^x mod N` of a secret (a user's password or a device's).
     public static func verifier(salt: [UInt8], realm: String, identity: String, secret: String) -> [UInt8] {
         let x = SRPDerivation.privateKey(salt: salt, realm: realm, identity: identity, secret: secret)
-        return g.power(BigNumber(bytes: x), modulus: n).bytes
+        return powersOfG.power(x).bytes
     }
 
     /// Whether `secret` matches a stored verifier: one exponentiation, then a constant-time
@@ -27,7 +29,7 @@ public enum SRPServer {
 
     /// `B = (k·v + g^b) mod N` for a random `b`; nil in the (negligible) case `B ≡ 0`.
     public static func serverPublicValue(verifier v: [UInt8], ephemeral b: [UInt8]) -> [UInt8]? {
-        let gb = g.power(BigNumber(bytes: b), modulus: n)
+        let gb = powersOfG.power(b)
         let kv = k.multiplied(by: BigNumber(bytes: v), modulus: n)
         let result = kv.added(to: gb, modulus: n)
         return result.isZero ? nil : result.bytes
