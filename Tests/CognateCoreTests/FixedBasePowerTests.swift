@@ -14,6 +14,7 @@ struct FixedBasePowerTests {
         ]
         exponents += (1...32).map { random.bytes($0) }
         exponents += (0..<50).map { _ in random.bytes(32) }
+        exponents += [random.bytes(33), random.bytes(128)]  // beyond the table: mpz_powm_sec
         for exponent in exponents {
             let expected = SRPServer.g.power(BigNumber(bytes: exponent), modulus: SRPServer.n).bytes
             #expect(SRPServer.powersOfG.power(exponent).bytes == expected, "exponent \(SRPEncoding.hexString(exponent))")

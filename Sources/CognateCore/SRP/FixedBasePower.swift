@@ -16,6 +16,8 @@ final class FixedBasePower: @unchecked Sendable {  // immutable once built
     private static let windows = exponentBits / windowBits
     private static let entries = 1 << windowBits
 
+    private let base: BigNumber
+    private let modulusNumber: BigNumber
     private let modulus: [mp_limb_t]
     private let limbs: Int
     /// `windows` blocks of `entries` values of `limbs` limbs: block j, entry d is g^(d·16^j).
@@ -23,6 +25,8 @@ final class FixedBasePower: @unchecked Sendable {  // immutable once built
     private let scratchLimbs: Int
 
     init(base: BigNumber, modulus: BigNumber) {
+        self.base = base
+        modulusNumber = modulus
         self.modulus = modulus.limbs
         limbs = self.modulus.count
         scratchLimbs = max(Int(__gmpn_sec_mul_itch(limbs, limbs)), Int(__gmpn_sec_div_r_itch(2 * limbs, limbs)))
@@ -40,9 +44,12 @@ final class FixedBasePower: @unchecked Sendable {  // immutable once built
         self.table = table
     }
 
-    /// `g^exponent mod N`; `exponent` is big-endian, at most 32 bytes.
+    /// `g^exponent mod N`; `exponent` is big-endian. One over 32 bytes (no caller has one) goes
+    /// to `mpz_powm_sec`, which is constant-time too, rather than stopping the process.
     func power(_ exponent: [UInt8]) -> BigNumber {
-        precondition(exponent.count <= Self.exponentBits / 8, "exponent over \(Self.exponentBits) bits")
+        guard exponent.count <= Self.exponentBits / 8 else {
+            return base.power(BigNumber(bytes: exponent), modulus: modulusNumber)
+        }
         let padded = [UInt8](repeating: 0, count: Self.exponentBits / 8 - exponent.count) + exponent
         var result = [mp_limb_t](repeating: 0, count: limbs)
         result[0] = 1
