@@ -6,7 +6,7 @@ request, Cognate's p99 at half of its peak rate, and the Cognate/moto ratios, as
 table. Usage:
 
     python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
-                         [--users 1000000]
+                         [--node-cpus 0.4] [--users 1000000] [--only GetUser]
 
 Load: wrk (Debian's `wrk`) with one thread and --connections connections for the single-request
 operations at peak; `cognate-load rate` (bench/Load) for a fixed rate (half of the peak, open
@@ -14,6 +14,9 @@ loop); `cognate-load srp` for full USER_SRP_AUTH sign-ins (client math on GMP, e
 connections to keep the server busy). The machine has 2 cores: the load generator and the
 server under test share them, and only one server is loaded at a time. --users adds that many
 synthetic users to the pool first (`cognate users synthesize`), to measure a large pool.
+--node-cpus gives each node a CPU quota of its own (a cgroup), as if each ran on a machine of its
+own while the load generator and the database ran elsewhere: on 2 cores, the way to see whether
+a second node adds throughput.
 """
 import argparse
 import json
@@ -91,6 +94,7 @@ def postgres_cpu_seconds():
 class Server:
     def __init__(self, name, endpoints, processes, database=None):
         self.name, self.endpoints, self.processes, self.database = name, endpoints, processes, database
+        self.limits = []
 
     @property
     def endpoint(self):
@@ -113,12 +117,42 @@ class Server:
             p.terminate()
         for p in self.processes:
             p.wait(timeout=30)
+        for limit in self.limits:
+            limit.remove()
 
 
-def start_cognate(binary, workdir, database, nodes):
+class CPULimit:
+    """A CPU budget for one process: a cgroup of its own with a CFS quota of `cpus` cores
+    (cgroup v2's cpu.max, or v1's cpu controller), so that each node gets the share a machine of
+    its own would give it while the load generator and PostgreSQL run beside it unconstrained.
+    Needs root (writes under /sys/fs/cgroup)."""
+    PERIOD_US = 100_000
+
+    def __init__(self, pid, cpus):
+        quota = int(cpus * self.PERIOD_US)
+        v2 = pathlib.Path("/sys/fs/cgroup/cgroup.controllers")
+        if v2.exists():
+            self.path = pathlib.Path(f"/sys/fs/cgroup/cognate-bench-{pid}")
+            self.path.mkdir()
+            (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+        else:
+            self.path = pathlib.Path(f"/sys/fs/cgroup/cpu/cognate-bench-{pid}")
+            self.path.mkdir()
+            (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+            (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        (self.path / "cgroup.procs").write_text(str(pid))   # the process and every thread it starts
+
+    def remove(self):
+        try:
+            self.path.rmdir()
+        except OSError:
+            pass
+
+
+def start_cognate(binary, workdir, database, nodes, node_cpus=None):
     if database is None:
         database = str(pathlib.Path(workdir) / "bench.sqlite")
-    processes, endpoints = [], []
+    processes, endpoints, limits = [], [], []
     log = open(pathlib.Path(workdir) / "cognate.log", "ab")
     ports = [free_port() for _ in range(nodes)]
     public_url = f"http://127.0.0.1:{ports[0]}"  # one issuer for every node, as behind a load balancer
@@ -127,10 +161,14 @@ def start_cognate(binary, workdir, database, nodes):
                               # one load generator signs up thousands of users from one address
                               "--rate-limit-user-creation", "0", "--rate-limit-messages", "0"],
                              stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "LOG_LEVEL": "warning"})
+        if node_cpus:
+            limits.append(CPULimit(p.pid, node_cpus))
         wait_ready(f"http://127.0.0.1:{port}/health", p)
         processes.append(p)
         endpoints.append(f"http://127.0.0.1:{port}")
-    return Server("Cognate", endpoints, processes, database)
+    server = Server("Cognate", endpoints, processes, database)
+    server.limits = limits
+    return server
 
 
 def start_moto(workdir):
@@ -195,26 +233,43 @@ def load_tool(binary):
 
 
 def run_srp(server, pool_id, client_id, seconds, binary, connections=8):
+    """Full USER_SRP_AUTH sign-ins, one `cognate-load srp` per node at once, connections shared."""
     before, database_before = server.cpu(), server.database_cpu()
-    out = subprocess.run([load_tool(binary), "srp", server.endpoint, pool_id, client_id, "bench", PASSWORD, str(seconds),
-                          str(connections), str(USERS)], capture_output=True, text=True, check=True,
-                         timeout=seconds + 60).stdout
-    result = json.loads(out.strip().splitlines()[-1])
+    nodes = len(server.endpoints)
+    procs = [subprocess.Popen([load_tool(binary), "srp", endpoint, pool_id, client_id, "bench", PASSWORD, str(seconds),
+                               str(max(1, connections // nodes)), str(USERS)], stdout=subprocess.PIPE, text=True)
+             for endpoint in server.endpoints]
+    results = []
+    for p in procs:
+        out, _ = p.communicate(timeout=seconds + 60)
+        if p.returncode != 0:
+            raise RuntimeError(f"cognate-load srp exited with {p.returncode}")
+        results.append(json.loads(out.strip().splitlines()[-1]))
     cpu, database_cpu = server.cpu() - before, server.database_cpu() - database_before
-    return {"throughput": result["requests"] / result["seconds"], "p50_ms": result["p50_us"] / 1000,
-            "p99_ms": result["p99_us"] / 1000, "failures": result["errors"], "requests": result["requests"],
-            "cpu_ms": 1000 * cpu / max(result["requests"], 1), "db_cpu_ms": 1000 * database_cpu / max(result["requests"], 1)}
+    requests = sum(r["requests"] for r in results)
+    return {"throughput": requests / max(r["seconds"] for r in results), "p50_ms": max(r["p50_us"] for r in results) / 1000,
+            "p99_ms": max(r["p99_us"] for r in results) / 1000, "failures": sum(r["errors"] for r in results),
+            "requests": requests, "cpu_ms": 1000 * cpu / max(requests, 1), "db_cpu_ms": 1000 * database_cpu / max(requests, 1)}
 
 
 def run_rate(server, operation, body, rate, seconds, binary, connections=64):
-    """`operation` at a fixed `rate` (open loop); returns p50/p99 counted from when each request
-    was due. `{w}` in the body becomes "h", so names stay distinct from the peak run's."""
-    out = subprocess.run([load_tool(binary), "rate", server.endpoint, TARGET + operation,
-                          body.replace("{w}", "h"), str(rate), str(seconds), str(connections), str(USERS)],
-                         capture_output=True, text=True, check=True, timeout=seconds + 60).stdout
-    result = json.loads(out.strip().splitlines()[-1])
-    return {"rate": rate, "p50_ms": result["p50_us"] / 1000, "p99_ms": result["p99_us"] / 1000,
-            "failures": result["errors"]}
+    """`operation` at a fixed `rate` (open loop), shared evenly by the nodes (one load generator
+    each, at once); returns the worst node's p50/p99 counted from when each request was due.
+    `{w}` in the body becomes "h" and a node number, so names stay distinct from the peak run's."""
+    nodes = len(server.endpoints)
+    procs = [subprocess.Popen([load_tool(binary), "rate", endpoint, TARGET + operation,
+                               body.replace("{w}", f"h{index}"), str(max(1, rate // nodes)), str(seconds),
+                               str(max(1, connections // nodes)), str(USERS)],
+                              stdout=subprocess.PIPE, text=True)
+             for index, endpoint in enumerate(server.endpoints)]
+    results = []
+    for p in procs:
+        out, _ = p.communicate(timeout=seconds + 60)
+        if p.returncode != 0:
+            raise RuntimeError(f"cognate-load rate exited with {p.returncode}")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return {"rate": rate, "p50_ms": max(r["p50_us"] for r in results) / 1000,
+            "p99_ms": max(r["p99_us"] for r in results) / 1000, "failures": sum(r["errors"] for r in results)}
 
 
 def synthesize(binary, database, pool_id, count):
@@ -269,8 +324,13 @@ def main():
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--database", help="postgres:// URL (default: a fresh SQLite file)")
     parser.add_argument("--nodes", type=int, default=1, help="Cognate nodes on the database (PostgreSQL only)")
+    parser.add_argument("--node-cpus", type=float,
+                        help="each Cognate node limited to this many cores (a cgroup CPU quota; needs root): "
+                             "nodes as if on machines of their own, the load generator and PostgreSQL beside them")
     parser.add_argument("--no-moto", action="store_true", help="measure Cognate only")
     parser.add_argument("--users", type=int, default=0, help="synthetic users added to the pool first")
+    parser.add_argument("--only", action="append", default=[],
+                        help="measure only operations whose name contains this (repeatable; 'SRP' for sign-ins)")
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "cognate"))
     args = parser.parse_args()
@@ -285,7 +345,7 @@ def main():
     limit = machine_srp_limit(args.binary)   # first, on a quiet machine
     results = {}
     with tempfile.TemporaryDirectory(prefix="cognate-bench-") as workdir:
-        servers = [start_cognate(args.binary, workdir, args.database, args.nodes)]
+        servers = [start_cognate(args.binary, workdir, args.database, args.nodes, args.node_cpus)]
         if not args.no_moto:
             servers.append(start_moto(workdir))
         try:
@@ -296,6 +356,8 @@ def main():
                     print(f"Cognate: {args.users} synthetic users ...", file=sys.stderr)
                     synthesize(args.binary, server.database, pool_id, args.users)
                 for name, (operation, body) in operations(client_id, tokens, run_id).items():
+                    if args.only and not any(part in name for part in args.only):
+                        continue
                     print(f"{server.name}: {name} ...", file=sys.stderr)
                     before, database_before = server.cpu(), server.database_cpu()
                     result = run_wrk(server.endpoints, operation, body, args.seconds, args.connections)
@@ -305,6 +367,8 @@ def main():
                         result["half"] = run_rate(server, operation, json.dumps(body),
                                                   max(1, int(result["throughput"] / 2)), args.seconds, args.binary)
                     results.setdefault(name, {})[server.name] = result
+                if args.only and not any(part in "USER_SRP_AUTH" for part in args.only):
+                    continue
                 print(f"{server.name}: USER_SRP_AUTH ...", file=sys.stderr)
                 results.setdefault("USER_SRP_AUTH sign-in (2 requests)", {})[server.name] = run_srp(
                     server, pool_id, client_id, args.seconds, args.binary)
@@ -312,7 +376,8 @@ def main():
             for server in servers:
                 server.stop()
     storage = "PostgreSQL" if args.database else "SQLite"
-    title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}, {args.connections} connections, "
+    limit_text = f" of {args.node_cpus:g} cores each (cgroup quota)" if args.node_cpus else ""
+    title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}{limit_text}, {args.connections} connections, "
              f"{args.seconds} s per operation, {USERS + args.users} users in the pool")
     print(json.dumps(results), file=sys.stderr)
     print(table(results, limit, title, database_column=storage == "PostgreSQL"))

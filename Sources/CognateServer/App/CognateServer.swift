@@ -75,7 +75,7 @@ public struct CognateServer: Sendable {
     /// Serves until SIGTERM or SIGINT, then finishes in-flight requests and closes the
     /// database (every committed transaction is already on disk).
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        var server = HTTPServerBuilder.http1()
+        var server = HTTPServerBuilder.eventLoopBoundHTTP1()
         var reloadSignal: (any DispatchSourceSignal)?
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             let certificates = try TLSCertificates(certificatePath: certificate, keyPath: key)

@@ -3,11 +3,12 @@ import CognateProtocol
 
 extension OperationTable {
     /// Every operation Cognate serves. Keep README's "Supported operations" in step (a test
-    /// compares them).
+    /// compares them). An operation that computes a password verifier, an SRP step, a token's
+    /// signature or a key is `.cryptographic`.
     static let cognate: OperationTable = {
         var table = OperationTable()
         // User pools
-        table.register(CognitoAPI.CreateUserPool.self, IdentityService.createUserPool)
+        table.register(CognitoAPI.CreateUserPool.self, IdentityService.createUserPool, work: .cryptographic)
         table.register(CognitoAPI.DescribeUserPool.self, IdentityService.describeUserPool)
         table.register(CognitoAPI.UpdateUserPool.self, IdentityService.updateUserPool)
         table.register(CognitoAPI.DeleteUserPool.self, IdentityService.deleteUserPool)
@@ -26,15 +27,15 @@ extension OperationTable {
         table.register(CognitoAPI.ListUserPoolClientSecrets.self, IdentityService.listUserPoolClientSecrets)
         table.register(CognitoAPI.DeleteUserPoolClientSecret.self, IdentityService.deleteUserPoolClientSecret)
         // Sign-up and confirmation
-        table.register(CognitoAPI.SignUp.self, IdentityService.signUp)
+        table.register(CognitoAPI.SignUp.self, IdentityService.signUp, work: .cryptographic)
         table.register(CognitoAPI.ConfirmSignUp.self, IdentityService.confirmSignUp)
         table.register(CognitoAPI.ResendConfirmationCode.self, IdentityService.resendConfirmationCode)
         table.register(CognitoAPI.AdminConfirmSignUp.self, IdentityService.adminConfirmSignUp)
         // Sign-in
-        table.register(CognitoAPI.InitiateAuth.self, IdentityService.initiateAuth)
-        table.register(CognitoAPI.AdminInitiateAuth.self, IdentityService.adminInitiateAuth)
-        table.register(CognitoAPI.RespondToAuthChallenge.self, IdentityService.respondToAuthChallenge)
-        table.register(CognitoAPI.AdminRespondToAuthChallenge.self, IdentityService.adminRespondToAuthChallenge)
+        table.register(CognitoAPI.InitiateAuth.self, IdentityService.initiateAuth, work: .cryptographic)
+        table.register(CognitoAPI.AdminInitiateAuth.self, IdentityService.adminInitiateAuth, work: .cryptographic)
+        table.register(CognitoAPI.RespondToAuthChallenge.self, IdentityService.respondToAuthChallenge, work: .cryptographic)
+        table.register(CognitoAPI.AdminRespondToAuthChallenge.self, IdentityService.adminRespondToAuthChallenge, work: .cryptographic)
         // MFA
         table.register(CognitoAPI.SetUserPoolMfaConfig.self, IdentityService.setUserPoolMfaConfig)
         table.register(CognitoAPI.GetUserPoolMfaConfig.self, IdentityService.getUserPoolMfaConfig)
@@ -84,14 +85,14 @@ extension OperationTable {
         // PIN sign-in (Cognate's own operations)
         table.register(CognitoAPI.SetUserPoolPinPolicy.self, IdentityService.setUserPoolPinPolicy)
         table.register(CognitoAPI.GetPinPolicy.self, IdentityService.getPinPolicy)
-        table.register(CognitoAPI.RegisterDevicePin.self, IdentityService.registerDevicePin)
+        table.register(CognitoAPI.RegisterDevicePin.self, IdentityService.registerDevicePin, work: .cryptographic)
         // Recovery and sign-out
         table.register(CognitoAPI.ForgotPassword.self, IdentityService.forgotPassword)
-        table.register(CognitoAPI.ConfirmForgotPassword.self, IdentityService.confirmForgotPassword)
-        table.register(CognitoAPI.ChangePassword.self, IdentityService.changePassword)
+        table.register(CognitoAPI.ConfirmForgotPassword.self, IdentityService.confirmForgotPassword, work: .cryptographic)
+        table.register(CognitoAPI.ChangePassword.self, IdentityService.changePassword, work: .cryptographic)
         table.register(CognitoAPI.GlobalSignOut.self, IdentityService.globalSignOut)
         table.register(CognitoAPI.RevokeToken.self, IdentityService.revokeToken)
-        table.register(CognitoAPI.GetTokensFromRefreshToken.self, IdentityService.getTokensFromRefreshToken)
+        table.register(CognitoAPI.GetTokensFromRefreshToken.self, IdentityService.getTokensFromRefreshToken, work: .cryptographic)
         // The signed-in user
         table.register(CognitoAPI.GetUser.self, IdentityService.getUser)
         table.register(CognitoAPI.UpdateUserAttributes.self, IdentityService.updateUserAttributes)
@@ -105,7 +106,7 @@ extension OperationTable {
         table.register(CognitoAPI.ListUsers.self, IdentityService.listUsers)
         // User import
         table.register(CognitoAPI.GetCSVHeader.self, IdentityService.getCSVHeader)
-        table.register(CognitoAPI.GetSigningCertificate.self, IdentityService.getSigningCertificate)
+        table.register(CognitoAPI.GetSigningCertificate.self, IdentityService.getSigningCertificate, work: .cryptographic)
         // Managed login branding (applied to the hosted pages)
         table.register(CognitoAPI.CreateManagedLoginBranding.self, IdentityService.createManagedLoginBranding)
         table.register(CognitoAPI.DescribeManagedLoginBranding.self, IdentityService.describeManagedLoginBranding)
@@ -126,8 +127,8 @@ extension OperationTable {
         table.register(CognitoAPI.DescribeUserImportJob.self, IdentityService.describeUserImportJob)
         table.register(CognitoAPI.ListUserImportJobs.self, IdentityService.listUserImportJobs)
         // User administration
-        table.register(CognitoAPI.AdminCreateUser.self, IdentityService.adminCreateUser)
-        table.register(CognitoAPI.AdminSetUserPassword.self, IdentityService.adminSetUserPassword)
+        table.register(CognitoAPI.AdminCreateUser.self, IdentityService.adminCreateUser, work: .cryptographic)
+        table.register(CognitoAPI.AdminSetUserPassword.self, IdentityService.adminSetUserPassword, work: .cryptographic)
         table.register(CognitoAPI.AdminResetUserPassword.self, IdentityService.adminResetUserPassword)
         table.register(CognitoAPI.AdminUpdateUserAttributes.self, IdentityService.adminUpdateUserAttributes)
         table.register(CognitoAPI.AdminDeleteUserAttributes.self, IdentityService.adminDeleteUserAttributes)

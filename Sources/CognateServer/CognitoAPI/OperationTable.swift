@@ -6,10 +6,23 @@ import Foundation
 ///
 /// Registering an operation is the only step needed to serve it: the responder decodes the
 /// model's input type (collecting every validation failure), checks SigV4 when the model says
-/// so, calls the use case and encodes the model's output type.
+/// so, calls the use case (on the connection's event loop, or on the shared pool for
+/// `.cryptographic` operations) and encodes the model's output type.
 struct OperationTable: Sendable {
+    /// What an operation's work is made of, which decides the thread it runs on.
+    enum Work: Sendable {
+        /// Reads, writes and light computation (well under a millisecond): runs on the event loop
+        /// that read the request, with no thread hand-off.
+        case light
+        /// Modular exponentiations, RSA signatures or key generation (a millisecond or more):
+        /// runs on Swift's cooperative pool, so that it spreads over the cores and does not hold
+        /// up the other connections of the event loop (`SharedPool`).
+        case cryptographic
+    }
+
     struct Handler: Sendable {
         let authorization: OperationAuthorization
+        let work: Work
         let invoke: @Sendable (_ body: Data, _ service: IdentityService) async throws -> Data
     }
 
@@ -19,9 +32,10 @@ struct OperationTable: Sendable {
 
     mutating func register<Operation: CognitoOperation>(
         _ operation: Operation.Type,
-        _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output
+        _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output,
+        work: Work = .light
     ) {
-        handlers[Operation.name] = Handler(authorization: Operation.authorization) { body, service in
+        handlers[Operation.name] = Handler(authorization: Operation.authorization, work: work) { body, service in
             let input = try Self.decode(Operation.Input.self, from: body)
             let output = try await useCase(service)(input)
             return try WireCoding.makeEncoder().encode(output)

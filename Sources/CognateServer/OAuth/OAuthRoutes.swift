@@ -54,9 +54,8 @@ enum OAuthRoutes {
                 return HostedPages.error(.forbidden, "This form has expired or was not sent from this sign-in page. Start again from the app.")
             }
             do {
-                return await respond(
-                    with: try await service.continueHostedSignIn(flow: flow, form: form), service: service,
-                    secureCookies: secureCookies)
+                let step = try await SharedPool.run { try await service.continueHostedSignIn(flow: flow, form: form) }
+                return await respond(with: step, service: service, secureCookies: secureCookies)
             } catch {
                 return authorizeFailure(error)
             }
@@ -64,7 +63,8 @@ enum OAuthRoutes {
         router.post("/oauth2/token") { request, _ -> Response in
             do {
                 guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
-                return try json(.ok, try await service.tokenEndpoint(form: form, basic: basicCredentials(request)))
+                let credentials = basicCredentials(request)
+                return try json(.ok, try await SharedPool.run { try await service.tokenEndpoint(form: form, basic: credentials) })
             } catch {
                 return oauthFailure(error)
             }
@@ -99,7 +99,8 @@ enum OAuthRoutes {
         }
         router.get("/oauth2/idpresponse") { request, _ -> Response in
             do {
-                return HostedPages.redirect(try await service.completeFederatedSignIn(queryDictionary(request)))
+                let query = queryDictionary(request)
+                return HostedPages.redirect(try await SharedPool.run { try await service.completeFederatedSignIn(query) })
             } catch {
                 return authorizeFailure(error)
             }

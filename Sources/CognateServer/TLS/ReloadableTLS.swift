@@ -39,7 +39,7 @@ public final class TLSCertificates: Sendable {
     /// The HTTP/1.1 server over TLS with these certificates.
     func serverBuilder() -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            ReloadableTLSChannel(base: HTTP1Channel(responder: responder), certificates: self)
+            EventLoopBoundChannel(base: ReloadableTLSChannel(base: HTTP1Channel(responder: responder), certificates: self))
         }
     }
 }
