@@ -49,15 +49,20 @@ enum Columns {
     static func hex(_ bytes: [UInt8]) -> String { SRPEncoding.hexString(bytes) }
 
     static func bytes(_ hex: String) throws -> [UInt8] {
-        var out: [UInt8] = []
-        var iterator = hex.utf8.makeIterator()
-        while let high = iterator.next() {
-            guard let low = iterator.next(), let h = nibble(high), let l = nibble(low) else {
-                throw StorageError.corrupt("Invalid hex in database")
+        var hex = hex
+        return try hex.withUTF8 { digits in
+            guard digits.count % 2 == 0 else { throw StorageError.corrupt("Invalid hex in database") }
+            let count = digits.count / 2
+            return try [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+                for index in 0..<count {
+                    guard let high = nibble(digits[2 * index]), let low = nibble(digits[2 * index + 1]) else {
+                        throw StorageError.corrupt("Invalid hex in database")
+                    }
+                    bytes[index] = high << 4 | low
+                    initialized = index + 1
+                }
             }
-            out.append(h << 4 | l)
         }
-        return out
     }
 
     private static func nibble(_ c: UInt8) -> UInt8? {

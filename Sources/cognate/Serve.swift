@@ -18,7 +18,7 @@ struct Serve: AsyncParsableCommand {
         let json = try Self.logsAsJSON()
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = json
-                ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+                ? JSONLogHandler(label: label) : TextLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

@@ -87,9 +87,15 @@ struct WirePatternFastPathTests {
                 let value = String(decoding: (0..<length).map { _ in UInt8.random(in: 0...127, using: &generator) }, as: UTF8.self)
                 #expect(pattern.matches(value) == pattern.regexMatches(value), "\(icu) on \(value.debugDescription)")
             }
-            for value in ["é", "aé", "a\u{2003}b", "😀"] {
+            for value in ["é", "aé", "a\u{2003}b", "😀", "a b😀", "😀a b", "ab\u{7F}é"] {
                 #expect(pattern.matches(value) == pattern.regexMatches(value), "\(icu) on \(value)")
             }
+        }
+    }
+
+    @Test func countsUnicodeScalarsAsTheStringDoes() {
+        for value in ["", "abc", "é", "e\u{301}", "😀", "a😀b\u{2003}", "中文字符", "\u{10FFFF}x", String(repeating: "ü", count: 300)] {
+            #expect(WireValidator.scalarCount(value) == value.unicodeScalars.count, "\(value.debugDescription)")
         }
     }
 

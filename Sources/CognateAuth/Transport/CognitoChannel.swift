@@ -18,7 +18,7 @@ struct CognitoChannel: Sendable {
     {
         let body: Data
         do {
-            body = try WireCoding.makeEncoder().encode(input)
+            body = try WireJSONEncoder.encode(input)
         } catch {
             throw AuthError.invalidResponse("Could not encode \(Operation.name): \(error)")
         }

@@ -56,7 +56,7 @@ public struct WireValidator {
         sensitive: Bool
     ) {
         guard let report else { return }
-        let length = value.unicodeScalars.count
+        let length = Self.scalarCount(value)
         let subject = sensitive ? "Value at '\(path)'" : "Value '\(value)' at '\(path)'"
         if let max, length > max {
             report.add("\(subject) failed to satisfy constraint: Member must have length less than or equal to \(max)")
@@ -93,6 +93,17 @@ public struct WireValidator {
         guard let report, !value.isKnown else { return }
         let set = E.allValues.map(\.rawValue).joined(separator: ", ")
         report.add("Value '\(value.rawValue)' at '\(path)' failed to satisfy constraint: Member must satisfy enum value set: [\(set)]")
+    }
+
+    /// The number of Unicode scalars (what the model's lengths count), in one pass over the
+    /// UTF-8 bytes: each scalar has exactly one byte that is not a continuation byte (10xxxxxx).
+    static func scalarCount(_ value: String) -> Int {
+        var value = value
+        return value.withUTF8 { bytes in
+            var continuations = 0
+            for byte in bytes where byte & 0xC0 == 0x80 { continuations += 1 }
+            return bytes.count - continuations
+        }
     }
 
     static func path(of codingPath: [any CodingKey]) -> String {
@@ -136,10 +147,24 @@ public final class WirePattern: @unchecked Sendable {
     }
 
     public func matches(_ value: String) -> Bool {
-        if let asciiClass, value.utf8.allSatisfy({ $0 < 0x80 }) {
-            return !value.isEmpty && value.utf8.allSatisfy { asciiClass[Int($0)] }
-        }
+        if let asciiClass, let answer = Self.matches(value, asciiClass) { return answer }
         return regexMatches(value)
+    }
+
+    /// The answer of a `[class]+` pattern from its ASCII table, in one pass; nil when the value
+    /// has a non-ASCII character before the first ASCII one outside the class (the regular
+    /// expression decides those). An ASCII character outside the class fails the full match
+    /// whatever follows it.
+    private static func matches(_ value: String, _ asciiClass: [Bool]) -> Bool? {
+        var value = value
+        return value.withUTF8 { bytes -> Bool? in
+            guard !bytes.isEmpty else { return false }
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if !asciiClass[Int(byte)] { return false }
+            }
+            return true
+        }
     }
 
     /// The regular expression's answer alone.

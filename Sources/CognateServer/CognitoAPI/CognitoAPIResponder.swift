@@ -126,7 +126,7 @@ struct CognitoAPIResponder: Sendable {
     static let errorTypeHeader = HTTPField.Name("x-amzn-ErrorType")!
 
     static func error(type: String, message: String, status: Int, requestId: String) -> Response {
-        let body = (try? JSONEncoder().encode(WireErrorBody(type: type, message: message))) ?? Data()
+        let body = (try? WireJSONEncoder.encode(WireErrorBody(type: type, message: message))) ?? Data()
         return response(
             status: HTTPResponse.Status(code: status), body: body, requestId: requestId,
             extra: [HTTPField.Name("x-amzn-ErrorType")!: type])

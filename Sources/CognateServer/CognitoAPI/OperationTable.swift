@@ -38,7 +38,7 @@ struct OperationTable: Sendable {
         handlers[Operation.name] = Handler(authorization: Operation.authorization, work: work) { body, service in
             let input = try Self.decode(Operation.Input.self, from: body)
             let output = try await useCase(service)(input)
-            return try WireCoding.makeEncoder().encode(output)
+            return try WireJSONEncoder.encode(output)
         }
     }
 
