@@ -376,7 +376,8 @@ def main():
             for server in servers:
                 server.stop()
     storage = "PostgreSQL" if args.database else "SQLite"
-    limit_text = f" of {args.node_cpus:g} cores each (cgroup quota)" if args.node_cpus else ""
+    each = " each" if args.nodes > 1 else ""
+    limit_text = f" of {args.node_cpus:g} cores{each} (cgroup quota)" if args.node_cpus else ""
     title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}{limit_text}, {args.connections} connections, "
              f"{args.seconds} s per operation, {USERS + args.users} users in the pool")
     print(json.dumps(results), file=sys.stderr)
