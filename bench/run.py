@@ -232,19 +232,24 @@ def load_tool(binary):
     return str(pathlib.Path(binary).with_name("cognate-load"))
 
 
+def run_per_node(commands, seconds):
+    """Runs one `cognate-load` command per node at once; the JSON line each printed last."""
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for command in commands]
+    results = []
+    for command, p in zip(commands, procs):
+        out, _ = p.communicate(timeout=seconds + 60)
+        if p.returncode != 0:
+            raise RuntimeError(f"cognate-load {command[1]} exited with {p.returncode}")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return results
+
+
 def run_srp(server, pool_id, client_id, seconds, binary, connections=8):
     """Full USER_SRP_AUTH sign-ins, one `cognate-load srp` per node at once, connections shared."""
     before, database_before = server.cpu(), server.database_cpu()
     nodes = len(server.endpoints)
-    procs = [subprocess.Popen([load_tool(binary), "srp", endpoint, pool_id, client_id, "bench", PASSWORD, str(seconds),
-                               str(max(1, connections // nodes)), str(USERS)], stdout=subprocess.PIPE, text=True)
-             for endpoint in server.endpoints]
-    results = []
-    for p in procs:
-        out, _ = p.communicate(timeout=seconds + 60)
-        if p.returncode != 0:
-            raise RuntimeError(f"cognate-load srp exited with {p.returncode}")
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    results = run_per_node([[load_tool(binary), "srp", endpoint, pool_id, client_id, "bench", PASSWORD, str(seconds),
+                             str(max(1, connections // nodes)), str(USERS)] for endpoint in server.endpoints], seconds)
     cpu, database_cpu = server.cpu() - before, server.database_cpu() - database_before
     requests = sum(r["requests"] for r in results)
     return {"throughput": requests / max(r["seconds"] for r in results), "p50_ms": max(r["p50_us"] for r in results) / 1000,
@@ -257,17 +262,9 @@ def run_rate(server, operation, body, rate, seconds, binary, connections=64):
     each, at once); returns the worst node's p50/p99 counted from when each request was due.
     `{w}` in the body becomes "h" and a node number, so names stay distinct from the peak run's."""
     nodes = len(server.endpoints)
-    procs = [subprocess.Popen([load_tool(binary), "rate", endpoint, TARGET + operation,
-                               body.replace("{w}", f"h{index}"), str(max(1, rate // nodes)), str(seconds),
-                               str(max(1, connections // nodes)), str(USERS)],
-                              stdout=subprocess.PIPE, text=True)
-             for index, endpoint in enumerate(server.endpoints)]
-    results = []
-    for p in procs:
-        out, _ = p.communicate(timeout=seconds + 60)
-        if p.returncode != 0:
-            raise RuntimeError(f"cognate-load rate exited with {p.returncode}")
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    results = run_per_node([[load_tool(binary), "rate", endpoint, TARGET + operation, body.replace("{w}", f"h{index}"),
+                             str(max(1, rate // nodes)), str(seconds), str(max(1, connections // nodes)), str(USERS)]
+                            for index, endpoint in enumerate(server.endpoints)], seconds)
     return {"rate": rate, "p50_ms": max(r["p50_us"] for r in results) / 1000,
             "p99_ms": max(r["p99_us"] for r in results) / 1000, "failures": sum(r["errors"] for r in results)}
 
