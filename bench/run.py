@@ -333,6 +333,8 @@ def main():
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is missing: apt-get install wrk")
+    if args.node_cpus is not None and (args.node_cpus <= 0 or os.geteuid() != 0):
+        sys.exit("--node-cpus takes a positive number of cores and root (it writes cgroups under /sys/fs/cgroup)")
     if args.nodes > 1 and not args.database:
         sys.exit("several nodes need a shared PostgreSQL database (--database postgres://...)")
     if not args.skip_build:

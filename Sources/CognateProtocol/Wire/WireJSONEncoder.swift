@@ -222,10 +222,7 @@ private struct KeyedStreamingContainer<Key: CodingKey>: KeyedEncodingContainerPr
         try output.write(value, path: encoder.path.appending(key))
     }
 
-    mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        encoder.beginMember(key)
-        try output.write(value, path: encoder.path.appending(key))
-    }
+    mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws { try member(value, key) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -267,10 +264,7 @@ private struct UnkeyedStreamingContainer: UnkeyedEncodingContainer {
         encoder.output.writeRaw("null")
     }
 
-    mutating func encode<Value: Encodable>(_ value: Value) throws {
-        let path = next()
-        try encoder.output.write(value, path: path)
-    }
+    mutating func encode<Value: Encodable>(_ value: Value) throws { try element(value) }
     mutating func encode(_ value: Bool) throws { try element(value) }
     mutating func encode(_ value: String) throws { try element(value) }
     mutating func encode(_ value: Double) throws { try element(value) }
