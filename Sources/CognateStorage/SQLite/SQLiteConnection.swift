@@ -26,7 +26,13 @@ final class SQLiteConnection: @unchecked Sendable {
         deinit { sqlite3_finalize(handle) }
     }
 
+    /// Process-wide settings, applied once before the first connection opens.
+    private static let configured: Void = {
+        _ = cognate_sqlite3_disable_memory_statistics()
+    }()
+
     init(path: String, readOnly: Bool) throws {
+        Self.configured
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         var handle: OpaquePointer?
         let status = sqlite3_open_v2(path, &handle, flags, nil)
