@@ -6,7 +6,7 @@ import Synchronization
 /// one watcher task looks at the calls in flight every `tick` and cancels those past their
 /// deadline.
 ///
-/// Contract: ``run(within:_:_:)`` runs `operation` in a task of its own; when that has not
+/// Contract: ``run(within:_:_:)`` runs `operation` in a child task of its own; when that has not
 /// finished `seconds` (plus at most one tick) after the call began, the task is cancelled and
 /// the call throws ``StorageError/unreachable(_:)`` instead of what the operation throws on
 /// cancellation (an operation that completes anyway is answered). Cancelling the caller
@@ -15,7 +15,14 @@ import Synchronization
 final class DeadlineWatch: Sendable {
     private struct Call {
         let deadline: ContinuousClock.Instant
-        let cancel: @Sendable () -> Void
+        let task: CallTask
+    }
+
+    /// The task running one call. It is cancelled only under `calls`' lock and only while its
+    /// call is in flight, and the call leaves `inFlight` under that lock before its task ends:
+    /// so the task is alive whenever it is cancelled.
+    private struct CallTask: @unchecked Sendable {
+        let task: UnsafeCurrentTask
     }
 
     private struct Calls {
@@ -38,23 +45,44 @@ final class DeadlineWatch: Sendable {
         _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         startWatcherOnce()
-        let task = Task { try await operation() }
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        let id = calls.withLock { calls in
-            calls.nextID += 1
-            calls.inFlight[calls.nextID] = Call(deadline: deadline, cancel: { task.cancel() })
-            return calls.nextID
-        }
-        let result = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
-        let expired = calls.withLock { calls in
-            calls.inFlight[id] = nil
-            return calls.expired.remove(id) != nil
+        // A child task, not an unstructured one: it keeps the caller's task executor (the
+        // request's event loop), so a call costs no hop to another thread and back; the
+        // watcher cancels the child alone, the caller's cancellation reaches it through the group.
+        let (result, expired) = await withTaskGroup(of: (Swift.Result<Result, any Error>, Bool).self) { group in
+            group.addTask {
+                let id = self.enter(until: deadline)
+                let result: Swift.Result<Result, any Error>
+                do { result = .success(try await operation()) } catch { result = .failure(error) }
+                return (result, self.leave(id))
+            }
+            return await group.next()!
         }
         if case .failure = result, expired {
             let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
             throw StorageError.unreachable("\(what()) did not answer within \(shown) s.")
         }
         return try result.get()
+    }
+
+    /// Puts the current task's call in flight until `deadline`.
+    private func enter(until deadline: ContinuousClock.Instant) -> UInt64 {
+        withUnsafeCurrentTask { task in
+            let call = Call(deadline: deadline, task: CallTask(task: task!))
+            return calls.withLock { calls in
+                calls.nextID += 1
+                calls.inFlight[calls.nextID] = call
+                return calls.nextID
+            }
+        }
+    }
+
+    /// Takes call `id` out of flight; true when the watcher had cancelled it.
+    private func leave(_ id: UInt64) -> Bool {
+        calls.withLock { calls in
+            calls.inFlight[id] = nil
+            return calls.expired.remove(id) != nil
+        }
     }
 
     func stop() {
@@ -76,14 +104,12 @@ final class DeadlineWatch: Sendable {
 
     private func cancelLateCalls() {
         let now = ContinuousClock.now
-        let late = calls.withLock { calls in
-            let late = calls.inFlight.filter { $0.value.deadline <= now }
-            for id in late.keys {
+        calls.withLock { calls in
+            for (id, call) in calls.inFlight where call.deadline <= now {
                 calls.inFlight[id] = nil
                 calls.expired.insert(id)
+                call.task.task.cancel()  // under the lock: see `CallTask`
             }
-            return late.values.map(\.cancel)
         }
-        for cancel in late { cancel() }
     }
 }
