@@ -3,3 +3,4 @@
 #include <openssl/pem.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
+#include <openssl/rand.h>

@@ -44,35 +44,62 @@ public enum SRPEncoding {
 
     /// Lower-case hex of an integer without leading zeros ("0" for zero), as `SRP_A`/`SRP_B` travel.
     public static func minimalHex<Bytes: Collection<UInt8>>(_ magnitude: Bytes) -> String {
-        var hex = hexString(trimmed(magnitude))
-        while hex.hasPrefix("0") && hex.count > 1 { hex.removeFirst() }
-        return hex.isEmpty ? "0" : hex
+        let hex = hexString(trimmed(magnitude))
+        guard let first = hex.utf8.first else { return "0" }
+        return first == UInt8(ascii: "0") ? String(hex.utf8.dropFirst())! : hex
     }
 
+    /// Lower-case hex, two digits per byte, written straight into the string's storage.
     public static func hexString<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+        bytes.withContiguousStorageIfAvailable { hexString(UnsafeRawBufferPointer($0)) } ?? hexString(Array(bytes))
+    }
+
+    private static func hexString(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (index, byte) in bytes.enumerated() {
+                out[2 * index] = hexDigit(byte >> 4)
+                out[2 * index + 1] = hexDigit(byte & 0x0f)
+            }
+            return bytes.count * 2
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// Parses hex of any case and length (an odd length gets a leading zero); nil if not hex.
     public static func bytes(fromHex hex: String) -> [UInt8]? {
-        var nibbles = [UInt8]()
-        nibbles.reserveCapacity(hex.utf8.count + 1)
-        if hex.utf8.count % 2 == 1 { nibbles.append(0) }
-        for c in hex.utf8 {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibbles.append(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibbles.append(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibbles.append(c - UInt8(ascii: "A") + 10)
-            default: return nil
+        var hex = hex
+        return hex.withUTF8 { digits -> [UInt8]? in
+            let odd = digits.count % 2
+            let count = (digits.count + odd) / 2
+            var valid = true
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+                var high: UInt8 = 0, position = odd  // an odd length starts with the low nibble of a zero byte
+                for c in digits {
+                    guard let nibble = nibbleValue(c) else { valid = false; break }
+                    if position % 2 == 0 {
+                        high = nibble << 4
+                    } else {
+                        bytes[position / 2] = high | nibble
+                    }
+                    position += 1
+                }
+                initialized = valid ? count : 0
             }
+            return valid ? bytes : nil
         }
-        return stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+    }
+
+    @inline(__always)
+    private static func nibbleValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

@@ -23,7 +23,12 @@ public final class SQLiteBackend: SQLBackend {
     public static func open(path: String, logger: Logger) async throws -> SQLiteBackend {
         try PrivateFiles.prepareDatabase(at: path, logger: logger)
         let writer = try SQLiteConnection(path: path, readOnly: false)
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"] {
+        // Temporary storage (statement journals of the savepoints group commit runs each
+        // transaction in, RETURNING's buffers) in memory: on disk, SQLite created and unlinked a
+        // file in /var/tmp every few sign-ins.
+        for pragma in [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA temp_store = MEMORY",
+        ] {
             _ = try writer.execute(SQLStatement(stringLiteral: pragma))
         }
         var readers: [SQLiteConnection] = []
