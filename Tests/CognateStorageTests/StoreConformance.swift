@@ -187,6 +187,10 @@ enum StoreConformance {
             try await tx.insertTokenFamily(family("j2"))
         }
         #expect(try await store.read { try await $0.tokenFamily(refreshTokenHash: "hash-j1") } == family("j1"))
+        let withUser = try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hash-j2") }
+        #expect(withUser?.family == family("j2") && withUser?.user?.sub == "sub-a")
+        #expect(withUser?.user?.attributes == (try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") })?.attributes)
+        #expect(try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hash-none") } == nil)
         try await store.write { try await $0.revokeTokenFamily(originJti: "j1", at: t0 + 5) }
         #expect(try await store.read { try await $0.tokenFamily(originJti: "j1") }?.revokedAt == t0 + 5)
         #expect(try await store.read { try await $0.tokenFamily(originJti: "j2") }?.revokedAt == nil)
@@ -555,6 +559,8 @@ enum StoreConformance {
         #expect(rotated?.refreshTokenHash == "h2" && rotated?.previousRefreshTokenHash == "hh" && rotated?.previousValidUntil == t0 + 60)
         #expect(try await store.write { try await $0.rotateRefreshToken(
             originJti: "hosted", presentedHash: "hh", newHash: "h3", previousValidUntil: t0 + 90) })
+        let previous = try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hh") }
+        #expect(previous?.family.originJti == "hosted" && previous?.user?.sub == "sub-a")
         let retried = try await store.read { try await $0.tokenFamily(refreshTokenHash: "h3") }
         #expect(retried?.previousRefreshTokenHash == "hh" && retried?.previousValidUntil == t0 + 60)
         #expect(try await store.read { try await $0.tokenFamily(refreshTokenHash: "h2") } == nil)

@@ -149,11 +149,11 @@ extension IdentityService {
         let now = time.now
         let (family, user, groups) = try await store.read { transaction -> (TokenFamilyRecord, UserRecord, [GroupRecord]) in
             let hash = RefreshTokens.hash(token)
-            guard let family = try await transaction.tokenFamily(refreshTokenHash: hash),
+            guard let (family, user) = try await transaction.tokenFamilyWithUser(refreshTokenHash: hash),
                 family.clientId == client.clientId, family.poolId == pool.id,
                 // A rotated-out token only during its grace period.
                 family.refreshTokenHash == hash || family.previousValidUntil.map({ now < $0 }) == true,
-                let user = try await transaction.user(poolId: pool.id, sub: family.userSub)
+                let user
             else { throw CognitoError.invalidRefreshToken }
             return (family, user, try await transaction.groups(ofUser: user.sub, poolId: pool.id))
         }

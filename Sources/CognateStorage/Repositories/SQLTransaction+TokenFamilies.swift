@@ -23,6 +23,20 @@ extension SQLTransaction: TokenFamilyRepository {
             .map { try Self.family(from: $0) }
     }
 
+    func tokenFamilyWithUser(refreshTokenHash: String) async throws -> (family: TokenFamilyRecord, user: UserRecord?)? {
+        let columns = Self.familyColumns.map { ", f.\($0) AS family_\($0)" }.joined()
+        if let (user, row) = try await firstUserRow(
+            columns: columns,
+            from: "token_families f JOIN users u ON u.pool_id = f.pool_id AND u.sub = f.user_sub",
+            where: "f.refresh_token_hash = \(bind: refreshTokenHash)")
+        {
+            return (try Self.family(from: row, prefix: "family_"), user)
+        }
+        // A previous refresh token (rotation's grace period), or a family without its user.
+        guard let family = try await tokenFamily(refreshTokenHash: refreshTokenHash) else { return nil }
+        return (family, try await user(poolId: family.poolId, sub: family.userSub))
+    }
+
     func rotateRefreshToken(originJti: String, presentedHash: String, newHash: String, previousValidUntil: Date) async throws
         -> Bool
     {
