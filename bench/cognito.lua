@@ -14,11 +14,13 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/x-amz-json-1.1"
 wrk.headers["X-Amz-Target"] = target
 
--- A body without placeholders (GetUser, refresh) is formatted once: formatting every request
--- cost wrk about a third of a core at GetUser's rate, taken from the server it measures.
-local fixed = not body:find("{[nuw]}") and wrk.format(nil, "/", nil, body)
+-- A body without placeholders (GetUser, refresh) is formatted once, at the first request (once
+-- wrk has set the Host header): formatting every request cost wrk about a third of a core at
+-- GetUser's rate, taken from the server it measures.
+local fixed = nil
 
 request = function()
+  if fixed == nil then fixed = not body:find("{[nuw]}") and wrk.format(nil, "/", nil, body) end
   if fixed then return fixed end
   counter = counter + 1
   local text = body:gsub("{n}", tostring(counter)):gsub("{u}", tostring(counter % users)):gsub("{w}", worker)
