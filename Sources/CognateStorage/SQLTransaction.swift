@@ -48,30 +48,12 @@ enum Columns {
 
     static func hex(_ bytes: [UInt8]) -> String { SRPEncoding.hexString(bytes) }
 
+    /// The bytes of a hex column; its text always has an even number of digits.
     static func bytes(_ hex: String) throws -> [UInt8] {
-        var hex = hex
-        return try hex.withUTF8 { digits in
-            guard digits.count % 2 == 0 else { throw StorageError.corrupt("Invalid hex in database") }
-            let count = digits.count / 2
-            return try [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
-                for index in 0..<count {
-                    guard let high = nibble(digits[2 * index]), let low = nibble(digits[2 * index + 1]) else {
-                        throw StorageError.corrupt("Invalid hex in database")
-                    }
-                    bytes[index] = high << 4 | low
-                    initialized = index + 1
-                }
-            }
+        guard hex.utf8.count % 2 == 0, let bytes = SRPEncoding.bytes(fromHex: hex) else {
+            throw StorageError.corrupt("Invalid hex in database")
         }
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: c - 48
-        case 97...102: c - 87
-        case 65...70: c - 55
-        default: nil
-        }
+        return bytes
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {
