@@ -39,6 +39,22 @@ struct PostgresStoreTests {
         #expect(applied.filter { !$0.isEmpty } == [Array(1...Migrator.latestVersion)])
     }
 
+    /// Idle pooled connections are kept open by TCP keep-alive the server sends (no keep-alive
+    /// query): every connection asks for it at start-up, along with the statement timeout.
+    @Test func connectionsAskForTCPKeepAlive() async throws {
+        let backend = try await SQLStore.openBackend(
+            try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        let settings = try await backend.read { session in
+            try await session.execute(
+                "SELECT current_setting('tcp_keepalives_idle') AS idle, current_setting('tcp_keepalives_interval') AS every, "
+                    + "current_setting('tcp_keepalives_count') AS count")
+        }
+        await backend.shutdown()
+        #expect(try settings.first?.string("idle") == "60")
+        #expect(try settings.first?.string("every") == "10")
+        #expect(try settings.first?.string("count") == "6")
+    }
+
     @Test func unreachableDatabaseIsAClearError() async throws {
         do {
             _ = try await SQLStore.open("postgres://nobody@127.0.0.1:1/none", logger: Logger(label: "test"))
