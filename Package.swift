@@ -119,7 +119,9 @@ let package = Package(
             name: "CognateProtocolTests",
             dependencies: ["CognateProtocol", .product(name: "BigInt", package: "BigInt")]
         ),
-        .testTarget(name: "CognateCoreTests", dependencies: ["CognateCore", "CognateStorage"]),
+        .testTarget(
+            name: "CognateCoreTests",
+            dependencies: ["CognateCore", "CognateStorage", .product(name: "CryptoExtras", package: "swift-crypto")]),
         .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage"]),
         .testTarget(
             name: "CognateServerTests",

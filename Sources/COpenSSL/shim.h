@@ -4,3 +4,4 @@
 #include <openssl/err.h>
 #include <openssl/x509.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
