@@ -47,6 +47,17 @@ public final class SQLStore: Store {
         }
     }
 
+    public func writeSingleStatement<Result: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
+    ) async throws -> Result {
+        let requested = ContinuousClock.now
+        return try await backend.writeSingleStatement { [connectionUse] session in
+            try await connectionUse.holding(.write, requested: requested) {
+                try await body(SQLTransaction(session: SingleStatementSession(session)))
+            }
+        }
+    }
+
     public func read<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {

@@ -23,6 +23,7 @@ enum StoreConformance {
         Case(name: "deleting a pool deletes what it owns", run: cascadingPoolDelete),
         Case(name: "signing keys, secrets and counters", run: keysSecretsCounters),
         Case(name: "a failing transaction leaves nothing", run: rollback),
+        Case(name: "a single-statement write commits its statement and refuses a second", run: singleStatementWrite),
         Case(name: "parallel sign-ups of one username: one wins", run: parallelUsernames),
         Case(name: "parallel redemptions of one code: one wins", run: parallelCodeRedemption),
         Case(name: "parallel counter increments are all counted", run: parallelCounters),
@@ -129,6 +130,14 @@ enum StoreConformance {
         #expect(try await store.read { try await $0.user(poolId: "p1", signInName: "email:x@y.z") }?.username == "b")
         try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-b") }
         #expect(try await store.read { try await $0.user(poolId: "p1", signInName: "email:x@y.z") } == nil)
+
+        // A new user's names are added without reading any; a taken one is still refused.
+        try await store.write { try await $0.insertUser(user("c")) }
+        try await store.write { try await $0.addSignInNames(poolId: "p1", sub: "sub-c", names: ["email:c@y.z"]) }
+        #expect(try await store.read { try await $0.user(poolId: "p1", signInName: "email:c@y.z") }?.username == "c")
+        await expectConflict(.signInName) {
+            try await store.write { try await $0.addSignInNames(poolId: "p1", sub: "sub-c", names: ["phone_number:+1555"]) }
+        }
     }
 
     static func listUsers(_ store: SQLStore) async throws {
@@ -260,6 +269,28 @@ enum StoreConformance {
         } catch is Boom {}
         #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "ghost") } == nil)
         try await store.write { try await $0.insertUser(user("ghost")) }
+    }
+
+    static func singleStatementWrite(_ store: SQLStore) async throws {
+        try await seed(store)
+        @Sendable func session(_ hash: String) -> AuthSessionRecord {
+            AuthSessionRecord(tokenHash: hash, poolId: "p1", clientId: "c1", userSub: nil, challenge: "PASSWORD_VERIFIER",
+                              state: "{}", createdAt: t0, expiresAt: t0 + 180)
+        }
+        try await store.writeSingleStatement { try await $0.insertAuthSession(session("one")) }
+        #expect(try await store.read { try await $0.authSession(tokenHash: "one") } == session("one"))
+        await expectConflict(.authSession) {
+            try await store.writeSingleStatement { try await $0.insertAuthSession(session("one")) }
+        }
+        await #expect(throws: SQLError.self) {
+            try await store.writeSingleStatement { tx in
+                try await tx.insertAuthSession(session("two"))
+                try await tx.insertAuthSession(session("three"))
+            }
+        }
+        #expect(try await store.read { try await $0.authSession(tokenHash: "three") } == nil)
+        // Still usable afterwards (no transaction was left open on the connection).
+        try await store.write { try await $0.insertUser(user("after")) }
     }
 
     static func parallelUsernames(_ store: SQLStore) async throws {

@@ -68,7 +68,7 @@ struct OpenAuthSession<State: Sendable>: Sendable {
 extension IdentityService {
     /// Stores a session awaiting `challenge` and returns its token: a new random one, or
     /// `token` for a step the server finds by name rather than by a token the client holds.
-    /// It lives `lifetime` seconds, by default the client's AuthSessionValidity.
+    /// It lives `lifetime` seconds, by default the client's AuthSessionValidity. One statement.
     func openAuthSession<State: Encodable>(
         _ challenge: ChallengeNameType, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
         encoding: AuthSessions.Encoding, token named: String? = nil, lifetime: TimeInterval? = nil,

@@ -52,7 +52,7 @@ extension IdentityService {
             serverSecret: SRPEncoding.hexString(b), serverPublic: SRPEncoding.hexString(bPublic),
             clientPublic: SRPEncoding.hexString(a), username: username, decoy: decoy, customAuth: customAuth,
             deviceKey: device)
-        let secretBlock = try await store.write { transaction in
+        let secretBlock = try await store.writeSingleStatement { transaction in
             try await self.openAuthSession(
                 .passwordVerifier, state: state, user: found?.password == nil ? nil : found, pool: pool, client: client,
                 encoding: .secretBlock, in: transaction)

@@ -98,7 +98,7 @@ public final class DeliveryQueue: Sendable {
                 local.delivered(message)
             } else {
                 if !custom { try await channel.deliver(message) }
-                try? await store.write { try await $0.removeMessage(id: id) }
+                try? await store.writeSingleStatement { try await $0.removeMessage(id: id) }
             }
             ServiceMetrics.messageSent(medium: message.medium, custom: custom)
             return nil
@@ -112,7 +112,7 @@ public final class DeliveryQueue: Sendable {
         await failures(message, failure, givingUp)
         if givingUp {
             log("delivery: gave up on \(subject) after \(queued.attempts) attempt(s): \(failure.reason)")
-            try? await store.write { try await $0.removeMessage(id: id) }
+            try? await store.writeSingleStatement { try await $0.removeMessage(id: id) }
         } else {
             let delay = Self.retryDelays[min(queued.attempts - 1, Self.retryDelays.count - 1)]
             log("delivery: \(subject) failed (\(failure.reason)); next attempt in \(Int(delay)) s")

@@ -163,7 +163,7 @@ extension IdentityService {
             } catch StoreError.conflict(.username) {
                 throw CognitoError(.usernameExists, "User account already exists: \(typed)")
             }
-            try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+            try await self.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
         }
     }
 

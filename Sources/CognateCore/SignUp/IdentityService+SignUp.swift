@@ -46,7 +46,7 @@ extension IdentityService {
             if let password = user.password { try await self.rememberPassword(password, of: user, pool: pool, in: transaction) }
             try await self.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
             do {
-                try await self.updateSignInNames(of: user, pool: pool, in: transaction)
+                try await self.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
             } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
                 throw CognitoError(.usernameExists, error.message)
             }

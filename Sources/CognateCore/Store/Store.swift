@@ -12,6 +12,16 @@ public protocol Store: Sendable {
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result
 
+    /// A write whose `body` runs exactly one statement, which is atomic on its own: a database
+    /// that needs a transaction block for several statements may skip it (PostgreSQL saves the
+    /// BEGIN and COMMIT round trips). Committed durably when it returns, like `write`.
+    ///
+    /// Contract: use it only where one repository call documented as one statement is the whole
+    /// write. A body that tries a second statement fails with an internal error.
+    func writeSingleStatement<Result: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
+    ) async throws -> Result
+
     /// Runs read-only work; implementations may skip the transaction.
     func read<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result

@@ -98,6 +98,9 @@ public protocol UserRepository: Sendable {
     func deleteUser(poolId: String, sub: String) async throws
     /// Replaces the user's sign-in names; `StoreError.conflict(.signInName)` when one is taken.
     func setSignInNames(poolId: String, sub: String, names: [String]) async throws
+    /// Gives a user who holds none yet (one just inserted) its sign-in names, without reading
+    /// the current ones; `StoreError.conflict(.signInName)` when one is taken.
+    func addSignInNames(poolId: String, sub: String, names: [String]) async throws
 
     /// Users ordered by username key, starting after `after`, matching `filter` if given.
     func listUsers(poolId: String, filter: UserFilter?, after: String?, limit: Int) async throws -> Page<UserRecord>

@@ -56,7 +56,8 @@ extension IdentityService {
         do {
             try await store.write { transaction in
                 try await transaction.insertUser(user)
-                try await self.updateSignInNames(of: user, pool: pool, in: transaction, moveAliases: moveAliases)
+                try await self.updateSignInNames(
+                    of: user, pool: pool, in: transaction, moveAliases: moveAliases, newUser: true)
             }
         } catch StoreError.conflict(.username) {
             // Migrated by a parallel request meanwhile: that user it is.

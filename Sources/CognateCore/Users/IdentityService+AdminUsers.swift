@@ -64,7 +64,7 @@ extension IdentityService {
             }
             do {
                 try await self.updateSignInNames(
-                    of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true)
+                    of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true, newUser: true)
             } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
                 throw CognitoError(.usernameExists, error.message)
             }

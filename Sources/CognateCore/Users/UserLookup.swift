@@ -57,7 +57,8 @@ extension IdentityService {
 }
 
 extension IdentityService {
-    /// Re-indexes the user's sign-in names after its attributes changed.
+    /// Re-indexes the user's sign-in names after its attributes changed, or indexes them for
+    /// the first time when the user was just inserted (`newUser`: no names to read or remove).
     ///
     /// A name another user holds is refused — UsernameExistsException in pools where email or
     /// phone is the username, AliasExistsException for aliases — unless `moveAliases`: then a
@@ -66,7 +67,7 @@ extension IdentityService {
     /// checked first and the unique key decides any race, so the transaction never continues
     /// past a violated constraint.
     func updateSignInNames(of user: UserRecord, pool: PoolRecord, in transaction: any StoreTransaction,
-                           moveAliases: Bool = false) async throws {
+                           moveAliases: Bool = false, newUser: Bool = false) async throws {
         let names = SignInNames(pool: pool.settings)
         let wanted = names.names(for: user.attributes)
         for name in wanted {
@@ -83,7 +84,11 @@ extension IdentityService {
             try await transaction.setSignInNames(poolId: pool.id, sub: owner.sub, names: names.names(for: owner.attributes))
         }
         do {
-            try await transaction.setSignInNames(poolId: pool.id, sub: user.sub, names: wanted)
+            if newUser {
+                try await transaction.addSignInNames(poolId: pool.id, sub: user.sub, names: wanted)
+            } else {
+                try await transaction.setSignInNames(poolId: pool.id, sub: user.sub, names: wanted)
+            }
         } catch StoreError.conflict(.signInName) {
             throw Self.nameTaken(kind: wanted.first.map { String($0.prefix { $0 != ":" }) } ?? "email")
         }

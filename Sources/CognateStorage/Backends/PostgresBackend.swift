@@ -105,6 +105,14 @@ public final class PostgresBackend: SQLBackend {
         }
     }
 
+    /// In autocommit: PostgreSQL runs a lone statement in a transaction of its own and commits
+    /// it before answering (durably, with the default `synchronous_commit`).
+    public func writeSingleStatement<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
+    ) async throws -> Result {
+        try await withSession(body)
+    }
+
     /// A pooled connection's session for `body`, within the deadline.
     private func withSession<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresSession) async throws -> Result

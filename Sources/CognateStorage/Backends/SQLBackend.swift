@@ -71,6 +71,11 @@ public protocol SQLBackend: Sendable {
     func write<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result
+    /// Runs `body`, which runs one statement, as a write: with no transaction block where the
+    /// statement is atomic and durable on its own (see ``Store/writeSingleStatement(_:)``).
+    func writeSingleStatement<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
+    ) async throws -> Result
     /// Runs read-only `body` on a consistent view of the database.
     func read<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLSession) async throws -> Result

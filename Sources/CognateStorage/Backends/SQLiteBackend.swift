@@ -54,6 +54,14 @@ public final class SQLiteBackend: SQLBackend {
         try await writer.write(body)
     }
 
+    /// The writer commits every write in group commit's transaction: one statement is no cheaper
+    /// on its own.
+    public func writeSingleStatement<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> Result
+    ) async throws -> Result {
+        try await writer.write(body)
+    }
+
     /// Read-only work in one read transaction: every statement sees the same snapshot.
     public func read<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLSession) async throws -> Result

@@ -84,7 +84,11 @@ extension SQLTransaction: UserRepository {
         for name in current.subtracting(wanted) {
             try await run("DELETE FROM sign_in_names WHERE pool_id = \(bind: poolId) AND name_key = \(bind: name)")
         }
-        for name in wanted.subtracting(current).sorted() {
+        try await addSignInNames(poolId: poolId, sub: sub, names: wanted.subtracting(current).sorted())
+    }
+
+    func addSignInNames(poolId: String, sub: String, names: [String]) async throws {
+        for name in names {
             try await insert(
                 "INSERT INTO sign_in_names (pool_id, name_key, user_sub) VALUES (\(bind: poolId), \(bind: name), \(bind: sub))",
                 conflict: .signInName)
