@@ -181,16 +181,21 @@ struct PostgresSession: SQLSession {
         do {
             if let statements, let name = statements.name(for: sql, types: types) {
                 do {
-                    return try await NamedStatement.$current.withValue((name, sql)) {
-                        try await Self.rows(try await connection.execute(NamedStatement(bindings: binds), logger: logger))
+                    let known = statements.columns(of: name)
+                    let (rows, columns) = try await NamedStatement.$current.withValue((name, sql)) {
+                        try await Self.rows(
+                            try await connection.execute(NamedStatement(bindings: binds), logger: logger), known: known)
                     }
+                    if let columns, columns !== known { statements.remember(columns, of: name) }
+                    return rows
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "0A000" {
                     // "cached plan must not change result type": the schema changed under the plan.
                     statements.forget(sql, types: types)
                     throw error
                 }
             }
-            return try await Self.rows(try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger))
+            return try await Self.rows(
+                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), known: nil).rows
         } catch let error as PSQLError {
             switch error.serverInfo?[.sqlState] {
             case "23505": throw SQLConstraintViolation.unique
@@ -200,16 +205,29 @@ struct PostgresSession: SQLSession {
         }
     }
 
-    private static func rows<Rows: AsyncSequence>(_ sequence: Rows) async throws -> [SQLRow] where Rows.Element == PostgresRow {
+    /// The rows of a result and their columns (nil when there were no rows). `known`: the
+    /// columns this statement's results had before, used when the first row's names match them.
+    private static func rows<Rows: AsyncSequence>(_ sequence: Rows, known: SQLColumns?) async throws
+        -> (rows: [SQLRow], columns: SQLColumns?) where Rows.Element == PostgresRow
+    {
         var rows: [SQLRow] = []
         var columns: SQLColumns?
         for try await row in sequence {
             let cells = Array(row)
-            let names = columns ?? SQLColumns(cells.map(\.columnName))
+            let names = columns ?? Self.columns(of: cells, known: known)
             columns = names
             rows.append(SQLRow(columns: names, values: try cells.map(Self.value(of:))))
         }
-        return rows
+        return (rows, columns)
+    }
+
+    private static func columns(of cells: [PostgresCell], known: SQLColumns?) -> SQLColumns {
+        if let known, known.names.count == cells.count,
+            zip(known.names, cells).allSatisfy({ $0 == $1.columnName })
+        {
+            return known
+        }
+        return SQLColumns(cells.map(\.columnName))
     }
 
     static func value(of cell: PostgresCell) throws -> SQLValue {

@@ -14,6 +14,9 @@ import Synchronization
 final class PostgresPreparedStatements: Sendable {
     static let limit = 1000
     private let names = Mutex<[String: String]>([:])
+    /// The columns of each named statement's last result, so that rows of the next one share
+    /// them instead of indexing their names again.
+    private let columns = Mutex<[String: SQLColumns]>([:])
 
     /// The name to prepare `sql` under with parameters of `types`, or nil past the limit.
     func name(for sql: String, types: String) -> String? {
@@ -30,8 +33,16 @@ final class PostgresPreparedStatements: Sendable {
     /// Forgets `sql`'s name, so the next execution prepares it afresh under a new one: for a
     /// statement whose cached plan no longer matches the schema (another node migrated).
     func forget(_ sql: String, types: String) {
-        _ = names.withLock { $0.removeValue(forKey: types + "\u{0}" + sql) }
+        if let name = names.withLock({ $0.removeValue(forKey: types + "\u{0}" + sql) }) {
+            _ = columns.withLock { $0.removeValue(forKey: name) }
+        }
     }
+
+    /// The columns `name`'s results had last time. A caller checks they are those of its row:
+    /// another node's migration can change what `*` stands for on a freshly prepared connection.
+    func columns(of name: String) -> SQLColumns? { columns.withLock { $0[name] } }
+
+    func remember(_ result: SQLColumns, of name: String) { columns.withLock { $0[name] = result } }
 }
 
 /// The statement PostgresNIO's `execute(_:)` prepares and runs. Its protocol wants the name and
