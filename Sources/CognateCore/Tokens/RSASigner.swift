@@ -8,8 +8,8 @@ import Synchronization
 /// 2048-bit signature, `cognate crypto-cost`); every sign-in and refresh signs two tokens.
 ///
 /// OpenSSL 3 looks up the algorithm implementations (a locked method store) each time a
-/// signing context is set up, about 3% of a refresh: set-up contexts are kept and reused, one
-/// per signature in flight, and the message is hashed here.
+/// signing context is set up, about 1% of a refresh in a profile: set-up contexts are kept and
+/// reused, one per signature in flight, and the message is hashed here.
 ///
 /// Thread safety: the key is read-only after init; a context serves one signature at a time.
 final class RSASigner: @unchecked Sendable {
