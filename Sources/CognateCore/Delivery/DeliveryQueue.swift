@@ -10,6 +10,8 @@ import Foundation
 /// CodeDeliveryFailureException while a temporary failure stays queued and is retried with
 /// growing delays (`retryDue`, every node, each message claimed by one node at a time) for up
 /// to `giveUpAfter`; a permanent failure, or one past that time, is dropped and logged.
+/// A message for the outbox (a table of the same store) skips the queue when nothing may change
+/// it after the commit: the outbox takes it in the transaction that made its code.
 public final class DeliveryQueue: Sendable {
     /// Delay before attempt n+1 (the last repeats).
     static let retryDelays: [TimeInterval] = [10, 30, 120, 600, 1800, 3600]
@@ -39,30 +41,66 @@ public final class DeliveryQueue: Sendable {
     }
 
     /// Queues `message` in `transaction`, claimed for the attempt `sendNow` makes after the commit.
-    func enqueue(_ message: OutboundMessage, in transaction: any StoreTransaction) async throws -> QueuedMessage {
+    /// When the medium's channel writes to this store (the outbox) and the pool has no function
+    /// that may rewrite or take the message after the commit (CustomMessage, a custom sender),
+    /// the channel takes it right here instead: one write less, and the message commits or
+    /// rolls back with its code.
+    func enqueue(_ message: OutboundMessage, pool: PoolRecord, in transaction: any StoreTransaction) async throws
+        -> PendingMessage
+    {
+        if let channel = storeChannel(for: message.medium), !Self.mayChangeAfterCommit(message, pool: pool) {
+            try await channel.deliver(message, in: transaction)
+            return PendingMessage(message: message, place: .takenInTransaction(by: channel))
+        }
         let now = time.now
         let id = try await transaction.enqueueMessage(message, at: now, heldUntil: now + Self.claimHold)
-        return QueuedMessage(id: id, message: message, attempts: 1, createdAt: now)
+        return PendingMessage(message: message, place: .queue(id: id, createdAt: now))
     }
 
-    /// Sends messages queued by `enqueue` now (their transaction has committed). Throws
+    /// Sends messages made by `enqueue` now (their transaction has committed). Throws
     /// CodeDeliveryFailureException when one could not be sent; what can be retried stays queued.
-    func sendNow(_ messages: [QueuedMessage]) async throws {
+    func sendNow(_ messages: [PendingMessage]) async throws {
         var failure: DeliveryFailure?
-        for queued in messages {
-            if let error = await send(queued) { failure = failure ?? error }
+        for pending in messages {
+            switch pending.place {
+            case .takenInTransaction(let channel):
+                channel.delivered(pending.message)
+                ServiceMetrics.messageSent(medium: pending.message.medium, custom: false)
+            case .queue(let id, let createdAt):
+                let queued = QueuedMessage(id: id, message: pending.message, attempts: 1, createdAt: createdAt)
+                if let error = await send(queued) { failure = failure ?? error }
+            }
         }
         if let failure {
             throw CognitoError(.codeDeliveryFailure, "Unable to deliver the message: \(failure.reason)")
         }
     }
 
-    /// Drops messages queued by `enqueue` that will not be sent (the request failed after its
-    /// commit). Best effort: one left behind is sent by the retry loop once its hold ends.
-    func discard(_ messages: [QueuedMessage]) async {
-        try? await store.write { transaction in
-            for queued in messages { try await transaction.removeMessage(id: queued.id) }
+    /// Drops queued messages made by `enqueue` that will not be sent (the request failed after
+    /// its commit). Best effort: one left behind is sent by the retry loop once its hold ends.
+    func discard(_ messages: [PendingMessage]) async {
+        let ids = messages.compactMap { pending -> Int64? in
+            if case .queue(let id, _) = pending.place { return id } else { return nil }
         }
+        guard !ids.isEmpty else { return }
+        try? await store.write { transaction in
+            for id in ids { try await transaction.removeMessage(id: id) }
+        }
+    }
+
+    /// True when the pool has a function that may rewrite `message` (CustomMessage) or carry
+    /// it instead of the server's channel (CustomEmailSender/CustomSMSSender) after the commit.
+    static func mayChangeAfterCommit(_ message: OutboundMessage, pool: PoolRecord) -> Bool {
+        let sender: Trigger = message.medium == .email ? .customEmailSender : .customSMSSender
+        return [Trigger.customMessage, sender].contains { $0.arn(in: pool.settings.lambdaConfig) != nil }
+    }
+
+    /// The medium's channel when it writes to this queue's store.
+    private func storeChannel(for medium: DeliveryMediumType) -> (any StoreMessageDelivery)? {
+        guard let local = channels.channel(for: medium) as? any StoreMessageDelivery,
+              local.store as AnyObject === store as AnyObject
+        else { return nil }
+        return local
     }
 
     /// Tries every message that is due (call about once a second); returns how many were sent.
@@ -89,15 +127,14 @@ public final class DeliveryQueue: Sendable {
         let failure: DeliveryFailure
         do {
             let custom = try await customSenders?.deliver(message, now: now) == true
-            let channel = channels.channel(for: message.medium)
-            if !custom, let local = channel as? any StoreMessageDelivery, local.store as AnyObject === store as AnyObject {
+            if !custom, let local = storeChannel(for: message.medium) {
                 try await store.write { transaction in
                     try await local.deliver(message, in: transaction)
                     try await transaction.removeMessage(id: id)
                 }
                 local.delivered(message)
             } else {
-                if !custom { try await channel.deliver(message) }
+                if !custom { try await channels.channel(for: message.medium).deliver(message) }
                 try? await store.writeSingleStatement { try await $0.removeMessage(id: id) }
             }
             ServiceMetrics.messageSent(medium: message.medium, custom: custom)

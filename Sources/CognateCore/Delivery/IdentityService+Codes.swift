@@ -1,14 +1,14 @@
 import CognateProtocol
 import Foundation
 
-/// A code whose message is queued, to send once the transaction that stored both committed.
+/// A code and its message, to send once the transaction that stored both committed.
 struct PendingCode: Sendable {
     var user: UserRecord
     var destination: CodeDestination
     var code: String
     var purpose: CodePurpose
-    /// The queued message that carries it (`DeliveryQueue`).
-    var message: QueuedMessage
+    /// The message that carries it (`DeliveryQueue.enqueue`).
+    var message: PendingMessage
 
     var occasion: MessageOccasion {
         message.message.occasion.flatMap(MessageOccasion.init(rawValue:)) ?? MessageOccasion(purpose: purpose)
@@ -42,7 +42,7 @@ extension IdentityService {
             poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
             subject: text.subject, body: text.body, code: issued.code, purpose: purpose.rawValue,
             sender: pool.settings.emailConfiguration?.from,
-            occasion: (occasion ?? MessageOccasion(purpose: purpose)).rawValue, clientId: clientId), in: transaction)
+            occasion: (occasion ?? MessageOccasion(purpose: purpose)).rawValue, clientId: clientId), pool: pool, in: transaction)
         return PendingCode(user: user, destination: destination, code: issued.code, purpose: purpose, message: message)
     }
 

@@ -55,8 +55,9 @@ public protocol MessageDelivery: Sendable {
 }
 
 /// A channel whose delivery is a write to a store (the outbox). When that store is the delivery
-/// queue's, the queue delivers a message and drops it from the queue in one transaction: a
-/// sign-up then costs one transaction after its commit instead of two.
+/// queue's, a message goes to the channel in the transaction that made its code, unless the
+/// pool has a function that may rewrite or take it after the commit (then it is queued, and the
+/// queue delivers it and drops it from the queue in one transaction).
 ///
 /// Contract: `deliver(_:in:)` writes the message with `transaction` (which may still roll
 /// back) and nothing else; `delivered(_:)` is called once that transaction committed.

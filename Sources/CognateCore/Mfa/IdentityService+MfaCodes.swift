@@ -3,7 +3,7 @@ import Foundation
 
 /// A code message queued by a sign-in's transaction, to send once it committed.
 struct QueuedSignInCode: Sendable {
-    var message: QueuedMessage
+    var message: PendingMessage
     var user: UserRecord
 }
 
@@ -29,7 +29,7 @@ extension IdentityService {
             poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,
             subject: text.subject, body: MessageTemplates.fill(text.body, code: code, username: user.username), code: code,
             purpose: "mfa", sender: pool.settings.emailConfiguration?.from,
-            occasion: MessageOccasion.authentication.rawValue, clientId: client.clientId), in: transaction)
+            occasion: MessageOccasion.authentication.rawValue, clientId: client.clientId), pool: pool, in: transaction)
         let outcome = AuthOutcome.challenge(factor, parameters: [
             "CODE_DELIVERY_DELIVERY_MEDIUM": destination.medium.rawValue, "CODE_DELIVERY_DESTINATION": destination.masked,
             "USER_ID_FOR_SRP": user.username,

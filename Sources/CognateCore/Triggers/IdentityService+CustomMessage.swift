@@ -28,9 +28,9 @@ extension IdentityService {
     /// given the placeholders `{####}` (the code or temporary password) and `{username}`, never
     /// the code itself; what it answers (`emailSubject`, `emailMessage`, `smsMessage`) must keep
     /// `{####}`, which is filled in here. Members it leaves out keep the pool's text.
-    func customized(_ queued: QueuedMessage, occasion: MessageOccasion, user: UserRecord, pool: PoolRecord,
-                    clientId: String?, clientMetadata: [String: String]?) async throws -> QueuedMessage {
-        guard triggers.isConfigured(.customMessage, pool: pool) else { return queued }
+    func customized(_ queued: PendingMessage, occasion: MessageOccasion, user: UserRecord, pool: PoolRecord,
+                    clientId: String?, clientMetadata: [String: String]?) async throws -> PendingMessage {
+        guard triggers.isConfigured(.customMessage, pool: pool), case .queue = queued.place else { return queued }
         var request: [String: JSONValue] = [
             "userAttributes": Triggers.userAttributes(user),
             "codeParameter": "{####}",
@@ -83,9 +83,9 @@ extension IdentityService {
     /// pool's CustomMessage function if it has one. CodeDeliveryFailureException when one could
     /// not be sent (its code is stored, and a resend works). If the function fails, nothing is
     /// sent: the messages leave the queue and the function's error is the answer.
-    func dispatch(_ messages: [(message: QueuedMessage, occasion: MessageOccasion, user: UserRecord)], pool: PoolRecord,
+    func dispatch(_ messages: [(message: PendingMessage, occasion: MessageOccasion, user: UserRecord)], pool: PoolRecord,
                   clientId: String?, clientMetadata: [String: String]?) async throws {
-        var ready: [QueuedMessage] = []
+        var ready: [PendingMessage] = []
         do {
             for item in messages {
                 ready.append(try await customized(

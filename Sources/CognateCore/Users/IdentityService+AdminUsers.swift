@@ -13,7 +13,7 @@ extension IdentityService {
         let now = time.now
         let invites = request.messageAction != .suppress
         let mediums = request.desiredDeliveryMediums
-        let user: UserRecord, messages: [QueuedMessage]
+        let user: UserRecord, messages: [PendingMessage]
         if request.messageAction == .resend {
             // The new temporary password's verifier is computed before the write transaction.
             let found = try await store.read { try await self.requireUser(request.username, in: pool, $0) }
@@ -39,7 +39,7 @@ extension IdentityService {
     }
 
     private func insertAdminCreatedUser(_ request: AdminCreateUserRequest, temporaryPassword: String, invites: Bool,
-                                        pool: PoolRecord) async throws -> (UserRecord, [QueuedMessage])
+                                        pool: PoolRecord) async throws -> (UserRecord, [PendingMessage])
     {
         let names = SignInNames(pool: pool.settings)
         let rules = AttributeRules(pool: pool.settings)
@@ -78,7 +78,7 @@ extension IdentityService {
     /// Queues the invitation (AdminCreateUserConfig.InviteMessageTemplate, `{username}` and
     /// `{####}`) in `transaction`; returns the queued messages.
     private func queueInvitation(to user: UserRecord, temporaryPassword: String, mediums: [DeliveryMediumType]?,
-                                 pool: PoolRecord, in transaction: any StoreTransaction) async throws -> [QueuedMessage] {
+                                 pool: PoolRecord, in transaction: any StoreTransaction) async throws -> [PendingMessage] {
         let template = pool.settings.adminCreateUserConfig?.inviteMessageTemplate
         let wanted = mediums ?? [.email]
         var destinations: [CodeDestination] = []
@@ -89,7 +89,7 @@ extension IdentityService {
             throw CognitoError.invalidParameter("User has no attribute matching desired delivery mediums")
         }
         let shownName = invitationName(of: user, pool: pool)
-        var queued: [QueuedMessage] = []
+        var queued: [PendingMessage] = []
         for destination in destinations {
             let isEmail = destination.medium == .email
             let body = (isEmail ? template?.emailMessage : template?.smsMessage)
@@ -100,7 +100,7 @@ extension IdentityService {
                 subject: subject, body: MessageTemplates.fill(body, code: temporaryPassword, username: shownName),
                 code: temporaryPassword, purpose: "invitation", sender: pool.settings.emailConfiguration?.from,
                 occasion: MessageOccasion.adminCreateUser.rawValue),
-                in: transaction))
+                pool: pool, in: transaction))
         }
         return queued
     }
