@@ -101,10 +101,17 @@ enum StoreConformance {
         try await seed(store, users: [alice])
         #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "alice") } == alice)
         #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-Alice") } == alice)
-        await expectConflict(.username) {
-            var twin = user("ALICE")
-            twin.sub = "other"
-            try await store.write { [twin] in try await $0.insertUser(twin) }
+        // With and without attributes (on PostgreSQL the user and its attributes are one statement).
+        for attributes in [[:], ["email": "twin@x.io"]] {
+            await expectConflict(.username) {
+                var twin = user("ALICE", attributes: attributes)
+                twin.sub = "other"
+                try await store.write { [twin] in try await $0.insertUser(twin) }
+            }
+        }
+        #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "alice") } == alice)
+        await #expect(throws: StoreError.referenceMissing) {
+            try await store.write { try await $0.insertUser(user("stray", pool: "nowhere", attributes: ["email": "s@x.io"])) }
         }
         var changed = alice
         changed.status = .confirmed

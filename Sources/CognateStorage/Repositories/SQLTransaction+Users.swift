@@ -5,16 +5,24 @@ import CognateProtocol
 
 extension SQLTransaction: UserRepository {
     func insertUser(_ user: UserRecord) async throws {
-        try await insert(
-            """
+        let row: SQLStatement = """
             INSERT INTO users (pool_id, sub, username, username_key, status, enabled, created_at, updated_at, \
             password_salt, password_verifier, password_updated_at) VALUES (\(bind: user.poolId), \(bind: user.sub), \
             \(bind: user.username), \(bind: user.usernameKey), \(bind: user.status.rawValue), \(bind: user.enabled ? 1 : 0), \
             \(bind: Columns.time(user.createdAt)), \(bind: Columns.time(user.updatedAt)), \
             \(bind: user.password.map { Columns.hex($0.salt) }), \(bind: user.password.map { Columns.hex($0.verifier) }), \
             \(bind: user.passwordUpdatedAt.map(Columns.time)))
-            """, conflict: .username)
-        try await insertAttributes(of: user)
+            """
+        let attributes = Self.attributesInsert(of: user)
+        if let attributes, flavor.writesInCommonTableExpressions {
+            // One round trip: the attributes' foreign key is checked at the statement's end,
+            // after the user's row; a new user's `sub` makes the username key the only
+            // unique key that can refuse it.
+            try await insert("WITH new_user AS (" + row + ") " + attributes, conflict: .username)
+        } else {
+            try await insert(row, conflict: .username)
+            if let attributes { try await run(attributes) }
+        }
     }
 
     func user(poolId: String, usernameKey: String, forUpdate: Bool) async throws -> UserRecord? {
@@ -37,7 +45,7 @@ extension SQLTransaction: UserRepository {
             WHERE pool_id = \(bind: user.poolId) AND sub = \(bind: user.sub)
             """)
         try await run("DELETE FROM user_attributes WHERE pool_id = \(bind: user.poolId) AND user_sub = \(bind: user.sub)")
-        try await insertAttributes(of: user)
+        if let attributes = Self.attributesInsert(of: user) { try await run(attributes) }
     }
 
     func deleteUser(poolId: String, sub: String) async throws {
@@ -142,14 +150,14 @@ extension SQLTransaction: UserRepository {
         }
     }
 
-    private func insertAttributes(of user: UserRecord) async throws {
-        guard !user.attributes.isEmpty else { return }
+    /// The insert of a user's attributes; nil when it has none.
+    private static func attributesInsert(of user: UserRecord) -> SQLStatement? {
+        guard !user.attributes.isEmpty else { return nil }
         let rows: [SQLStatement] = user.attributes.sorted { $0.key < $1.key }.map { name, value in
             "(\(bind: user.poolId), \(bind: user.sub), \(bind: name), \(bind: value), \(bind: value.lowercased()))"
         }
-        try await run(
-            "INSERT INTO user_attributes (pool_id, user_sub, name, value, value_folded) VALUES "
-                + SQLStatement.joined(rows, separator: ", "))
+        return "INSERT INTO user_attributes (pool_id, user_sub, name, value, value_folded) VALUES "
+            + SQLStatement.joined(rows, separator: ", ")
     }
 
     /// Builds records from user rows, loading all their attributes in one query.
