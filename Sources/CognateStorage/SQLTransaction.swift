@@ -22,6 +22,19 @@ struct SQLTransaction: Sendable {
         }
     }
 
+    /// An insert into `table` the session may send later in the write, with what follows it
+    /// (``SQLSession/holdInsert(_:into:failure:)``): wherever its failure surfaces — this
+    /// call, a later one, or the write itself — a unique-key violation is
+    /// `StoreError.conflict(key)` and a missing reference `StoreError.referenceMissing`.
+    func holdInsert(_ statement: SQLStatement, into table: String, conflict key: UniqueKey? = nil) async throws {
+        try await session.holdInsert(statement, into: table) { violation -> any Error in
+            switch violation {
+            case .unique: if let key { StoreError.conflict(key) } else { violation }
+            case .foreignKey: StoreError.referenceMissing
+            }
+        }
+    }
+
     func all(_ statement: SQLStatement) async throws -> [SQLRow] {
         try await mappingReferences { try await session.execute(statement) }
     }

@@ -24,6 +24,7 @@ enum StoreConformance {
         Case(name: "signing keys, secrets and counters", run: keysSecretsCounters),
         Case(name: "a failing transaction leaves nothing", run: rollback),
         Case(name: "a single-statement write commits its statement and refuses a second", run: singleStatementWrite),
+        Case(name: "inserts sent later in a write: same rows, same errors, nothing half done", run: heldInserts),
         Case(name: "parallel sign-ups of one username: one wins", run: parallelUsernames),
         Case(name: "parallel redemptions of one code: one wins", run: parallelCodeRedemption),
         Case(name: "parallel counter increments are all counted", run: parallelCounters),
@@ -298,6 +299,69 @@ enum StoreConformance {
         #expect(try await store.read { try await $0.authSession(tokenHash: "three") } == nil)
         // Still usable afterwards (no transaction was left open on the connection).
         try await store.write { try await $0.insertUser(user("after")) }
+    }
+
+    /// A user, its attributes, its code and an outbox message are inserts PostgreSQL sends
+    /// together (one statement when nothing else runs in the write); every backend must give
+    /// the same rows and the same errors as if each ran at once.
+    static func heldInserts(_ store: SQLStore) async throws {
+        try await seed(store)
+        @Sendable func code(for sub: String) -> CodeRecord {
+            CodeRecord(poolId: "p1", userSub: sub, purpose: .signUp, codeHash: "h-\(sub)", deliveredTo: "email",
+                       createdAt: t0, expiresAt: t0 + 60)
+        }
+        @Sendable func message(to name: String) -> OutboundMessage {
+            OutboundMessage(poolId: "p1", username: name, medium: .email, destination: "\(name)@x.io", subject: nil,
+                            body: "b", code: nil, purpose: "signUp")
+        }
+        @Sendable func signUp(_ user: UserRecord, in tx: any StoreTransaction) async throws {
+            try await tx.insertUser(user)
+            try await tx.saveCode(code(for: user.sub), keepingFailuresSince: t0)
+            try await tx.appendOutboxMessage(message(to: user.username), at: t0, expiresAt: t0 + 60)
+        }
+        let ann = user("ann", attributes: ["email": "ann@x.io"])
+        try await store.write { try await signUp(ann, in: $0) }
+        #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "ann") } == ann)
+        #expect(try await store.read { try await $0.code(userSub: "sub-ann", purpose: .signUp) }?.codeHash == "h-sub-ann")
+
+        // A taken username fails the write, whichever call reports it, and leaves none of it.
+        var twin = user("ANN", attributes: ["email": "twin@x.io"])
+        twin.sub = "sub-twin"
+        await expectConflict(.username) { try await store.write { [twin] in try await signUp(twin, in: $0) } }
+        #expect(try await store.read { try await $0.code(userSub: "sub-twin", purpose: .signUp) } == nil)
+        #expect(try await store.read { try await $0.outboxMessages(poolId: "p1", afterId: nil, limit: 10) }.count == 1)
+
+        // Two users in one write (a table already waiting sends the first one on), then a read
+        // in the same write sees both.
+        let seen = try await store.write { tx in
+            try await signUp(user("bo"), in: tx)
+            try await signUp(user("cy"), in: tx)
+            return try await tx.countUsers(poolId: "p1")
+        }
+        #expect(seen == 3)
+        await expectConflict(.username) {
+            try await store.write { tx in
+                try await tx.insertUser(user("dee"))
+                var again = user("dee")
+                again.sub = "sub-dee-2"
+                try await tx.insertUser(again)
+            }
+        }
+        #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "dee") } == nil)
+
+        // A code for no user is a missing reference; a body that throws leaves nothing.
+        await #expect(throws: StoreError.referenceMissing) {
+            try await store.write { try await $0.saveCode(code(for: "sub-nobody"), keepingFailuresSince: t0) }
+        }
+        struct Boom: Error {}
+        await #expect(throws: Boom.self) {
+            try await store.write { tx in
+                try await signUp(user("eve"), in: tx)
+                throw Boom()
+            }
+        }
+        #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "eve") } == nil)
+        #expect(try await store.read { try await $0.outboxMessages(poolId: "p1", afterId: nil, limit: 10) }.count == 3)
     }
 
     static func parallelUsernames(_ store: SQLStore) async throws {

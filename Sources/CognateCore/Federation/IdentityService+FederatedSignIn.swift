@@ -101,33 +101,33 @@ extension IdentityService {
             dateCreated: String(Int(now.timeIntervalSince1970 * 1000)))
         let username = "\(provider.name)_\(subject)"
         let names = SignInNames(pool: pool.settings)
-        return try await store.write { transaction -> UserRecord in
-            if let link = try await transaction.providerLink(poolId: pool.id, providerName: provider.name, providerUserId: subject),
-                let linked = try await transaction.user(poolId: pool.id, sub: link.userSub, forUpdate: true)
-            {
-                guard linked.status == .externalProvider else { return linked }   // a native user: its own attributes stay
-                var user = linked
-                user.attributes.merge(mapped) { $1 }
-                user.updatedAt = now
-                try await transaction.updateUser(user)
+        do {
+            return try await store.write { transaction -> UserRecord in
+                if let link = try await transaction.providerLink(poolId: pool.id, providerName: provider.name, providerUserId: subject),
+                    let linked = try await transaction.user(poolId: pool.id, sub: link.userSub, forUpdate: true)
+                {
+                    guard linked.status == .externalProvider else { return linked }   // a native user: its own attributes stay
+                    var user = linked
+                    user.attributes.merge(mapped) { $1 }
+                    user.updatedAt = now
+                    try await transaction.updateUser(user)
+                    return user
+                }
+                let sub = self.random.uuid()
+                var attributes = mapped
+                attributes["sub"] = sub
+                attributes["identities"] = ProviderIdentity.encode([identity])
+                let user = UserRecord(
+                    poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
+                    status: .externalProvider, enabled: true, createdAt: now, updatedAt: now, password: nil,
+                    passwordUpdatedAt: nil, attributes: attributes)
+                try await transaction.insertUser(user)
+                try await transaction.insertProviderLink(ProviderLinkRecord(
+                    poolId: pool.id, providerName: provider.name, providerUserId: subject, userSub: sub, createdAt: now))
                 return user
             }
-            let sub = self.random.uuid()
-            var attributes = mapped
-            attributes["sub"] = sub
-            attributes["identities"] = ProviderIdentity.encode([identity])
-            let user = UserRecord(
-                poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
-                status: .externalProvider, enabled: true, createdAt: now, updatedAt: now, password: nil,
-                passwordUpdatedAt: nil, attributes: attributes)
-            do {
-                try await transaction.insertUser(user)
-            } catch StoreError.conflict(.username) {
-                throw CognitoError.invalidParameter("A user named \(username) exists and is not linked to \(provider.name).")
-            }
-            try await transaction.insertProviderLink(ProviderLinkRecord(
-                poolId: pool.id, providerName: provider.name, providerUserId: subject, userSub: sub, createdAt: now))
-            return user
+        } catch StoreError.conflict(.username) {  // around the write: the insert may go out with what follows it
+            throw CognitoError.invalidParameter("A user named \(username) exists and is not linked to \(provider.name).")
         }
     }
 

@@ -157,13 +157,13 @@ extension IdentityService {
         let user = UserRecord(
             poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username), status: .resetRequired,
             enabled: true, createdAt: now, updatedAt: now, password: nil, passwordUpdatedAt: nil, attributes: attributes)
-        try await store.write { transaction in
-            do {
+        do {
+            try await store.write { transaction in
                 try await transaction.insertUser(user)
-            } catch StoreError.conflict(.username) {
-                throw CognitoError(.usernameExists, "User account already exists: \(typed)")
+                try await self.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
             }
-            try await self.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
+        } catch StoreError.conflict(.username) {  // around the write: the insert may go out with what follows it
+            throw CognitoError(.usernameExists, "User account already exists: \(typed)")
         }
     }
 

@@ -36,21 +36,22 @@ extension IdentityService {
             password: makePassword(password, username: username, poolId: pool.id), passwordUpdatedAt: now,
             attributes: attributes)
         let destination = verdict.autoConfirmUser ? nil : verificationDestination(for: user, pool: pool)
-        let pending: PendingCode? = try await store.write { transaction in
-            try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
-            do {
+        let pending: PendingCode?
+        do {
+            pending = try await store.write { transaction in
+                try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
                 try await transaction.insertUser(user)
-            } catch StoreError.conflict(.username) {
-                throw CognitoError(.usernameExists, "User already exists")
+                if let password = user.password { try await self.rememberPassword(password, of: user, pool: pool, in: transaction) }
+                try await self.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
+                do {
+                    try await self.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
+                } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
+                    throw CognitoError(.usernameExists, error.message)
+                }
+                return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, pool: pool, clientId: client.clientId, in: transaction) }
             }
-            if let password = user.password { try await self.rememberPassword(password, of: user, pool: pool, in: transaction) }
-            try await self.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
-            do {
-                try await self.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
-            } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
-                throw CognitoError(.usernameExists, error.message)
-            }
-            return try await destination.asyncFlatMap { try await self.issueCode(.signUp, for: user, to: $0, pool: pool, clientId: client.clientId, in: transaction) }
+        } catch StoreError.conflict(.username) {  // around the write: the insert may go out with what follows it
+            throw CognitoError(.usernameExists, "User already exists")
         }
         let details = try await send(
             pending.map { [$0] } ?? [], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata).first

@@ -80,7 +80,10 @@ public struct UserFilter: Sendable, Equatable {
 }
 
 public protocol UserRepository: Sendable {
-    /// Throws `StoreError.conflict(.username)` when the pool has the username key already.
+    /// Throws `StoreError.conflict(.username)` when the pool has the username key already:
+    /// from this call, or — where the database sends the insert together with what follows it
+    /// (PostgreSQL) — from a later call of the same write or from the write itself. Callers
+    /// handle it around `Store.write`.
     func insertUser(_ user: UserRecord) async throws
 
     // Lookups. With `forUpdate`, the user's row stays locked until the transaction ends, so

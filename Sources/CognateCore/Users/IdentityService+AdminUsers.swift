@@ -56,22 +56,22 @@ extension IdentityService {
             status: .forceChangePassword, enabled: true, createdAt: now, updatedAt: now,
             password: makePassword(temporaryPassword, username: username, poolId: pool.id), passwordUpdatedAt: now,
             attributes: attributes)
-        return try await store.write { transaction in
-            do {
+        do {
+            return try await store.write { transaction in
                 try await transaction.insertUser(user)
-            } catch StoreError.conflict(.username) {
-                throw CognitoError(.usernameExists, "User account already exists")
+                do {
+                    try await self.updateSignInNames(
+                        of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true, newUser: true)
+                } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
+                    throw CognitoError(.usernameExists, error.message)
+                }
+                guard invites else { return (user, []) }
+                return (user, try await self.queueInvitation(
+                    to: user, temporaryPassword: temporaryPassword, mediums: request.desiredDeliveryMediums, pool: pool,
+                    in: transaction))
             }
-            do {
-                try await self.updateSignInNames(
-                    of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true, newUser: true)
-            } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
-                throw CognitoError(.usernameExists, error.message)
-            }
-            guard invites else { return (user, []) }
-            return (user, try await self.queueInvitation(
-                to: user, temporaryPassword: temporaryPassword, mediums: request.desiredDeliveryMediums, pool: pool,
-                in: transaction))
+        } catch StoreError.conflict(.username) {  // around the write: the insert may go out with what follows it
+            throw CognitoError(.usernameExists, "User account already exists")
         }
     }
 

@@ -93,13 +93,13 @@ public final class PostgresBackend: SQLBackend {
         _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result {
         try await withSession { session in
-            try await session.execute("BEGIN")
+            let write = PostgresWriteSession(session)
             do {
-                let result = try await body(session)
-                try await session.execute("COMMIT")
+                let result = try await body(write)
+                try await write.commit()
                 return result
             } catch {
-                _ = try? await session.execute("ROLLBACK")
+                await write.rollBack()
                 throw error
             }
         }
@@ -167,6 +167,15 @@ struct PostgresSession: SQLSession {
 
     @discardableResult
     func execute(_ statement: SQLStatement) async throws -> [SQLRow] {
+        try await execute(statement) { violation, _ in violation }
+    }
+
+    /// Runs `statement`; `violation` makes the error of a violated constraint, given the table
+    /// PostgreSQL names (that of the failing row).
+    @discardableResult
+    func execute(_ statement: SQLStatement, violation: (SQLConstraintViolation, _ table: String?) -> any Error)
+        async throws -> [SQLRow]
+    {
         let (sql, values) = statement.rendered { "$\($0)" }
         var binds = PostgresBindings(capacity: values.count)
         var types = ""
@@ -198,8 +207,8 @@ struct PostgresSession: SQLSession {
                 try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), known: nil).rows
         } catch let error as PSQLError {
             switch error.serverInfo?[.sqlState] {
-            case "23505": throw SQLConstraintViolation.unique
-            case "23503": throw SQLConstraintViolation.foreignKey
+            case "23505": throw violation(.unique, error.serverInfo?[.tableName])
+            case "23503": throw violation(.foreignKey, error.serverInfo?[.tableName])
             default: throw SQLError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error)) (in \(sql.prefix(120)))")
             }
         }

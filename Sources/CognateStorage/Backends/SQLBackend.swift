@@ -14,10 +14,6 @@ public enum SQLFlavor: Sendable {
         }
     }
 
-    /// Whether a WITH clause may hold INSERT, UPDATE or DELETE statements (PostgreSQL's
-    /// data-modifying common table expressions), so that several writes make one statement.
-    var writesInCommonTableExpressions: Bool { self == .postgres }
-
     /// Suffix of a SELECT that locks the rows it reads of `table` (its alias) until the
     /// transaction ends. SQLite needs none: its write transactions are exclusive.
     func forUpdate(of table: String) -> String {

@@ -6,7 +6,7 @@ extension SQLTransaction: CodeRepository {
     func saveCode(_ code: CodeRecord, keepingFailuresSince: Date) async throws {
         let created = Columns.time(code.createdAt)
         let since = Columns.time(keepingFailuresSince)
-        try await run(
+        try await holdInsert(
             """
             INSERT INTO codes (pool_id, user_sub, purpose, code_hash, delivered_to, pending_value, created_at, expires_at, \
             failed_attempts, attempts_since) VALUES (\(bind: code.poolId), \(bind: code.userSub), \
@@ -18,7 +18,7 @@ extension SQLTransaction: CodeRepository {
             failed_attempts = CASE WHEN codes.attempts_since > \(bind: since) THEN codes.failed_attempts ELSE 0 END, \
             attempts_since = CASE WHEN codes.attempts_since > \(bind: since) THEN codes.attempts_since \
             ELSE excluded.attempts_since END
-            """)
+            """, into: "codes")
     }
 
     func code(userSub: String, purpose: CodePurpose) async throws -> CodeRecord? {

@@ -5,13 +5,13 @@ import Foundation
 
 extension SQLTransaction: OutboxRepository {
     func appendOutboxMessage(_ message: OutboundMessage, at date: Date, expiresAt: Date) async throws {
-        try await run(
+        try await holdInsert(
             """
             INSERT INTO outbox (pool_id, username, medium, destination, subject, body, code, purpose, created_at, \
             expires_at) VALUES (\(bind: message.poolId), \(bind: message.username), \(bind: message.medium.rawValue), \
             \(bind: message.destination), \(bind: message.subject), \(bind: message.body), \(bind: message.code), \
             \(bind: message.purpose), \(bind: Columns.time(date)), \(bind: Columns.time(expiresAt)))
-            """)
+            """, into: "outbox")
     }
 
     func outboxMessages(poolId: String?, afterId: Int64?, limit: Int) async throws -> [OutboxEntry] {

@@ -13,16 +13,8 @@ extension SQLTransaction: UserRepository {
             \(bind: user.password.map { Columns.hex($0.salt) }), \(bind: user.password.map { Columns.hex($0.verifier) }), \
             \(bind: user.passwordUpdatedAt.map(Columns.time)))
             """
-        let attributes = Self.attributesInsert(of: user)
-        if let attributes, flavor.writesInCommonTableExpressions {
-            // One round trip: the attributes' foreign key is checked at the statement's end,
-            // after the user's row; a new user's `sub` makes the username key the only
-            // unique key that can refuse it.
-            try await insert("WITH new_user AS (" + row + ") " + attributes, conflict: .username)
-        } else {
-            try await insert(row, conflict: .username)
-            if let attributes { try await run(attributes) }
-        }
+        try await holdInsert(row, into: "users", conflict: .username)
+        if let attributes = Self.attributesInsert(of: user) { try await holdInsert(attributes, into: "user_attributes") }
     }
 
     func user(poolId: String, usernameKey: String, forUpdate: Bool) async throws -> UserRecord? {

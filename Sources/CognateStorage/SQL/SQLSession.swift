@@ -7,6 +7,24 @@ public protocol SQLSession: Sendable {
     /// ``SQLError`` for anything else.
     @discardableResult
     func execute(_ statement: SQLStatement) async throws -> [SQLRow]
+    /// Runs an insert into `table` whose result nobody reads, or holds it to send together with
+    /// what follows in the same write (``PostgresWriteSession``). Its failure then surfaces from
+    /// a later `execute` of the write or from its commit; either way `failure` makes the error
+    /// of its constraint violation.
+    func holdInsert(_ statement: SQLStatement, into table: String,
+                    failure: @escaping @Sendable (SQLConstraintViolation) -> any Error) async throws
+}
+
+extension SQLSession {
+    /// Runs the insert at once.
+    public func holdInsert(_ statement: SQLStatement, into table: String,
+                           failure: @escaping @Sendable (SQLConstraintViolation) -> any Error) async throws {
+        do {
+            try await execute(statement)
+        } catch let violation as SQLConstraintViolation {
+            throw failure(violation)
+        }
+    }
 }
 
 /// A constraint of the schema refused a write.
