@@ -90,7 +90,7 @@ public final class DeliveryQueue: Sendable {
 
     /// True when the pool has a function that may rewrite `message` (CustomMessage) or carry
     /// it instead of the server's channel (CustomEmailSender/CustomSMSSender) after the commit.
-    static func mayChangeAfterCommit(_ message: OutboundMessage, pool: PoolRecord) -> Bool {
+    private static func mayChangeAfterCommit(_ message: OutboundMessage, pool: PoolRecord) -> Bool {
         let sender: Trigger = message.medium == .email ? .customEmailSender : .customSMSSender
         return [Trigger.customMessage, sender].contains { $0.arn(in: pool.settings.lambdaConfig) != nil }
     }
