@@ -296,6 +296,24 @@ def test_concurrent_sign_ups_of_one_username_on_both_nodes(a, b, idp_a, idp_b, p
         assert len(listed) == 1
 
 
+def test_a_taken_username_is_refused_whichever_way_the_second_user_comes(a, idp_a, idp_b, pool, client):
+    """On PostgreSQL a new user's rows (user, attributes, code, outbox message) go out as one
+    statement at the end of the write: a taken name must still answer UsernameExistsException
+    and leave nothing of the refused attempt behind."""
+    username = unique()
+    sign_up(idp_a, client, username)
+    with cognito_error("UsernameExistsException"):
+        idp_b.admin_create_user(UserPoolId=pool["Id"], Username=username, MessageAction="SUPPRESS",
+                                UserAttributes=[{"Name": "email", "Value": "second@example.com"}])
+    with cognito_error("UsernameExistsException"):
+        sign_up(idp_b, client, username, email="third@example.com")
+    user = idp_b.admin_get_user(UserPoolId=pool["Id"], Username=username)
+    assert {x["Name"]: x["Value"] for x in user["UserAttributes"]}["email"] == email_for(username)
+    sent = {m["destination"] for m in a.outbox(pool["Id"])}
+    assert email_for(username) in sent
+    assert not {"second@example.com", "third@example.com"} & sent
+
+
 def test_lockout_holds_across_nodes(idp_a, idp_b, pool, client):
     victim = admin_user(idp_a, pool["Id"])
     for idp in (idp_a, idp_b, idp_a, idp_b, idp_a):

@@ -25,11 +25,13 @@ struct SQLTransaction: Sendable {
     /// An insert into `table` the session may send later in the write, with what follows it
     /// (``SQLSession/holdInsert(_:into:failure:)``): wherever its failure surfaces — this
     /// call, a later one, or the write itself — a unique-key violation is
-    /// `StoreError.conflict(key)` and a missing reference `StoreError.referenceMissing`.
+    /// `StoreError.conflict(key)` and a missing reference `StoreError.referenceMissing`. Without
+    /// `key` a unique-key violation is a plain `SQLError`, so that the mapping of a later call
+    /// that sent it cannot take it for its own.
     func holdInsert(_ statement: SQLStatement, into table: String, conflict key: UniqueKey? = nil) async throws {
         try await session.holdInsert(statement, into: table) { violation -> any Error in
             switch violation {
-            case .unique: if let key { StoreError.conflict(key) } else { violation }
+            case .unique: if let key { StoreError.conflict(key) } else { SQLError("A unique key of \(table) refused an insert.") }
             case .foreignKey: StoreError.referenceMissing
             }
         }
