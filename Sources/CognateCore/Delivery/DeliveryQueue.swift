@@ -91,8 +91,9 @@ public final class DeliveryQueue: Sendable {
     /// True when the pool has a function that may rewrite `message` (CustomMessage) or carry
     /// it instead of the server's channel (CustomEmailSender/CustomSMSSender) after the commit.
     private static func mayChangeAfterCommit(_ message: OutboundMessage, pool: PoolRecord) -> Bool {
-        let sender: Trigger = message.medium == .email ? .customEmailSender : .customSMSSender
-        return [Trigger.customMessage, sender].contains { $0.arn(in: pool.settings.lambdaConfig) != nil }
+        let functions = pool.settings.lambdaConfig
+        return Trigger.customMessage.arn(in: functions) != nil
+            || CustomSenders.trigger(for: message.medium).arn(in: functions) != nil
     }
 
     /// The medium's channel when it writes to this queue's store.

@@ -18,10 +18,15 @@ struct CustomSenders: Sendable {
     /// The pool a message is for (the service's configuration cache: no read per message).
     let pool: @Sendable (String) async throws -> PoolRecord?
 
+    /// The pool function that carries messages of `medium` in place of the server's channel.
+    static func trigger(for medium: DeliveryMediumType) -> Trigger {
+        medium == .email ? .customEmailSender : .customSMSSender
+    }
+
     /// Delivers `message` through its pool's function for the medium; false when the pool has
     /// none (the server's channel then carries it).
     func deliver(_ message: OutboundMessage, now: Date) async throws -> Bool {
-        let trigger: Trigger = message.medium == .email ? .customEmailSender : .customSMSSender
+        let trigger = Self.trigger(for: message.medium)
         guard let pool = try await pool(message.poolId), triggers.isConfigured(trigger, pool: pool) else { return false }
         let key = SignInNames(pool: pool.settings).usernameKey(message.username)
         let user = try await store.read { try await $0.user(poolId: pool.id, usernameKey: key) }
