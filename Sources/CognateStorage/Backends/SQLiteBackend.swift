@@ -6,7 +6,8 @@ import Logging
 /// Reads never wait for writes (WAL keeps a snapshot for each reader) and run on the calling
 /// task, with prepared statements cached per connection. Writes go through ``SQLiteWriter``:
 /// one at a time, grouped so that transactions arriving together share one fsync, each
-/// answered only once durable (`synchronous = FULL`). The database holds signing keys and
+/// answered only once durable (`synchronous = FULL`); ``SQLiteCheckpointer`` copies the log
+/// back into the database file beside them, so no write waits for a checkpoint. The database holds signing keys and
 /// password verifiers: its directory is created `0700` and its files `0600` (see
 /// `PrivateFiles`).
 public final class SQLiteBackend: SQLBackend {
@@ -15,6 +16,7 @@ public final class SQLiteBackend: SQLBackend {
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteWriter
     private let writerConnection: SQLiteConnection
+    private let checkpointer: SQLiteCheckpointer
 
     /// Read connections per process: readers run on the caller's thread, so a few more than
     /// the cores keeps every core busy without waiting.
@@ -31,6 +33,8 @@ public final class SQLiteBackend: SQLBackend {
         ] {
             _ = try writer.execute(SQLStatement(stringLiteral: pragma))
         }
+        let checkpointer = try SQLiteCheckpointer(path: path)
+        checkpointer.watch(writer)
         var readers: [SQLiteConnection] = []
         for _ in 0..<readerCount {
             let reader = try SQLiteConnection(path: path, readOnly: false)
@@ -38,12 +42,13 @@ public final class SQLiteBackend: SQLBackend {
             readers.append(reader)
         }
         try PrivateFiles.prepareDatabase(at: path, logger: logger)  // the WAL and shared-memory files now exist
-        return SQLiteBackend(path: path, writer: writer, readers: readers)
+        return SQLiteBackend(path: path, writer: writer, checkpointer: checkpointer, readers: readers)
     }
 
-    private init(path: String, writer: SQLiteConnection, readers: [SQLiteConnection]) {
+    private init(path: String, writer: SQLiteConnection, checkpointer: SQLiteCheckpointer, readers: [SQLiteConnection]) {
         self.path = path
         self.writerConnection = writer
+        self.checkpointer = checkpointer
         self.writer = SQLiteWriter(connection: writer)
         self.readers = SQLiteConnectionPool(readers)
     }
@@ -88,11 +93,12 @@ public final class SQLiteBackend: SQLBackend {
     /// Closes the connections once the writer has nothing left to do. Runs in its own task, so
     /// a caller whose task was cancelled (a server being torn down) still closes the database.
     public func shutdown() async {
-        let writer = self.writer, readers = self.readers, connection = writerConnection
+        let writer = self.writer, readers = self.readers, connection = writerConnection, checkpointer = checkpointer
         await Task {
             _ = try? await writer.exclusive { _ in true }
             readers.close()
             connection.close()
+            checkpointer.close()
         }.value
     }
 }

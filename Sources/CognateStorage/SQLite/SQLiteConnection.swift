@@ -55,6 +55,15 @@ final class SQLiteConnection: @unchecked Sendable {
         handle = nil
     }
 
+    /// Calls `hook` (with `context`) after each commit of this connection, with the number of
+    /// pages in the write-ahead log; SQLite's automatic checkpoint is off from then on.
+    func onCommit(
+        _ context: UnsafeMutableRawPointer,
+        _ hook: @escaping @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+    ) {
+        _ = sqlite3_wal_hook(handle, hook, context)
+    }
+
     /// Runs a statement without parameters or results (pragmas, BEGIN, COMMIT).
     func run(_ sql: String) throws {
         _ = try execute(sql: sql, binds: [])
