@@ -98,7 +98,11 @@ enum StoreConformance {
     }
 
     static func users(_ store: SQLStore) async throws {
-        let alice = user("Alice", attributes: ["email": "a@x.io", "custom:tier": "2", "name": "ユーザー 🙂"])
+        // Attributes come back as a JSON object built by the database: values it must escape.
+        let alice = user("Alice", attributes: [
+            "email": "a@x.io", "custom:tier": "2", "name": "ユーザー 🙂", "custom:json": #"{"a": [1, "b\\"], "c": null}"#,
+            "custom:control": "line 1\nline 2\t\u{1}\u{7f}end", "custom:empty": "", "custom:quote\"name": "\\",
+        ])
         try await seed(store, users: [alice])
         #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "alice") } == alice)
         #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-Alice") } == alice)
@@ -209,6 +213,15 @@ enum StoreConformance {
         #expect(withUser?.user?.attributes == (try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") })?.attributes)
         #expect(try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hash-none") } == nil)
         try await store.write { try await $0.revokeTokenFamily(originJti: "j1", at: t0 + 5) }
+        // What a request with an access token reads: the user, and its family's standing.
+        let standing = try await store.read { try await $0.user(poolId: "p1", sub: "sub-a", withTokenFamily: "j1") }
+        #expect(standing?.user == (try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") }))
+        #expect(standing?.family == TokenFamilyStanding(revokedAt: t0 + 5, deviceKey: nil))
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-a", withTokenFamily: "j2") }?.family
+            == TokenFamilyStanding(revokedAt: nil, deviceKey: nil))
+        let unknownFamily = try await store.read { try await $0.user(poolId: "p1", sub: "sub-a", withTokenFamily: "none") }
+        #expect(unknownFamily != nil && unknownFamily?.family == nil)
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "nobody", withTokenFamily: "j1") } == nil)
         #expect(try await store.read { try await $0.tokenFamily(originJti: "j1") }?.revokedAt == t0 + 5)
         #expect(try await store.read { try await $0.tokenFamily(originJti: "j2") }?.revokedAt == nil)
         try await store.write { try await $0.revokeTokenFamilies(poolId: "p1", userSub: "sub-a", at: t0 + 9) }
@@ -575,6 +588,8 @@ enum StoreConformance {
             remembered: true, createdAt: t0, updatedAt: t0 + 5, lastAuthenticatedAt: t0 + 5)
         try await store.write { try await $0.updateDevice(confirmed) }
         #expect(try await store.read { try await $0.device(poolId: "p1", key: key) } == confirmed)
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-a", withTokenFamily: "on-device") }?.family
+            == TokenFamilyStanding(revokedAt: nil, deviceKey: key))
         #expect(try await store.read { try await $0.device(poolId: "p2", key: key) } == nil)
         // Listings show confirmed devices only.
         #expect(try await store.read { try await $0.devices(poolId: "p1", userSub: "sub-a", after: nil, limit: 10) }.items

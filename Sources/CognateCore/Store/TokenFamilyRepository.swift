@@ -2,6 +2,18 @@ import Foundation
 
 /// One authentication and everything issued from it: the refresh token (stored as a hash) and
 /// the ID and access tokens sharing its `origin_jti`. Revoking the family revokes them all.
+/// What a request with an access token needs of its family: whether it was revoked, and the
+/// device it was issued to.
+public struct TokenFamilyStanding: Sendable, Equatable {
+    public var revokedAt: Date?
+    public var deviceKey: String?
+
+    public init(revokedAt: Date?, deviceKey: String?) {
+        self.revokedAt = revokedAt
+        self.deviceKey = deviceKey
+    }
+}
+
 public struct TokenFamilyRecord: Sendable, Equatable {
     public var originJti: String
     public var poolId: String
@@ -56,11 +68,11 @@ public protocol TokenFamilyRepository: Sendable {
     func rotateRefreshToken(originJti: String, presentedHash: String, newHash: String, previousValidUntil: Date) async throws
         -> Bool
     func tokenFamily(originJti: String) async throws -> TokenFamilyRecord?
-    /// The user `sub` of the pool with the family `originJti` when that family is the user's,
-    /// read in one statement (what every request with an access token needs); nil without the
-    /// user.
+    /// The user `sub` of the pool, and the standing of the family `originJti` when that family
+    /// is the user's, read in one statement (what every request with an access token needs);
+    /// nil without the user.
     func user(poolId: String, sub: String, withTokenFamily originJti: String) async throws
-        -> (user: UserRecord, family: TokenFamilyRecord?)?
+        -> (user: UserRecord, family: TokenFamilyStanding?)?
     func revokeTokenFamily(originJti: String, at date: Date) async throws
     /// Sets the scopes of a family (an authorization code exchanged for its tokens).
     func setTokenFamilyScopes(originJti: String, scopes: [String]) async throws

@@ -55,6 +55,15 @@ public enum SQLFlavor: Sendable {
         }
     }
 
+    /// An aggregate of the rows' `key` → `value` pairs as the text of one JSON object; over no
+    /// rows, NULL or `{}`.
+    func jsonObjectAggregate(_ key: String, _ value: String) -> String {
+        switch self {
+        case .sqlite: "json_group_object(\(key), \(value))"
+        case .postgres: "json_object_agg(\(key), \(value))::text"
+        }
+    }
+
     var autoIncrementPrimaryKey: String {
         switch self {
         case .sqlite: "INTEGER PRIMARY KEY AUTOINCREMENT"

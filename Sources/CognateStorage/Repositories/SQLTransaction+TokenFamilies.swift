@@ -57,15 +57,16 @@ extension SQLTransaction: TokenFamilyRepository {
     }
 
     func user(poolId: String, sub: String, withTokenFamily originJti: String) async throws
-        -> (user: UserRecord, family: TokenFamilyRecord?)?
+        -> (user: UserRecord, family: TokenFamilyStanding?)?
     {
-        let columns = Self.familyColumns.map { ", f.\($0) AS family_\($0)" }.joined()
         guard let (user, row) = try await firstUserRow(
-            columns: columns,
+            columns: ", f.origin_jti AS family_origin_jti, f.revoked_at AS family_revoked_at, f.device_key AS family_device_key",
             from: "users u LEFT JOIN token_families f ON f.origin_jti = \(bind: originJti) AND f.pool_id = u.pool_id AND f.user_sub = u.sub",
             where: "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)")
         else { return nil }
-        return (user, try row.optionalString("family_origin_jti") == nil ? nil : try Self.family(from: row, prefix: "family_"))
+        guard try row.optionalString("family_origin_jti") != nil else { return (user, nil) }
+        return (user, TokenFamilyStanding(
+            revokedAt: try row.optionalDate("family_revoked_at"), deviceKey: try row.optionalString("family_device_key")))
     }
 
     func revokeTokenFamily(originJti: String, at date: Date) async throws {

@@ -60,20 +60,21 @@ extension SQLTransaction: UserRepository {
     }
 
     /// The first user of `source` (which names it `u`, and may join more tables whose
-    /// `columns` it adds to the select list) with its attributes, and the first row for those
-    /// other columns.
+    /// `columns` it adds to the select list) with its attributes, and its row for those other
+    /// columns. The attributes come in the same row, as one JSON object: a row per attribute
+    /// repeated every other column, which the database sent and the node decoded each time.
     func firstUserRow(columns: String, from source: SQLStatement, where condition: SQLStatement)
         async throws -> (user: UserRecord, row: SQLRow)?
     {
-        let rows = try await all(
-            "SELECT u.*, a.name AS attribute_name, a.value AS attribute_value\(unsafeRaw: columns) FROM " + source
-                + " LEFT JOIN user_attributes a ON a.pool_id = u.pool_id AND a.user_sub = u.sub WHERE " + condition)
-        guard let first = rows.first else { return nil }
-        var attributes: [String: String] = [:]
-        for row in rows {
-            if let name = try row.optionalString("attribute_name") { attributes[name] = try row.string("attribute_value") }
-        }
-        return (try Self.user(from: first, attributes: attributes), first)
+        let attributes = flavor.jsonObjectAggregate("a.name", "a.value")
+        guard let row = try await first(
+            """
+            SELECT u.*, (SELECT \(unsafeRaw: attributes) FROM user_attributes a \
+            WHERE a.pool_id = u.pool_id AND a.user_sub = u.sub) AS attributes\(unsafeRaw: columns) FROM 
+            """ + source + " WHERE " + condition)
+        else { return nil }
+        let stored = try row.optionalString("attributes").map { try Columns.decodeJSON([String: String].self, $0) }
+        return (try Self.user(from: row, attributes: stored ?? [:]), row)
     }
 
     func setSignInNames(poolId: String, sub: String, names: [String]) async throws {
