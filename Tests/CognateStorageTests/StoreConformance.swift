@@ -209,8 +209,24 @@ enum StoreConformance {
         }
         #expect(try await store.read { try await $0.tokenFamily(refreshTokenHash: "hash-j1") } == family("j1"))
         let withUser = try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hash-j2") }
-        #expect(withUser?.family == family("j2") && withUser?.user?.sub == "sub-a")
-        #expect(withUser?.user?.attributes == (try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") })?.attributes)
+        #expect(withUser?.family == family("j2") && withUser?.user?.sub == "sub-a" && withUser?.groups == [])
+        #expect(withUser?.user == (try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") }))
+        // With groups (a row per group in that statement): the user once, the groups in token order.
+        let groups = [("zeta", nil), ("beta", 5), ("admins", 1), ("alpha", 5)].map { name, precedence in
+            GroupRecord(poolId: "p1", name: name, description: name == "admins" ? "Ädmins \"all\"" : nil,
+                        roleArn: precedence.map { "arn:aws:iam::1:role/r\($0)" }, precedence: precedence,
+                        createdAt: t0 + 0.123456, updatedAt: t0 + 1.5)
+        }
+        try await store.write { tx in
+            for group in groups {
+                try await tx.insertGroup(group)
+                try await tx.addUser(sub: "sub-a", toGroup: group.name, poolId: "p1")
+            }
+        }
+        let inGroups = try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hash-j2") }
+        #expect(inGroups?.groups.map(\.name) == ["admins", "alpha", "beta", "zeta"])
+        #expect(inGroups?.groups == (try await store.read { try await $0.groups(ofUser: "sub-a", poolId: "p1") }))
+        #expect(inGroups?.user == withUser?.user && inGroups?.family == family("j2"))
         #expect(try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hash-none") } == nil)
         try await store.write { try await $0.revokeTokenFamily(originJti: "j1", at: t0 + 5) }
         // What a request with an access token reads: the user, and its family's standing.
@@ -677,7 +693,7 @@ enum StoreConformance {
         #expect(try await store.write { try await $0.rotateRefreshToken(
             originJti: "hosted", presentedHash: "hh", newHash: "h3", previousValidUntil: t0 + 90) })
         let previous = try await store.read { try await $0.tokenFamilyWithUser(refreshTokenHash: "hh") }
-        #expect(previous?.family.originJti == "hosted" && previous?.user?.sub == "sub-a")
+        #expect(previous?.family.originJti == "hosted" && previous?.user?.sub == "sub-a" && previous?.groups == [])
         let retried = try await store.read { try await $0.tokenFamily(refreshTokenHash: "h3") }
         #expect(retried?.previousRefreshTokenHash == "hh" && retried?.previousValidUntil == t0 + 60)
         #expect(try await store.read { try await $0.tokenFamily(refreshTokenHash: "h2") } == nil)

@@ -149,13 +149,13 @@ extension IdentityService {
         let now = time.now
         let (family, user, groups) = try await store.read { transaction -> (TokenFamilyRecord, UserRecord, [GroupRecord]) in
             let hash = RefreshTokens.hash(token)
-            guard let (family, user) = try await transaction.tokenFamilyWithUser(refreshTokenHash: hash),
+            guard let (family, user, groups) = try await transaction.tokenFamilyWithUser(refreshTokenHash: hash),
                 family.clientId == client.clientId, family.poolId == pool.id,
                 // A rotated-out token only during its grace period.
                 family.refreshTokenHash == hash || family.previousValidUntil.map({ now < $0 }) == true,
                 let user
             else { throw CognitoError.invalidRefreshToken }
-            return (family, user, try await transaction.groups(ofUser: user.sub, poolId: pool.id))
+            return (family, user, groups)
         }
         try authenticate(family, user)
         guard family.revokedAt == nil else { throw CognitoError.revokedRefreshToken }

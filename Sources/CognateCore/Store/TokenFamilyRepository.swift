@@ -58,9 +58,11 @@ public protocol TokenFamilyRepository: Sendable {
     func insertTokenFamily(_ family: TokenFamilyRecord) async throws
     /// The family whose current — or previous, with rotation — refresh token has this hash.
     func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord?
-    /// The same family with its user (nil when the user is gone), read in one statement when
-    /// the hash is the family's current refresh token (what every refresh needs).
-    func tokenFamilyWithUser(refreshTokenHash: String) async throws -> (family: TokenFamilyRecord, user: UserRecord?)?
+    /// The same family with its user (nil when the user is gone) and the user's groups in
+    /// token order, read in one statement when the hash is the family's current refresh token
+    /// (what every refresh needs).
+    func tokenFamilyWithUser(refreshTokenHash: String) async throws
+        -> (family: TokenFamilyRecord, user: UserRecord?, groups: [GroupRecord])?
     /// Rotation: `newHash` becomes the family's refresh token. When `presentedHash` is the
     /// current one it becomes the previous, accepted until `previousValidUntil`; when it is the
     /// previous (a retry) that stays as it is. False when neither matches any more (a

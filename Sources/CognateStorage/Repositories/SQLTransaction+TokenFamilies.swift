@@ -23,18 +23,29 @@ extension SQLTransaction: TokenFamilyRepository {
             .map { try Self.family(from: $0) }
     }
 
-    func tokenFamilyWithUser(refreshTokenHash: String) async throws -> (family: TokenFamilyRecord, user: UserRecord?)? {
+    /// One statement: the family, its user, and the user's groups (a row per group).
+    func tokenFamilyWithUser(refreshTokenHash: String) async throws
+        -> (family: TokenFamilyRecord, user: UserRecord?, groups: [GroupRecord])?
+    {
         let columns = Self.familyColumns.map { ", f.\($0) AS family_\($0)" }.joined()
-        if let (user, row) = try await firstUserRow(
+            + Self.groupColumns.map { ", g.\($0) AS group_\($0)" }.joined()
+        if let (user, rows) = try await userRows(
             columns: columns,
-            from: "token_families f JOIN users u ON u.pool_id = f.pool_id AND u.sub = f.user_sub",
+            from: """
+                token_families f JOIN users u ON u.pool_id = f.pool_id AND u.sub = f.user_sub \
+                LEFT JOIN group_members m ON m.pool_id = u.pool_id AND m.user_sub = u.sub \
+                LEFT JOIN user_groups g ON g.pool_id = m.pool_id AND g.name = m.group_name
+                """,
             where: "f.refresh_token_hash = \(bind: refreshTokenHash)")
         {
-            return (try Self.family(from: row, prefix: "family_"), user)
+            let groups = try rows.filter { try $0.optionalString("group_name") != nil }
+                .map { try Self.group(from: $0, prefix: "group_") }.sorted(by: Self.inTokenOrder)
+            return (try Self.family(from: rows[0], prefix: "family_"), user, groups)
         }
         // A previous refresh token (rotation's grace period), or a family without its user.
         guard let family = try await tokenFamily(refreshTokenHash: refreshTokenHash) else { return nil }
-        return (family, try await user(poolId: family.poolId, sub: family.userSub))
+        guard let user = try await user(poolId: family.poolId, sub: family.userSub) else { return (family, nil, []) }
+        return (family, user, try await groups(ofUser: user.sub, poolId: user.poolId))
     }
 
     func rotateRefreshToken(originJti: String, presentedHash: String, newHash: String, previousValidUntil: Date) async throws

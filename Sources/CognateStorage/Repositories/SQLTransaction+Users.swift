@@ -61,20 +61,29 @@ extension SQLTransaction: UserRepository {
 
     /// The first user of `source` (which names it `u`, and may join more tables whose
     /// `columns` it adds to the select list) with its attributes, and its row for those other
-    /// columns. The attributes come in the same row, as one JSON object: a row per attribute
-    /// repeated every other column, which the database sent and the node decoded each time.
+    /// columns.
     func firstUserRow(columns: String, from source: SQLStatement, where condition: SQLStatement)
         async throws -> (user: UserRecord, row: SQLRow)?
     {
+        try await userRows(columns: columns, from: source, where: condition).map { ($0.user, $0.rows[0]) }
+    }
+
+    /// The user of `source`'s first row with its attributes, and all the rows (`source` may
+    /// join a table with several rows per user). The
+    /// attributes come in each row as one JSON object: a row per attribute repeated every other
+    /// column, which the database sent and the node decoded each time.
+    func userRows(columns: String, from source: SQLStatement, where condition: SQLStatement)
+        async throws -> (user: UserRecord, rows: [SQLRow])?
+    {
         let attributes = flavor.jsonObjectAggregate("a.name", "a.value")
-        guard let row = try await first(
+        let rows = try await all(
             """
             SELECT u.*, (SELECT \(unsafeRaw: attributes) FROM user_attributes a \
             WHERE a.pool_id = u.pool_id AND a.user_sub = u.sub) AS attributes\(unsafeRaw: columns) FROM 
             """ + source + " WHERE " + condition)
-        else { return nil }
+        guard let row = rows.first else { return nil }
         let stored = try row.optionalString("attributes").map { try Columns.decodeJSON([String: String].self, $0) }
-        return (try Self.user(from: row, attributes: stored ?? [:]), row)
+        return (try Self.user(from: row, attributes: stored ?? [:]), rows)
     }
 
     func setSignInNames(poolId: String, sub: String, names: [String]) async throws {
