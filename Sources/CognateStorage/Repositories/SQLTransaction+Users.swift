@@ -82,7 +82,7 @@ extension SQLTransaction: UserRepository {
             WHERE a.pool_id = u.pool_id AND a.user_sub = u.sub) AS attributes\(unsafeRaw: columns) FROM 
             """ + source + " WHERE " + condition)
         guard let row = rows.first else { return nil }
-        let stored = try row.optionalString("attributes").map { try Columns.decodeJSON([String: String].self, $0) }
+        let stored = try row.optionalString("attributes").map(JSONStringMap.decode)
         return (try Self.user(from: row, attributes: stored ?? [:]), rows)
     }
 
