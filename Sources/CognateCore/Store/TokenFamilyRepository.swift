@@ -1,7 +1,5 @@
 import Foundation
 
-/// One authentication and everything issued from it: the refresh token (stored as a hash) and
-/// the ID and access tokens sharing its `origin_jti`. Revoking the family revokes them all.
 /// What a request with an access token needs of its family: whether it was revoked, and the
 /// device it was issued to.
 public struct TokenFamilyStanding: Sendable, Equatable {
@@ -14,6 +12,8 @@ public struct TokenFamilyStanding: Sendable, Equatable {
     }
 }
 
+/// One authentication and everything issued from it: the refresh token (stored as a hash) and
+/// the ID and access tokens sharing its `origin_jti`. Revoking the family revokes them all.
 public struct TokenFamilyRecord: Sendable, Equatable {
     public var originJti: String
     public var poolId: String

@@ -69,9 +69,9 @@ extension SQLTransaction: UserRepository {
     }
 
     /// The user of `source`'s first row with its attributes, and all the rows (`source` may
-    /// join a table with several rows per user). The
-    /// attributes come in each row as one JSON object: a row per attribute repeated every other
-    /// column, which the database sent and the node decoded each time.
+    /// join a table with several rows per user). The attributes come in each row as one JSON
+    /// object, not a row per attribute: those repeated every other column, which the database
+    /// sent and the node decoded each time.
     func userRows(columns: String, from source: SQLStatement, where condition: SQLStatement)
         async throws -> (user: UserRecord, rows: [SQLRow])?
     {
