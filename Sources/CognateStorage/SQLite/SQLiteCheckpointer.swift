@@ -43,10 +43,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         try connection.run("PRAGMA synchronous = FULL")
     }
 
-    /// Makes `writer`'s commits report the log's size here instead of checkpointing themselves.
-    /// The checkpointer must outlive the writer connection (or its hook).
+    /// Makes `writer`'s commits report the log's size here instead of checkpointing themselves
+    /// (the writer keeps this checkpointer alive).
     func watch(_ writer: SQLiteConnection) {
-        writer.onCommit(Unmanaged.passUnretained(self).toOpaque()) { context, database, name, logPages in
+        writer.onCommit(self) { context, database, name, logPages in
             guard let context else { return SQLITE_OK }
             let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
             if checkpointer.writerCopies(logPages: logPages) {

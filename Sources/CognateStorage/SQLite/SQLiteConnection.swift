@@ -10,6 +10,7 @@ final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: PreparedStatement] = [:]
     private var statementOrder: [String] = []
+    private var commitHookOwner: AnyObject?
     /// Prepared statements kept per connection; the least recently prepared are finalized first.
     static let statementCacheSize = 256
 
@@ -53,15 +54,18 @@ final class SQLiteConnection: @unchecked Sendable {
         statementOrder.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
+        commitHookOwner = nil
     }
 
-    /// Calls `hook` (with `context`) after each commit of this connection, with the number of
-    /// pages in the write-ahead log; SQLite's automatic checkpoint is off from then on.
+    /// Calls `hook` after each commit of this connection, with `owner` (kept alive as long as
+    /// the connection) as its context and the number of pages in the write-ahead log; SQLite's
+    /// automatic checkpoint is off from then on.
     func onCommit(
-        _ context: UnsafeMutableRawPointer,
+        _ owner: AnyObject,
         _ hook: @escaping @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
     ) {
-        _ = sqlite3_wal_hook(handle, hook, context)
+        commitHookOwner = owner
+        _ = sqlite3_wal_hook(handle, hook, Unmanaged.passUnretained(owner).toOpaque())
     }
 
     /// Runs a statement without parameters or results (pragmas, BEGIN, COMMIT).
