@@ -15,8 +15,8 @@ import Synchronization
 /// which one running beside a busy writer never does (the writer appends meanwhile: the log
 /// reached 12 GB while a million users were synthesized). So the writer's next commit after
 /// it finishes copies the rest itself: the frames appended meanwhile, a fraction of the
-/// whole; its next write starts the log over. `writerCheckpointPages` is the backstop when
-/// checkpoints here fail (another process holds the checkpoint lock).
+/// whole; its next write starts the log over. `writerCheckpointPages` is the backstop while a
+/// checkpoint here runs long.
 ///
 /// Contract: durability is unchanged — a transaction is durable once its COMMIT fsynced the
 /// log; a checkpoint only copies committed pages, and fsyncs the database file before the
