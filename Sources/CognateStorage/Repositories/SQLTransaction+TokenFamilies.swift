@@ -27,10 +27,8 @@ extension SQLTransaction: TokenFamilyRepository {
     func tokenFamilyWithUser(refreshTokenHash: String) async throws
         -> (family: TokenFamilyRecord, user: UserRecord?, groups: [GroupRecord])?
     {
-        let columns = Self.familyColumns.map { ", f.\($0) AS family_\($0)" }.joined()
-            + Self.groupColumns.map { ", g.\($0) AS group_\($0)" }.joined()
         if let (user, rows) = try await userRows(
-            columns: columns,
+            columns: Self.familyAndGroupColumns,
             from: """
                 token_families f JOIN users u ON u.pool_id = f.pool_id AND u.sub = f.user_sub \
                 LEFT JOIN group_members m ON m.pool_id = u.pool_id AND m.user_sub = u.sub \
@@ -106,6 +104,11 @@ extension SQLTransaction: TokenFamilyRepository {
         "origin_jti", "pool_id", "client_id", "user_sub", "refresh_token_hash", "auth_time", "created_at", "expires_at",
         "revoked_at", "device_key", "scopes", "previous_refresh_token_hash", "previous_valid_until",
     ]
+
+    /// The select list a refresh adds to its user's: the family's columns (`family_…`) and the
+    /// groups' (`group_…`).
+    private static let familyAndGroupColumns = familyColumns.map { ", f.\($0) AS family_\($0)" }.joined()
+        + groupColumns.map { ", g.\($0) AS group_\($0)" }.joined()
 
     /// The family in `row`, whose column names start with `prefix`.
     static func family(from row: SQLRow, prefix: String = "") throws -> TokenFamilyRecord {
