@@ -298,6 +298,26 @@ def test_unicode_usernames_and_attributes_round_trip(server, idp, pool, app_clie
     assert idp.get_user(AccessToken=tokens["AccessToken"])["Username"] == username
 
 
+def test_attribute_values_with_json_syntax_round_trip(server, idp, pool, app_client):
+    """Users are read with their attributes as one JSON object the database builds: values full
+    of JSON syntax and escapes come back unchanged through GetUser, AdminGetUser and tokens."""
+    username = unique("json")
+    values = {"name": 'Zoë "Z" O\'Neil \\ {"a": [1, "b\\"], "c": null}', "family_name": "tab\there\u0001end",
+              "given_name": "\\u00e9 is not é, \\ud83d\\ude00 is not 😀"}
+    idp.sign_up(ClientId=app_client["ClientId"], Username=username, Password=PASSWORD,
+                UserAttributes=[{"Name": "email", "Value": email_for("json")}]
+                + [{"Name": name, "Value": value} for name, value in values.items()])
+    idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
+    tokens = sign_in(idp, app_client, username)
+    for attributes in (attributes_of(idp.get_user(AccessToken=tokens["AccessToken"])),
+                       attributes_of(idp.admin_get_user(UserPoolId=pool["Id"], Username=username))):
+        assert {name: attributes.get(name) for name in values} == values
+    refreshed = idp.initiate_auth(ClientId=app_client["ClientId"], AuthFlow="REFRESH_TOKEN_AUTH",
+                                  AuthParameters={"REFRESH_TOKEN": tokens["RefreshToken"]})["AuthenticationResult"]
+    claims = verify_token(server, pool["Id"], refreshed["IdToken"], "id", app_client["ClientId"])
+    assert {name: claims.get(name) for name in values} == values
+
+
 def test_unicode_in_error_messages(server):
     name = "プール" * 50
     message = assert_raw_error(raw_call(server, "CreateUserPool", {"PoolName": name}), "InvalidParameterException")
