@@ -26,7 +26,9 @@ extension IdentityService {
     ///
     /// `riskDemandsMfa`: threat protection asks for a second factor whatever the device; when
     /// the user has none, `.required` refuses the sign-in and `.ifConfigured` lets it through.
-    func completeFirstFactor(_ user: UserRecord, pool: PoolRecord, client: ClientRecord, askingForMfa: Bool = true,
+    /// `groups`: the user's groups when the caller read them in this transaction already.
+    func completeFirstFactor(_ user: UserRecord, groups knownGroups: [GroupRecord]? = nil, pool: PoolRecord,
+                             client: ClientRecord, askingForMfa: Bool = true,
                              device deviceKey: String? = nil, deviceProved: Bool = false,
                              riskDemandsMfa: RiskMfaDemand? = nil,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
@@ -68,7 +70,8 @@ extension IdentityService {
                 expiresAt: now.addingTimeInterval(TokenValidity(client: client.settings).refreshToken),
                 deviceKey: device?.deviceKey ?? newDevice?.deviceKey)
             try await transaction.insertTokenFamily(family)
-            let groups = try await transaction.groups(ofUser: user.sub, poolId: pool.id)
+            let groups =
+                if let knownGroups { knownGroups } else { try await transaction.groups(ofUser: user.sub, poolId: pool.id) }
             return .tokens(family, refreshToken: refreshToken, user: user, groups: groups, newDevice: newDevice)
         }
     }
@@ -202,24 +205,30 @@ extension IdentityService {
             return try await screenedSignIn(
                 checked, correct: correct, password: password, pool: pool, client: client, device: device, in: transaction)
         }
-        let user = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
-        return try await completeFirstFactor(user, pool: pool, client: client, device: device, in: transaction)
+        let standing = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
+        return try await completeFirstFactor(
+            standing.user, groups: standing.groups, pool: pool, client: client, device: device, in: transaction)
     }
 
     /// The lockout and failure count of ``settlePasswordCheck(_:correct:password:pool:client:device:in:)``
-    /// without what follows: returns the user, locked, when the password was right.
+    /// without what follows: returns the user, locked, with its groups and its failure record
+    /// as it was, when the password was right. One read (`lockedUserForSignIn`) takes the lock
+    /// and brings all of it.
     func settlePasswordVerdict(_ checked: UserRecord, correct: Bool, in transaction: any StoreTransaction) async throws
-        -> UserRecord
+        -> SignInStanding
     {
         // An imported user has no password yet: whatever is typed, the answer is to reset it.
         if checked.password == nil, checked.status == .resetRequired { throw CognitoError.passwordResetRequired }
-        let user = try await locked(checked, transaction)
-        let lockout = try await checkNotLockedOut(user.sub, poolId: user.poolId, in: transaction)
+        guard let standing = try await transaction.lockedUserForSignIn(poolId: checked.poolId, sub: checked.sub) else {
+            throw CognitoError.userNotFound
+        }
+        let user = standing.user
+        try refuseWhileLockedOut(standing.lockout)
         guard correct, user.password == checked.password else {
             try await recordFailedSignIn(user.sub, poolId: user.poolId, in: transaction)
             throw CommitAndFail(.incorrectCredentials)
         }
-        if lockout != nil { try await transaction.clearSignInLockout(poolId: user.poolId, subject: user.sub) }
-        return user
+        if standing.lockout != nil { try await transaction.clearSignInLockout(poolId: user.poolId, subject: user.sub) }
+        return standing
     }
 }

@@ -26,8 +26,13 @@ extension IdentityService {
         -> SignInLockout?
     {
         let lockout = try await transaction.signInLockout(poolId: poolId, subject: subject)
-        if let lockedUntil = lockout?.lockedUntil, time.now < lockedUntil { throw SignInThrottle.attemptsExceeded }
+        try refuseWhileLockedOut(lockout)
         return lockout
+    }
+
+    /// Refuses the attempt while `lockout` (a subject's failure record) lasts.
+    func refuseWhileLockedOut(_ lockout: SignInLockout?) throws {
+        if let lockedUntil = lockout?.lockedUntil, time.now < lockedUntil { throw SignInThrottle.attemptsExceeded }
     }
 
     /// Counts a wrong password (atomically, so concurrent failures on any node all count) and
@@ -42,12 +47,12 @@ extension IdentityService {
     }
 
     /// A failed sign-in of a name that is no user, settled as a wrong password of a real user
-    /// is (`settlePasswordCheck`): the same reads and writes under the same lockout rules, so
+    /// is (`settlePasswordCheck`): as many statements under the same lockout rules — one read
+    /// (where a real user's also takes its lock and its groups), the failure counted — so
     /// neither the answer nor its timing tells the two apart. Always throws.
     func settleDecoySignIn(_ subject: String, pool: PoolRecord, in transaction: any StoreTransaction) async throws
         -> FirstFactorResult
     {
-        _ = try await transaction.user(poolId: pool.id, sub: subject, forUpdate: true)  // the lock a real user takes
         try await checkNotLockedOut(subject, poolId: pool.id, in: transaction)
         try await recordFailedSignIn(subject, poolId: pool.id, in: transaction)
         throw CommitAndFail(.incorrectCredentials)

@@ -50,11 +50,31 @@ public struct SignInLockout: Sendable, Equatable {
     }
 }
 
+/// A user whose password check is being settled, read in one statement
+/// (`lockedUserForSignIn`): what the verdict and a right password's tokens need.
+public struct SignInStanding: Sendable {
+    /// Read with its row locked until the transaction ends.
+    public var user: UserRecord
+    /// The user's groups, in token order.
+    public var groups: [GroupRecord]
+    /// The user's failure record, as it was before this attempt.
+    public var lockout: SignInLockout?
+
+    public init(user: UserRecord, groups: [GroupRecord], lockout: SignInLockout?) {
+        self.user = user
+        self.groups = groups
+        self.lockout = lockout
+    }
+}
+
 /// Failed sign-ins per subject: a user's `sub`, or — for a name that is no user, under
 /// PreventUserExistenceErrors — a pseudonym of that name, so unknown names are throttled
 /// exactly like real users. Records of subjects without failures for a day are swept.
 public protocol SignInLockoutRepository: Sendable {
     func signInLockout(poolId: String, subject: String) async throws -> SignInLockout?
+    /// The user `sub` locked until the transaction ends, with its groups and its failure
+    /// record, in one statement; nil without the user.
+    func lockedUserForSignIn(poolId: String, sub: String) async throws -> SignInStanding?
     /// Adds one failure atomically (concurrent failures are all counted) and returns the count.
     func recordSignInFailure(poolId: String, subject: String, at date: Date) async throws -> Int
     /// Locks the subject out until `date`, unless an existing lockout lasts longer.

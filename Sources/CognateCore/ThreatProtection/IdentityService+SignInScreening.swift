@@ -12,10 +12,9 @@ extension IdentityService {
     func screenedSignIn(_ checked: UserRecord, correct: Bool, password: String?, pool: PoolRecord, client: ClientRecord,
                         device: String?, in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         var event = newAuthEvent(.signIn)
-        let failuresBefore = try await transaction.signInLockout(poolId: pool.id, subject: checked.sub)?.failures ?? 0
-        let user: UserRecord
+        let standing: SignInStanding
         do {
-            user = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
+            standing = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
         } catch let failure as CommitAndFail {
             event.eventResponse = .fail
             event.challengeResponses = [ChallengeResponseType(challengeName: .password, challengeResponse: .failure)]
@@ -24,7 +23,9 @@ extension IdentityService {
             throw failure
         }
         event.challengeResponses = [ChallengeResponseType(challengeName: .password, challengeResponse: .success)]
-        let signals = try await signInSignals(of: user, failures: failuresBefore, password: password, in: transaction)
+        let user = standing.user
+        let signals = try await signInSignals(
+            of: user, failures: standing.lockout?.failures ?? 0, password: password, in: transaction)
         let assessment = RiskAssessment.assess(
             signals, configuration: pool.riskConfiguration(clientId: client.clientId),
             enforced: pool.threatProtection == .enforced)
@@ -36,10 +37,11 @@ extension IdentityService {
                 throw CommitAndFail(error)
             case .requireMfa(let orBlock):
                 outcome = .success(try await completeFirstFactor(
-                    user, pool: pool, client: client, device: device, riskDemandsMfa: orBlock ? .required : .ifConfigured,
-                    in: transaction))
+                    user, groups: standing.groups, pool: pool, client: client, device: device,
+                    riskDemandsMfa: orBlock ? .required : .ifConfigured, in: transaction))
             case .allow:
-                outcome = .success(try await completeFirstFactor(user, pool: pool, client: client, device: device, in: transaction))
+                outcome = .success(try await completeFirstFactor(
+                    user, groups: standing.groups, pool: pool, client: client, device: device, in: transaction))
             }
         } catch let failure as CommitAndFail {
             outcome = .failure(failure)

@@ -77,6 +77,20 @@ extension SQLTransaction: GroupRepository {
 
     static let groupColumns = ["pool_id", "name", "description", "role_arn", "precedence", "created_at", "updated_at"]
 
+    /// Joins the groups of the user `u` (a row per group, one row of NULLs without any) to a
+    /// read of that user; `groupSelectColumns` selects their columns, `groups(in:)` reads them back.
+    static let groupJoin = """
+        LEFT JOIN group_members m ON m.pool_id = u.pool_id AND m.user_sub = u.sub \
+        LEFT JOIN user_groups g ON g.pool_id = m.pool_id AND g.name = m.group_name
+        """
+    static let groupSelectColumns = groupColumns.map { ", g.\($0) AS group_\($0)" }.joined()
+
+    /// The groups of the rows of a read joined with `groupJoin`, in token order.
+    static func groups(in rows: [SQLRow]) throws -> [GroupRecord] {
+        try rows.filter { try $0.optionalString("group_name") != nil }
+            .map { try group(from: $0, prefix: "group_") }.sorted(by: inTokenOrder)
+    }
+
     func listUsers(inGroup name: String, poolId: String, after: String?, limit: Int) async throws -> Page<UserRecord> {
         let rows = try await all(
             """

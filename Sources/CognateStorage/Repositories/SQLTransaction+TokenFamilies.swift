@@ -29,16 +29,10 @@ extension SQLTransaction: TokenFamilyRepository {
     {
         if let (user, rows) = try await userRows(
             columns: Self.familyAndGroupColumns,
-            from: """
-                token_families f JOIN users u ON u.pool_id = f.pool_id AND u.sub = f.user_sub \
-                LEFT JOIN group_members m ON m.pool_id = u.pool_id AND m.user_sub = u.sub \
-                LEFT JOIN user_groups g ON g.pool_id = m.pool_id AND g.name = m.group_name
-                """,
+            from: "token_families f JOIN users u ON u.pool_id = f.pool_id AND u.sub = f.user_sub \(unsafeRaw: Self.groupJoin)",
             where: "f.refresh_token_hash = \(bind: refreshTokenHash)")
         {
-            let groups = try rows.filter { try $0.optionalString("group_name") != nil }
-                .map { try Self.group(from: $0, prefix: "group_") }.sorted(by: Self.inTokenOrder)
-            return (try Self.family(from: rows[0], prefix: "family_"), user, groups)
+            return (try Self.family(from: rows[0], prefix: "family_"), user, try Self.groups(in: rows))
         }
         // A previous refresh token (rotation's grace period), or a family without its user.
         guard let family = try await tokenFamily(refreshTokenHash: refreshTokenHash) else { return nil }
@@ -108,7 +102,7 @@ extension SQLTransaction: TokenFamilyRepository {
     /// The select list a refresh adds to its user's: the family's columns (`family_…`) and the
     /// groups' (`group_…`).
     private static let familyAndGroupColumns = familyColumns.map { ", f.\($0) AS family_\($0)" }.joined()
-        + groupColumns.map { ", g.\($0) AS group_\($0)" }.joined()
+        + groupSelectColumns
 
     /// The family in `row`, whose column names start with `prefix`.
     static func family(from row: SQLRow, prefix: String = "") throws -> TokenFamilyRecord {
