@@ -7,6 +7,7 @@ table. Usage:
 
     python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
                          [--node-cpus 0.4] [--users 1000000] [--only GetUser]
+    python3 bench/run.py --compare-users 1000000 [--rounds 3] [--only GetUser]
 
 Load: wrk (Debian's `wrk`) with one thread and --connections connections for the single-request
 operations at peak; `cognate-load rate` (bench/Load) for a fixed rate (half of the peak, open
@@ -17,6 +18,12 @@ synthetic users to the pool first (`cognate users synthesize`), to measure a lar
 --node-cpus gives each node a CPU quota of its own (a cgroup), as if each ran on a machine of its
 own while the load generator and the database ran elsewhere: on 2 cores, the way to see whether
 a second node adds throughput.
+--compare-users N measures Cognate alone, twice over: a pool of the 32 users and one with N
+synthetic users more, two servers side by side, each operation measured on one then the other,
+--rounds times (the small pool first in every other round); it reports the medians and their
+ratios (large pool over small), so that the pool's size is compared within minutes rather than
+across runs the machine's speed moves between. Both pools' half-peak runs go at half of the small
+pool's latest peak: their p99 figures are at the same load.
 """
 import argparse
 import json
@@ -24,6 +31,7 @@ import os
 import pathlib
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -318,6 +326,100 @@ def table(results, limit, title, database_column=False):
     return "\n".join(lines)
 
 
+def measure(server, operation, body, args, half_rate=None):
+    """One operation at peak (wrk), then at `half_rate` (default: half of this peak)."""
+    before, database_before = server.cpu(), server.database_cpu()
+    result = run_wrk(server.endpoints, operation, body, args.seconds, args.connections)
+    result["cpu_ms"] = 1000 * (server.cpu() - before) / max(result["requests"], 1)
+    result["db_cpu_ms"] = 1000 * (server.database_cpu() - database_before) / max(result["requests"], 1)
+    if server.name == "Cognate":
+        rate = half_rate or max(1, int(result["throughput"] / 2))
+        result["half"] = run_rate(server, operation, json.dumps(body), rate, args.seconds, args.binary)
+    return result
+
+
+def compare_pool_sizes(args, limit):
+    """--compare-users: the same operations on a small and a large pool, alternately (see the
+    module's doc)."""
+    rounds = {}   # operation -> {"small": [results], "large": [results]}
+    with tempfile.TemporaryDirectory(prefix="cognate-bench-") as workdir:
+        servers = {}
+        try:
+            for size in ("small", "large"):
+                directory = pathlib.Path(workdir) / size
+                directory.mkdir()
+                servers[size] = start_cognate(args.binary, str(directory), None, 1)
+            prepared = {size: prepare(server) for size, server in servers.items()}
+            print(f"Cognate: {args.compare_users} synthetic users ...", file=sys.stderr)
+            synthesize(args.binary, servers["large"].database, prepared["large"][0], args.compare_users)
+            run_id = uuid.uuid4().hex[:6]
+            for round_index in range(args.rounds):
+                # Small pool first in even rounds, large first in odd ones: neither gains from going first.
+                for size in ("small", "large") if round_index % 2 == 0 else ("large", "small"):
+                    server = servers[size]
+                    pool_id, client_id, tokens = prepared[size]
+                    # Names of this round's sign-ups: distinct per round and per pool.
+                    for name, (operation, body) in operations(client_id, tokens, f"{run_id}{round_index}{size[0]}").items():
+                        if args.only and not any(part in name for part in args.only):
+                            continue
+                        print(f"round {round_index + 1}, {size} pool: {name} ...", file=sys.stderr)
+                        small = rounds.get(name, {}).get("small")
+                        half_rate = small[-1]["half"]["rate"] if size == "large" and small else None
+                        rounds.setdefault(name, {}).setdefault(size, []).append(
+                            measure(server, operation, body, args, half_rate))
+                    if args.only and not any(part in "USER_SRP_AUTH" for part in args.only):
+                        continue
+                    print(f"round {round_index + 1}, {size} pool: USER_SRP_AUTH ...", file=sys.stderr)
+                    rounds.setdefault("USER_SRP_AUTH sign-in (2 requests)", {}).setdefault(size, []).append(
+                        run_srp(server, pool_id, client_id, args.seconds, args.binary))
+        finally:
+            for server in servers.values():
+                server.stop()
+    print(json.dumps(rounds), file=sys.stderr)
+    print(comparison_table(rounds, limit, args))
+
+
+def comparison_table(rounds, limit, args):
+    """Medians over the rounds of each pool, and large/small ratios."""
+    def median(results, key, at_half=False):
+        values = [(r["half"] if at_half else r)[key] for r in results if not at_half or "half" in r]
+        return statistics.median(values) if values else None
+
+    def pair(small, large, digits):
+        if small is None or large is None:
+            return ["—", "—", "—"]
+        return [f"{small:.{digits}f}", f"{large:.{digits}f}", f"{large / small:.2f}" if small else "—"]
+
+    large_label = f"{USERS + args.compare_users} users"
+    lines = [f"### SQLite, 1 node, {args.connections} connections, {args.seconds} s per operation: {USERS} against "
+             f"{large_label}, medians of {args.rounds} alternating rounds", "",
+             f"| operation | req/s, {USERS} users | req/s, {large_label} | ratio | p99 (ms), {USERS} users | "
+             f"p99 (ms), {large_label} | ratio | p99 at half peak (ms), {USERS} users | same, {large_label} | ratio "
+             f"| CPU per request (ms), {USERS} users | same, {large_label} |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, sizes in rounds.items():
+        small, large = sizes.get("small", []), sizes.get("large", [])
+        throughput = pair(median(small, "throughput"), median(large, "throughput"), 0)
+        p99 = pair(median(small, "p99_ms"), median(large, "p99_ms"), 2)
+        half = pair(median(small, "p99_ms", at_half=True), median(large, "p99_ms", at_half=True), 2)
+        if half[0] != "—":
+            half[0] += f" (at {median(small, 'rate', at_half=True):.0f}/s)"
+        cpu = pair(median(small, "cpu_ms"), median(large, "cpu_ms"), 2)
+        lines.append(f"| {name} | {' | '.join(throughput + p99 + half)} | {cpu[0]} | {cpu[1]} |")
+    srp = rounds.get("USER_SRP_AUTH sign-in (2 requests)")
+    if srp and limit:
+        small, large = median(srp["small"], "cpu_ms"), median(srp["large"], "cpu_ms")
+        lines += ["", f"CPU per SRP sign-in: {small:.2f} ms with {USERS} users, {large:.2f} ms with {large_label} "
+                      f"({small / limit['srp_sign_in_ms']:.2f} and {large / limit['srp_sign_in_ms']:.2f} × its "
+                      f"cryptography alone, {limit['srp_sign_in_ms']:.2f} ms)."]
+    failures = {f"{name} ({size})": sum(r["failures"] + r.get("half", {}).get("failures", 0) for r in results)
+                for name, sizes in rounds.items() for size, results in sizes.items()}
+    failures = {key: count for key, count in failures.items() if count}
+    if failures:
+        lines += ["", f"Failed requests: {failures}"]
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=int, default=10)
@@ -329,6 +431,10 @@ def main():
                              "nodes as if on machines of their own, the load generator and PostgreSQL beside them")
     parser.add_argument("--no-moto", action="store_true", help="measure Cognate only")
     parser.add_argument("--users", type=int, default=0, help="synthetic users added to the pool first")
+    parser.add_argument("--compare-users", type=int,
+                        help="SQLite only, Cognate only: a 32-user pool against one with this many synthetic users "
+                             "more, measured alternately")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of --compare-users")
     parser.add_argument("--only", action="append", default=[],
                         help="measure only operations whose name contains this (repeatable; 'SRP' for sign-ins)")
     parser.add_argument("--skip-build", action="store_true")
@@ -345,6 +451,12 @@ def main():
             subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
 
     limit = machine_srp_limit(args.binary)   # first, on a quiet machine
+    if args.compare_users:
+        if args.database or args.nodes > 1 or args.node_cpus or args.users:
+            sys.exit("--compare-users measures two SQLite pools on one node; it takes none of --database, --nodes, "
+                     "--node-cpus, --users")
+        compare_pool_sizes(args, limit)
+        return
     results = {}
     with tempfile.TemporaryDirectory(prefix="cognate-bench-") as workdir:
         servers = [start_cognate(args.binary, workdir, args.database, args.nodes, args.node_cpus)]
@@ -361,14 +473,7 @@ def main():
                     if args.only and not any(part in name for part in args.only):
                         continue
                     print(f"{server.name}: {name} ...", file=sys.stderr)
-                    before, database_before = server.cpu(), server.database_cpu()
-                    result = run_wrk(server.endpoints, operation, body, args.seconds, args.connections)
-                    result["cpu_ms"] = 1000 * (server.cpu() - before) / max(result["requests"], 1)
-                    result["db_cpu_ms"] = 1000 * (server.database_cpu() - database_before) / max(result["requests"], 1)
-                    if server.name == "Cognate":
-                        result["half"] = run_rate(server, operation, json.dumps(body),
-                                                  max(1, int(result["throughput"] / 2)), args.seconds, args.binary)
-                    results.setdefault(name, {})[server.name] = result
+                    results.setdefault(name, {})[server.name] = measure(server, operation, body, args)
                 if args.only and not any(part in "USER_SRP_AUTH" for part in args.only):
                     continue
                 print(f"{server.name}: USER_SRP_AUTH ...", file=sys.stderr)
