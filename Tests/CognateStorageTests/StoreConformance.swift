@@ -35,7 +35,7 @@ enum StoreConformance {
         Case(name: "SMS/email MFA flags, PIN policies and device PIN verifiers", run: mfaCodesAndPins),
         Case(name: "domains, resource servers and the scopes of token families", run: oauthRecords),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
-        Case(name: "a sign-in's one read: the user locked, its groups, its failure record", run: signInStanding),
+        Case(name: "a sign-in's failure record and groups, read after the user's lock, are fresh", run: signInStanding),
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
     ]
 
@@ -717,12 +717,11 @@ enum StoreConformance {
     }
 
     static func signInStanding(_ store: SQLStore) async throws {
-        try await seed(store, users: [user("a", attributes: ["email": "a@example.com"])])
-        let stored = try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") }
-        let plain = try await store.write { try await $0.lockedUserForSignIn(poolId: "p1", sub: "sub-a") }
-        #expect(plain?.user == stored && plain?.groups == [] && plain?.lockout == nil)
-        #expect(try await store.write { try await $0.lockedUserForSignIn(poolId: "p1", sub: "nobody") } == nil)
-        // Groups (a row per group in that statement) and a failure record: the user once.
+        try await seed(store, users: [user("a")])
+        let none = SignInStanding(lockout: nil, groups: [])
+        #expect(try await store.read { try await $0.signInStanding(poolId: "p1", sub: "sub-a") } == none)
+        #expect(try await store.read { try await $0.signInStanding(poolId: "p1", sub: "nobody") } == none)
+        // Groups (a row per group in that statement) and a failure record.
         try await store.write { tx in
             for (name, precedence) in [("zeta", nil), ("beta", 5), ("admins", 1)] as [(String, Int?)] {
                 try await tx.insertGroup(GroupRecord(poolId: "p1", name: name, description: nil, roleArn: nil,
@@ -733,23 +732,27 @@ enum StoreConformance {
             _ = try await tx.recordSignInFailure(poolId: "p1", subject: "sub-a", at: t0)
             try await tx.extendSignInLockout(poolId: "p1", subject: "sub-a", until: t0 + 10)
         }
-        let full = try await store.write { try await $0.lockedUserForSignIn(poolId: "p1", sub: "sub-a") }
-        #expect(full?.user == stored && full?.lockout == SignInLockout(failures: 2, lockedUntil: t0 + 10))
-        #expect(full?.groups.map(\.name) == ["admins", "beta", "zeta"])
-        #expect(full?.groups == (try await store.read { try await $0.groups(ofUser: "sub-a", poolId: "p1") }))
-        // The row stays locked until the transaction ends: a second sign-in's read waits for the
-        // first one's change and sees it.
+        let standing = try await store.read { try await $0.signInStanding(poolId: "p1", sub: "sub-a") }
+        #expect(standing.lockout == SignInLockout(failures: 2, lockedUntil: t0 + 10))
+        #expect(standing.groups.map(\.name) == ["admins", "beta", "zeta"])
+        #expect(standing.groups == (try await store.read { try await $0.groups(ofUser: "sub-a", poolId: "p1") }))
+        // Read after the user's lock, as a password check does, it sees the failure a concurrent
+        // attempt recorded under that lock (joined to the locked read, PostgreSQL would answer
+        // from the snapshot taken before the wait).
         let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
         async let first: Void = store.write { tx in
-            guard var user = try await tx.lockedUserForSignIn(poolId: "p1", sub: "sub-a")?.user else { return }
+            _ = try await tx.user(poolId: "p1", sub: "sub-a", forUpdate: true)
             lockedSignal.yield()
             try await Task.sleep(for: .milliseconds(300))
-            user.updatedAt = t0 + 77
-            try await tx.updateUser(user)
+            _ = try await tx.recordSignInFailure(poolId: "p1", subject: "sub-a", at: t0 + 1)
+            try await tx.extendSignInLockout(poolId: "p1", subject: "sub-a", until: t0 + 20)
         }
         for await _ in locked { break }
-        let second = try await store.write { try await $0.lockedUserForSignIn(poolId: "p1", sub: "sub-a") }
+        let second = try await store.write { tx in
+            _ = try await tx.user(poolId: "p1", sub: "sub-a", forUpdate: true)
+            return try await tx.signInStanding(poolId: "p1", sub: "sub-a")
+        }
         try await first
-        #expect(second?.user.updatedAt == t0 + 77)
+        #expect(second.lockout == SignInLockout(failures: 3, lockedUntil: t0 + 20))
     }
 }

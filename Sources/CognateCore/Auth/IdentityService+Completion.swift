@@ -205,30 +205,28 @@ extension IdentityService {
             return try await screenedSignIn(
                 checked, correct: correct, password: password, pool: pool, client: client, device: device, in: transaction)
         }
-        let standing = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
+        let (user, standing) = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
         return try await completeFirstFactor(
-            standing.user, groups: standing.groups, pool: pool, client: client, device: device, in: transaction)
+            user, groups: standing.groups, pool: pool, client: client, device: device, in: transaction)
     }
 
     /// The lockout and failure count of ``settlePasswordCheck(_:correct:password:pool:client:device:in:)``
     /// without what follows: returns the user, locked, with its groups and its failure record
-    /// as it was, when the password was right. One read (`lockedUserForSignIn`) takes the lock
-    /// and brings all of it.
+    /// as it was, when the password was right. Two reads: the lock, then (`signInStanding`)
+    /// the failure record it guards and the groups.
     func settlePasswordVerdict(_ checked: UserRecord, correct: Bool, in transaction: any StoreTransaction) async throws
-        -> SignInStanding
+        -> (user: UserRecord, standing: SignInStanding)
     {
         // An imported user has no password yet: whatever is typed, the answer is to reset it.
         if checked.password == nil, checked.status == .resetRequired { throw CognitoError.passwordResetRequired }
-        guard let standing = try await transaction.lockedUserForSignIn(poolId: checked.poolId, sub: checked.sub) else {
-            throw CognitoError.userNotFound
-        }
-        let user = standing.user
+        let user = try await locked(checked, transaction)
+        let standing = try await transaction.signInStanding(poolId: user.poolId, sub: user.sub)
         try refuseWhileLockedOut(standing.lockout)
         guard correct, user.password == checked.password else {
             try await recordFailedSignIn(user.sub, poolId: user.poolId, in: transaction)
             throw CommitAndFail(.incorrectCredentials)
         }
         if standing.lockout != nil { try await transaction.clearSignInLockout(poolId: user.poolId, subject: user.sub) }
-        return standing
+        return (user, standing)
     }
 }

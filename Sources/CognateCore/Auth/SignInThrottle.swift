@@ -47,12 +47,13 @@ extension IdentityService {
     }
 
     /// A failed sign-in of a name that is no user, settled as a wrong password of a real user
-    /// is (`settlePasswordCheck`): as many statements under the same lockout rules — one read
-    /// (where a real user's also takes its lock and its groups), the failure counted — so
-    /// neither the answer nor its timing tells the two apart. Always throws.
+    /// is (`settlePasswordCheck`): the same statements under the same lockout rules — the
+    /// lock, the failure record (where a real user's comes with its groups), the failure
+    /// counted — so neither the answer nor its timing tells the two apart. Always throws.
     func settleDecoySignIn(_ subject: String, pool: PoolRecord, in transaction: any StoreTransaction) async throws
         -> FirstFactorResult
     {
+        _ = try await transaction.user(poolId: pool.id, sub: subject, forUpdate: true)  // the lock a real user takes
         try await checkNotLockedOut(subject, poolId: pool.id, in: transaction)
         try await recordFailedSignIn(subject, poolId: pool.id, in: transaction)
         throw CommitAndFail(.incorrectCredentials)

@@ -50,20 +50,17 @@ public struct SignInLockout: Sendable, Equatable {
     }
 }
 
-/// A user whose password check is being settled, read in one statement
-/// (`lockedUserForSignIn`): what the verdict and a right password's tokens need.
-public struct SignInStanding: Sendable {
-    /// Read with its row locked until the transaction ends.
-    public var user: UserRecord
-    /// The user's groups, in token order.
-    public var groups: [GroupRecord]
+/// What settling a user's password check reads once the user is locked, in one statement
+/// (`signInStanding`): what the verdict and a right password's tokens need.
+public struct SignInStanding: Sendable, Equatable {
     /// The user's failure record, as it was before this attempt.
     public var lockout: SignInLockout?
+    /// The user's groups, in token order.
+    public var groups: [GroupRecord]
 
-    public init(user: UserRecord, groups: [GroupRecord], lockout: SignInLockout?) {
-        self.user = user
-        self.groups = groups
+    public init(lockout: SignInLockout?, groups: [GroupRecord]) {
         self.lockout = lockout
+        self.groups = groups
     }
 }
 
@@ -72,9 +69,11 @@ public struct SignInStanding: Sendable {
 /// exactly like real users. Records of subjects without failures for a day are swept.
 public protocol SignInLockoutRepository: Sendable {
     func signInLockout(poolId: String, subject: String) async throws -> SignInLockout?
-    /// The user `sub` locked until the transaction ends, with its groups and its failure
-    /// record, in one statement; nil without the user.
-    func lockedUserForSignIn(poolId: String, sub: String) async throws -> SignInStanding?
+    /// The failure record and the groups of the user `sub`, in one statement (none of either
+    /// without the user). Read it after locking the user, in a statement of its own: under READ
+    /// COMMITTED a statement's snapshot is taken before it waits for a lock, so a failure record
+    /// joined to the locked read could miss the one a concurrent attempt just committed.
+    func signInStanding(poolId: String, sub: String) async throws -> SignInStanding
     /// Adds one failure atomically (concurrent failures are all counted) and returns the count.
     func recordSignInFailure(poolId: String, subject: String, at date: Date) async throws -> Int
     /// Locks the subject out until `date`, unless an existing lockout lasts longer.

@@ -12,9 +12,9 @@ extension IdentityService {
     func screenedSignIn(_ checked: UserRecord, correct: Bool, password: String?, pool: PoolRecord, client: ClientRecord,
                         device: String?, in transaction: any StoreTransaction) async throws -> FirstFactorResult {
         var event = newAuthEvent(.signIn)
-        let standing: SignInStanding
+        let user: UserRecord, standing: SignInStanding
         do {
-            standing = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
+            (user, standing) = try await settlePasswordVerdict(checked, correct: correct, in: transaction)
         } catch let failure as CommitAndFail {
             event.eventResponse = .fail
             event.challengeResponses = [ChallengeResponseType(challengeName: .password, challengeResponse: .failure)]
@@ -23,7 +23,6 @@ extension IdentityService {
             throw failure
         }
         event.challengeResponses = [ChallengeResponseType(challengeName: .password, challengeResponse: .success)]
-        let user = standing.user
         let signals = try await signInSignals(
             of: user, failures: standing.lockout?.failures ?? 0, password: password, in: transaction)
         let assessment = RiskAssessment.assess(

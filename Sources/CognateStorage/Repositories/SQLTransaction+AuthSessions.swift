@@ -35,24 +35,18 @@ extension SQLTransaction: SignInLockoutRepository {
         ).map { SignInLockout(failures: try $0.int("failures"), lockedUntil: try $0.optionalDate("locked_until")) }
     }
 
-    func lockedUserForSignIn(poolId: String, sub: String) async throws -> SignInStanding? {
-        let locking = flavor.forUpdate(of: "u")
-        guard let (user, rows) = try await userRows(
-            columns: Self.lockoutAndGroupColumns,
-            from: """
-                users u LEFT JOIN sign_in_failures s ON s.pool_id = u.pool_id AND s.subject = u.sub \
-                \(unsafeRaw: Self.groupJoin)
-                """,
-            where: "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)\(unsafeRaw: locking)")
-        else { return nil }
-        let lockout = try rows[0].optionalInt64("lockout_failures").map {
+    func signInStanding(poolId: String, sub: String) async throws -> SignInStanding {
+        let rows = try await all(
+            """
+            SELECT s.failures AS lockout_failures, s.locked_until AS lockout_locked_until\(unsafeRaw: Self.groupSelectColumns) \
+            FROM users u LEFT JOIN sign_in_failures s ON s.pool_id = u.pool_id AND s.subject = u.sub \(unsafeRaw: Self.groupJoin) \
+            WHERE u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)
+            """)
+        let lockout = try rows.first?.optionalInt64("lockout_failures").map {
             SignInLockout(failures: Int($0), lockedUntil: try rows[0].optionalDate("lockout_locked_until"))
         }
-        return SignInStanding(user: user, groups: try Self.groups(in: rows), lockout: lockout)
+        return SignInStanding(lockout: lockout, groups: try Self.groups(in: rows))
     }
-
-    private static let lockoutAndGroupColumns =
-        ", s.failures AS lockout_failures, s.locked_until AS lockout_locked_until" + groupSelectColumns
 
     func recordSignInFailure(poolId: String, subject: String, at date: Date) async throws -> Int {
         let now = Columns.time(date)
