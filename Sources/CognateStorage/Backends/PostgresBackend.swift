@@ -5,14 +5,14 @@ import NIOSSL
 import PostgresNIO
 
 /// PostgreSQL, for several stateless Cognate nodes sharing one database: PostgresNIO's
-/// connection pool, each session pinned to one connection.
+/// connection pools (`PostgresClients`: one per event loop), each session pinned to one connection.
 ///
 /// Every connection carries the configured `statement_timeout`, so no query can hold a request
 /// (or a row lock) forever. Migrations run under a session advisory lock, so nodes starting at
 /// once migrate one after the other.
 public final class PostgresBackend: SQLBackend {
     public let flavor = SQLFlavor.postgres
-    private let client: PostgresClient
+    private let clients: PostgresClients
     private let running: Task<Void, Never>
     private let logger: Logger
     /// Longest a call waits for a connection and its statements before it fails: the database
@@ -26,7 +26,6 @@ public final class PostgresBackend: SQLBackend {
 
     public static func open(url: String, options: DatabaseOptions, logger: Logger) async throws -> PostgresBackend {
         var configuration = try configuration(url: url)
-        configuration.options.maximumConnections = options.poolSize
         // The pool keeps all its connections: one opened on demand would start an idle-timeout
         // timer (a task group and a dispatch timer) every time it is handed back, which cost a
         // GetUser about a tenth of its CPU. For the same reason no keep-alive query: PostgresNIO
@@ -34,7 +33,6 @@ public final class PostgresBackend: SQLBackend {
         // every hand-back, and cancels it on the next lease. Idle connections stay open through
         // firewalls and NAT by TCP keep-alive instead, which the server sends (below): the
         // kernel's work, nothing per statement.
-        configuration.options.minimumConnections = options.poolSize
         configuration.options.keepAliveBehavior = nil
         configuration.options.additionalStartupParameters += [
             ("tcp_keepalives_idle", "60"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "6"),
@@ -43,8 +41,8 @@ public final class PostgresBackend: SQLBackend {
         if let timeout = options.statementTimeout {
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(Int(timeout * 1000))))
         }
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let backend = PostgresBackend(client: client, options: options, logger: logger)
+        let clients = PostgresClients(configuration: configuration, connections: options.poolSize, logger: logger)
+        let backend = PostgresBackend(clients: clients, options: options, logger: logger)
         do {
             try await backend.ping()
         } catch {
@@ -74,18 +72,22 @@ public final class PostgresBackend: SQLBackend {
             password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
     }
 
-    private init(client: PostgresClient, options: DatabaseOptions, logger: Logger) {
-        self.client = client
+    private init(clients: PostgresClients, options: DatabaseOptions, logger: Logger) {
+        self.clients = clients
         self.logger = logger
         self.connectionWait = options.connectionWaitTimeout
         self.deadline = options.connectionWaitTimeout + 2 * (options.statementTimeout ?? 30)
-        self.running = Task { await client.run() }
+        self.running = Task { await clients.run() }
     }
 
     public func ping() async throws {
-        let client = self.client, logger = self.logger
+        let clients = self.clients, logger = self.logger
         try await deadlines.run(within: connectionWait, "PostgreSQL") {
-            try await client.withConnection { _ = try await PostgresSession(connection: $0, logger: logger, statements: nil).execute("SELECT 1") }
+            for client in clients.all {
+                try await client.withConnection {
+                    _ = try await PostgresSession(connection: $0, logger: logger, statements: nil).execute("SELECT 1")
+                }
+            }
         }
     }
 
@@ -117,7 +119,7 @@ public final class PostgresBackend: SQLBackend {
     private func withSession<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresSession) async throws -> Result
     ) async throws -> Result {
-        let client = self.client, logger = self.logger, statements = self.statements
+        let client = clients.current, logger = self.logger, statements = self.statements
         return try await deadlines.run(within: deadline, "PostgreSQL") {
             try await client.withConnection { connection in
                 try await body(PostgresSession(connection: connection, logger: logger, statements: statements))
@@ -135,7 +137,7 @@ public final class PostgresBackend: SQLBackend {
         _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result {
         let logger = self.logger
-        return try await client.withConnection { connection in
+        return try await clients.current.withConnection { connection in
             let session = PostgresSession(connection: connection, logger: logger, statements: nil)
             try await session.execute("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))")
             do {
