@@ -15,8 +15,9 @@ import Synchronization
 /// which one running beside a busy writer never does (the writer appends meanwhile: the log
 /// reached 12 GB while a million users were synthesized). So the writer's next commit after
 /// it finishes copies the rest itself: the frames appended meanwhile, a fraction of the
-/// whole; its next write starts the log over. `writerCheckpointPages` is the backstop while a
-/// checkpoint here runs long.
+/// whole; its next write starts the log over. Past `writerCheckpointPages` the writer tries a
+/// checkpoint in every commit: a backstop for a checkpoint here that has not started yet (its
+/// thread not scheduled); while one is copying, the writer's attempt fails at once.
 ///
 /// Contract: durability is unchanged — a transaction is durable once its COMMIT fsynced the
 /// log; a checkpoint only copies committed pages, and fsyncs the database file before the
@@ -24,7 +25,7 @@ import Synchronization
 final class SQLiteCheckpointer: @unchecked Sendable {
     /// Log pages after which a checkpoint starts: SQLite's own default.
     static let logPagesThreshold: Int32 = 1000
-    /// Log pages after which the writer checkpoints in its commit whatever runs here.
+    /// Log pages after which the writer tries a checkpoint in each commit (see the type's doc).
     static let writerCheckpointPages: Int32 = 8000
 
     private enum Phase {
