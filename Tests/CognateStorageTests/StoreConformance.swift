@@ -36,6 +36,8 @@ enum StoreConformance {
         Case(name: "domains, resource servers and the scopes of token families", run: oauthRecords),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
         Case(name: "a sign-in's failure record and groups, read after the user's lock, are fresh", run: signInStanding),
+        Case(name: "a right password's family without the lock: stored only while the user stands as read",
+             run: signInWithoutLock),
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
     ]
 
@@ -754,5 +756,77 @@ enum StoreConformance {
         }
         try await first
         #expect(second.lockout == SignInLockout(failures: 3, lockedUntil: t0 + 20))
+    }
+
+    static func signInWithoutLock(_ store: SQLStore) async throws {
+        let a = { var a = user("a"); a.status = .confirmed; return a }()
+        try await seed(store, users: [a])
+        try await store.write { tx in
+            try await tx.insertGroup(GroupRecord(poolId: "p1", name: "staff", description: nil, roleArn: nil,
+                                                 precedence: 2, createdAt: t0, updatedAt: t0))
+            try await tx.addUser(sub: "sub-a", toGroup: "staff", poolId: "p1")
+            try await tx.addSignInNames(poolId: "p1", sub: "sub-a", names: ["email:a@example.com"])
+        }
+        // The read before the verdict: the user with its standing, by username key or sign-in name.
+        let read = try #require(try await store.read { try await $0.userForSignIn(poolId: "p1", usernameKey: "a") })
+        #expect(read.user == a)
+        #expect(read.standing.lockout == nil)
+        #expect(read.standing.groups.map(\.name) == ["staff"])
+        let byName = try await store.read { try await $0.userForSignIn(poolId: "p1", signInName: "email:a@example.com") }
+        #expect(byName?.user == a && byName?.standing == read.standing)
+        #expect(try await store.read { try await $0.userForSignIn(poolId: "p1", usernameKey: "nobody") } == nil)
+
+        var serial = 0
+        func attempt(as read: UserRecord) async throws -> (stored: Bool, jti: String) {
+            serial += 1
+            let family = TokenFamilyRecord(
+                originJti: "quick-\(serial)", poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "qh-\(serial)",
+                authTime: t0, createdAt: t0, expiresAt: t0 + 3600)
+            let stored = try await store.writeSingleStatement { try await $0.insertTokenFamily(family, ifSignInStands: read) }
+            return (stored, family.originJti)
+        }
+        func exists(_ jti: String) async throws -> Bool {
+            try await store.read { try await $0.tokenFamily(originJti: jti) } != nil
+        }
+        let standing = try await attempt(as: a)
+        #expect(standing.stored)
+        #expect(try await exists(standing.jti))
+        // A failure record appeared: nothing stored.
+        _ = try await store.write { try await $0.recordSignInFailure(poolId: "p1", subject: "sub-a", at: t0) }
+        let failed = try await attempt(as: a)
+        #expect(!failed.stored)
+        #expect(try await !exists(failed.jti))
+        try await store.write { try await $0.clearSignInLockout(poolId: "p1", subject: "sub-a") }
+        // The password, the status or the enabled flag changed since the read: nothing stored.
+        var changes: [(inout UserRecord) -> Void] = []
+        changes.append { $0.password = StoredPassword(salt: [1], verifier: [2]) }
+        changes.append { $0.status = .forceChangePassword }
+        changes.append { $0.enabled = false }
+        for change in changes {
+            let changed = { var changed = a; change(&changed); return changed }()
+            try await store.write { try await $0.updateUser(changed) }
+            let refused = try await attempt(as: a)
+            #expect(!refused.stored)
+            #expect(try await !exists(refused.jti))
+            #expect(try await attempt(as: changed).stored)  // as read after the change, the row stands
+            try await store.write { try await $0.updateUser(a) }
+        }
+        // A change of the user under its lock, committed while the insert waits: the insert sees
+        // the changed row (on PostgreSQL through its share lock; without it, the statement's
+        // snapshot would still show the user enabled).
+        let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
+        async let disabling: Void = store.write { tx in
+            var current = try #require(try await tx.user(poolId: "p1", sub: "sub-a", forUpdate: true))
+            lockedSignal.yield()
+            try await Task.sleep(for: .milliseconds(300))
+            current.enabled = false
+            try await tx.updateUser(current)
+            try await tx.revokeTokenFamilies(poolId: "p1", userSub: "sub-a", at: t0 + 1)
+        }
+        for await _ in locked { break }
+        let racing = try await attempt(as: a)
+        try await disabling
+        #expect(!racing.stored)
+        #expect(try await !exists(racing.jti))
     }
 }

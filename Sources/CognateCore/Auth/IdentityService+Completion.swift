@@ -62,18 +62,26 @@ extension IdentityService {
                 return .challenge(try await deviceChallenge(device, user: user, pool: pool, client: client, in: transaction))
             }
             let newDevice = device == nil ? try await trackNewDevice(of: user, pool: pool, in: transaction) : nil
-            let now = time.now
-            let refreshToken = Base64URL.encode(random.bytes(48))
-            let family = TokenFamilyRecord(
-                originJti: random.uuid(), poolId: pool.id, clientId: client.clientId, userSub: user.sub,
-                refreshTokenHash: RefreshTokens.hash(refreshToken), authTime: now, createdAt: now,
-                expiresAt: now.addingTimeInterval(TokenValidity(client: client.settings).refreshToken),
-                deviceKey: device?.deviceKey ?? newDevice?.deviceKey)
+            let (family, refreshToken) = newTokenFamily(
+                of: user, client: client, deviceKey: device?.deviceKey ?? newDevice?.deviceKey)
             try await transaction.insertTokenFamily(family)
             let groups =
                 if let knownGroups { knownGroups } else { try await transaction.groups(ofUser: user.sub, poolId: pool.id) }
             return .tokens(family, refreshToken: refreshToken, user: user, groups: groups, newDevice: newDevice)
         }
+    }
+
+    /// A new token family of a sign-in, not stored yet, and its refresh token.
+    func newTokenFamily(of user: UserRecord, client: ClientRecord, deviceKey: String?)
+        -> (family: TokenFamilyRecord, refreshToken: String)
+    {
+        let now = time.now
+        let refreshToken = Base64URL.encode(random.bytes(48))
+        let family = TokenFamilyRecord(
+            originJti: random.uuid(), poolId: client.poolId, clientId: client.clientId, userSub: user.sub,
+            refreshTokenHash: RefreshTokens.hash(refreshToken), authTime: now, createdAt: now,
+            expiresAt: now.addingTimeInterval(TokenValidity(client: client.settings).refreshToken), deviceKey: deviceKey)
+        return (family, refreshToken)
     }
 
     /// Refuses a user who may not sign in at all: disabled, unconfirmed, or made to reset

@@ -3,16 +3,19 @@ import Foundation
 
 extension IdentityService {
     /// USER_PASSWORD_AUTH / ADMIN_USER_PASSWORD_AUTH: the password is checked against the SRP
-    /// verifier (one exponentiation, outside any transaction), then settled under the user's
-    /// lock (lockout, failure count) and the user's state decides what follows. A name that is
-    /// no user may be vouched for by the pool's UserMigration function (the user is created
-    /// then); PreAuthentication runs before the check.
+    /// verifier (one exponentiation, outside any transaction), then settled — without the
+    /// user's lock when it was right and only tokens can follow (`signInWithoutLock`), else
+    /// under the lock (lockout, failure count) — and the user's state decides what follows. A
+    /// name that is no user may be vouched for by the pool's UserMigration function (the user
+    /// is created then); PreAuthentication runs before the check.
     func passwordAuth(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
                       client: ClientRecord) async throws -> AuthOutcome {
         let typed = try AuthParameter.require(AuthParameter.username, in: parameters)
         let password = try AuthParameter.require(AuthParameter.password, in: parameters)
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
-        var found = try await store.read { try await self.findUser(typed, in: pool, $0) }
+        let read = try await store.read { try await self.findUserForSignIn(typed, in: pool, $0) }
+        var found = read?.user
+        let standing = read?.standing  // none for a user the migration function brings
         var vouched = false
         if found == nil {
             try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed])
@@ -35,6 +38,9 @@ extension IdentityService {
         let correct = vouched || user.password.map {
             SRPServer.matches(secret: password, salt: $0.salt, realm: realm, identity: user.username, verifier: $0.verifier)
         } ?? false
+        if correct, let standing, let result = try await signInWithoutLock(user, standing: standing, pool: pool, client: client) {
+            return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
+        }
         let result = try await transaction { transaction in
             try await self.settlePasswordCheck(
                 user, correct: correct, password: password, pool: pool, client: client,

@@ -50,8 +50,9 @@ public struct SignInLockout: Sendable, Equatable {
     }
 }
 
-/// What settling a user's password check reads once the user is locked, in one statement
-/// (`signInStanding`): what the verdict and a right password's tokens need.
+/// A user's standing for a password check, read in one statement: before the verdict with the
+/// user (`userForSignIn`), and again under the user's lock when the check is settled there
+/// (`signInStanding`). What the verdict and a right password's tokens need.
 public struct SignInStanding: Sendable, Equatable {
     /// The user's failure record, as it was before this attempt.
     public var lockout: SignInLockout?

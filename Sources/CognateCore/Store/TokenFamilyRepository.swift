@@ -56,6 +56,14 @@ public struct TokenFamilyRecord: Sendable, Equatable {
 
 public protocol TokenFamilyRepository: Sendable {
     func insertTokenFamily(_ family: TokenFamilyRecord) async throws
+    /// The family of a right password settled without the user's lock: inserted in one
+    /// statement (fit for ``Store/writeSingleStatement(_:)``) only while `user`'s row is as it
+    /// was read — the same password, status and enabled flag — and the user has no failure
+    /// record; false, with nothing written, otherwise. Where the database has row locks the
+    /// statement takes a share lock of the user's row, so it waits for a concurrent change of
+    /// the user (a password set, a disable revoking the user's families) and then checks the
+    /// changed row.
+    func insertTokenFamily(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord) async throws -> Bool
     /// The family whose current — or previous, with rotation — refresh token has this hash.
     func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord?
     /// The same family with its user (nil when the user is gone) and the user's groups in

@@ -94,6 +94,11 @@ public protocol UserRepository: Sendable {
     /// The user owning a sign-in name (an email or phone used as username, or a verified alias),
     /// stored as `kind:normalized value`.
     func user(poolId: String, signInName: String, forUpdate: Bool) async throws -> UserRecord?
+    /// The same lookups, unlocked, with the user's standing (failure record and groups) in the
+    /// same statement: what a password check reads before its verdict, and all that a right
+    /// password settled without the user's lock needs (`insertTokenFamily(_:ifSignInStands:)`).
+    func userForSignIn(poolId: String, usernameKey: String) async throws -> (user: UserRecord, standing: SignInStanding)?
+    func userForSignIn(poolId: String, signInName: String) async throws -> (user: UserRecord, standing: SignInStanding)?
 
     /// Writes every field and replaces the attributes.
     func updateUser(_ user: UserRecord) async throws

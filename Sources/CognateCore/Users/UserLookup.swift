@@ -7,12 +7,33 @@ extension IdentityService {
     func findUser(_ typed: String, in pool: PoolRecord, _ transaction: any StoreTransaction, forUpdate: Bool = false)
         async throws -> UserRecord?
     {
+        try await lookUp(
+            typed, in: pool,
+            byUsernameKey: { try await transaction.user(poolId: pool.id, usernameKey: $0, forUpdate: forUpdate) },
+            bySignInName: { try await transaction.user(poolId: pool.id, signInName: $0, forUpdate: forUpdate) })
+    }
+
+    /// As ``findUser(_:in:_:forUpdate:)``, unlocked, with the user's standing for a password
+    /// check (failure record and groups) read in the same statement.
+    func findUserForSignIn(_ typed: String, in pool: PoolRecord, _ transaction: any StoreTransaction)
+        async throws -> (user: UserRecord, standing: SignInStanding)?
+    {
+        try await lookUp(
+            typed, in: pool,
+            byUsernameKey: { try await transaction.userForSignIn(poolId: pool.id, usernameKey: $0) },
+            bySignInName: { try await transaction.userForSignIn(poolId: pool.id, signInName: $0) })
+    }
+
+    /// The order in which a typed name is tried: as a username key, then as each sign-in name
+    /// it could be.
+    private func lookUp<Found>(
+        _ typed: String, in pool: PoolRecord,
+        byUsernameKey: (String) async throws -> Found?, bySignInName: (String) async throws -> Found?
+    ) async throws -> Found? {
         let names = SignInNames(pool: pool.settings)
-        if let user = try await transaction.user(poolId: pool.id, usernameKey: names.usernameKey(typed), forUpdate: forUpdate) {
-            return user
-        }
+        if let found = try await byUsernameKey(names.usernameKey(typed)) { return found }
         for key in names.candidateKeys(for: typed) {
-            if let user = try await transaction.user(poolId: pool.id, signInName: key, forUpdate: forUpdate) { return user }
+            if let found = try await bySignInName(key) { return found }
         }
         return nil
     }

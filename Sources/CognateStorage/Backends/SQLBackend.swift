@@ -23,6 +23,16 @@ public enum SQLFlavor: Sendable {
         }
     }
 
+    /// Suffix of a SELECT that takes a share lock of the rows it reads of `table` (its alias):
+    /// a concurrent change of them waits, or is waited for, and PostgreSQL checks the
+    /// statement's conditions again on the changed row. SQLite needs none (see `forUpdate`).
+    func forShare(of table: String) -> String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR SHARE OF \(table)"
+        }
+    }
+
     /// Column types in DDL.
     var timestampType: String {
         switch self {

@@ -38,14 +38,25 @@ extension SQLTransaction: SignInLockoutRepository {
     func signInStanding(poolId: String, sub: String) async throws -> SignInStanding {
         let rows = try await all(
             """
-            SELECT s.failures AS lockout_failures, s.locked_until AS lockout_locked_until\(unsafeRaw: Self.groupSelectColumns) \
-            FROM users u LEFT JOIN sign_in_failures s ON s.pool_id = u.pool_id AND s.subject = u.sub \(unsafeRaw: Self.groupJoin) \
+            SELECT u.sub\(unsafeRaw: Self.standingSelectColumns) FROM users u \(unsafeRaw: Self.standingJoin) \
             WHERE u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)
             """)
+        return try Self.standing(in: rows)
+    }
+
+    /// Joins a read of users `u` to each user's failure record and groups (a row per group);
+    /// `standingSelectColumns` (which starts with a comma) selects their columns, `standing(in:)`
+    /// reads them back.
+    static let standingJoin = "LEFT JOIN sign_in_failures s ON s.pool_id = u.pool_id AND s.subject = u.sub " + groupJoin
+    static let standingSelectColumns =
+        ", s.failures AS lockout_failures, s.locked_until AS lockout_locked_until" + groupSelectColumns
+
+    /// The standing in the rows of one user's read joined with `standingJoin`.
+    static func standing(in rows: [SQLRow]) throws -> SignInStanding {
         let lockout = try rows.first?.optionalInt64("lockout_failures").map {
             SignInLockout(failures: Int($0), lockedUntil: try rows[0].optionalDate("lockout_locked_until"))
         }
-        return SignInStanding(lockout: lockout, groups: try Self.groups(in: rows))
+        return SignInStanding(lockout: lockout, groups: try groups(in: rows))
     }
 
     func recordSignInFailure(poolId: String, subject: String, at date: Date) async throws -> Int {

@@ -5,14 +5,43 @@ import CognateCore
 extension SQLTransaction: TokenFamilyRepository {
     func insertTokenFamily(_ family: TokenFamilyRecord) async throws {
         try await insert(
-            """
-            INSERT INTO token_families (origin_jti, pool_id, client_id, user_sub, refresh_token_hash, auth_time, created_at, \
-            expires_at, revoked_at, device_key, scopes) VALUES (\(bind: family.originJti), \(bind: family.poolId), \
-            \(bind: family.clientId), \(bind: family.userSub), \(bind: family.refreshTokenHash), \
-            \(bind: Columns.time(family.authTime)), \(bind: Columns.time(family.createdAt)), \
-            \(bind: Columns.time(family.expiresAt)), \(bind: family.revokedAt.map(Columns.time)), \(bind: family.deviceKey), \
-            \(bind: family.scopes?.joined(separator: " ")))
-            """, conflict: .tokenFamily)
+            "INSERT INTO token_families \(unsafeRaw: Self.insertedColumns) VALUES (\(Self.values(of: family)))",
+            conflict: .tokenFamily)
+    }
+
+    func insertTokenFamily(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord) async throws -> Bool {
+        let rows: [SQLRow]
+        do {
+            rows = try await all(
+                """
+                INSERT INTO token_families \(unsafeRaw: Self.insertedColumns) SELECT \(Self.values(of: family)) FROM users u \
+                WHERE u.pool_id = \(bind: user.poolId) AND u.sub = \(bind: user.sub) \
+                AND u.password_salt = \(bind: user.password.map { Columns.hex($0.salt) }) \
+                AND u.password_verifier = \(bind: user.password.map { Columns.hex($0.verifier) }) \
+                AND u.status = \(bind: user.status.rawValue) AND u.enabled = \(bind: user.enabled ? 1 : 0) \
+                AND NOT EXISTS (SELECT 1 FROM sign_in_failures s WHERE s.pool_id = u.pool_id AND s.subject = u.sub)\
+                \(unsafeRaw: flavor.forShare(of: "u")) RETURNING origin_jti
+                """)
+        } catch SQLConstraintViolation.unique {
+            throw StoreError.conflict(.tokenFamily)
+        }
+        return !rows.isEmpty
+    }
+
+    /// The columns a new family sets, in the order of ``values(of:)``.
+    private static let insertedColumns = """
+        (origin_jti, pool_id, client_id, user_sub, refresh_token_hash, auth_time, created_at, expires_at, revoked_at, \
+        device_key, scopes)
+        """
+
+    /// The values of `insertedColumns` for `family`.
+    private static func values(of family: TokenFamilyRecord) -> SQLStatement {
+        """
+        \(bind: family.originJti), \(bind: family.poolId), \(bind: family.clientId), \(bind: family.userSub), \
+        \(bind: family.refreshTokenHash), \(bind: Columns.time(family.authTime)), \(bind: Columns.time(family.createdAt)), \
+        \(bind: Columns.time(family.expiresAt)), \(bind: family.revokedAt.map(Columns.time)), \(bind: family.deviceKey), \
+        \(bind: family.scopes?.joined(separator: " "))
+        """
     }
 
     func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord? {

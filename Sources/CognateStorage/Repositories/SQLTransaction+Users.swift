@@ -50,6 +50,26 @@ extension SQLTransaction: UserRepository {
             where: "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)", forUpdate)
     }
 
+    func userForSignIn(poolId: String, usernameKey: String) async throws -> (user: UserRecord, standing: SignInStanding)? {
+        try await userWithStanding(from: "users u", where: "u.pool_id = \(bind: poolId) AND u.username_key = \(bind: usernameKey)")
+    }
+
+    func userForSignIn(poolId: String, signInName: String) async throws -> (user: UserRecord, standing: SignInStanding)? {
+        try await userWithStanding(
+            from: "sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub",
+            where: "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)")
+    }
+
+    /// The user `source` (which names it `u`) and `condition` select, with its failure record
+    /// and its groups, in one statement.
+    private func userWithStanding(from source: SQLStatement, where condition: SQLStatement)
+        async throws -> (user: UserRecord, standing: SignInStanding)?
+    {
+        try await userRows(
+            columns: Self.standingSelectColumns, from: source + " \(unsafeRaw: Self.standingJoin)", where: condition
+        ).map { ($0.user, try Self.standing(in: $0.rows)) }
+    }
+
     /// The one user `source` (which names it `u`) and `condition` select, read with its
     /// attributes in a single statement; locked if asked.
     private func firstUser(from source: SQLStatement, where condition: SQLStatement, _ forUpdate: Bool)

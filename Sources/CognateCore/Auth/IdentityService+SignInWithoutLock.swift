@@ -1,0 +1,36 @@
+import CognateProtocol
+
+extension IdentityService {
+    /// A right password settled without the user's lock, in one statement: the common sign-in,
+    /// where nothing but tokens can follow and there is no failure count to clear. `user` and
+    /// `standing` were read together before the verdict (`findUserForSignIn`); the new token
+    /// family is stored only if the user's row is still as read and no failure record has
+    /// appeared (`insertTokenFamily(_:ifSignInStands:)`), so the outcome is the one the locked
+    /// path (`settlePasswordCheck`) would give, ordered before any attempt or change the
+    /// statement did not see.
+    ///
+    /// Nil when the sign-in needs the locked path: a failure record to check and clear, a pool
+    /// whose sign-ins may end in a challenge or a device (MFA, device tracking) or are screened
+    /// (threat protection), a user who gets no tokens straight away, or a row that changed
+    /// since it was read (then nothing was written).
+    func signInWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord, client: ClientRecord)
+        async throws -> FirstFactorResult?
+    {
+        guard standing.lockout == nil, user.password != nil, Self.endsInTokens(user),
+            pool.threatProtection == .off, (pool.settings.mfaConfiguration ?? .off) == .off,
+            pool.settings.deviceConfiguration == nil
+        else { return nil }
+        let (family, refreshToken) = newTokenFamily(of: user, client: client, deviceKey: nil)
+        guard try await store.writeSingleStatement({ try await $0.insertTokenFamily(family, ifSignInStands: user) })
+        else { return nil }
+        return .tokens(family, refreshToken: refreshToken, user: user, groups: standing.groups, newDevice: nil)
+    }
+
+    /// Whether a correct first factor of `user` leads to tokens with no challenge of the
+    /// user's own (``completeFirstFactor(_:groups:pool:client:askingForMfa:device:deviceProved:riskDemandsMfa:in:)``
+    /// refuses a user who may not sign in, and asks one with a temporary password for a new one).
+    static func endsInTokens(_ user: UserRecord) -> Bool {
+        guard (try? checkMaySignIn(user)) != nil else { return false }
+        return user.status != .forceChangePassword
+    }
+}
