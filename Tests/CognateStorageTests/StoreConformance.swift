@@ -774,6 +774,8 @@ enum StoreConformance {
         #expect(read.standing.groups.map(\.name) == ["staff"])
         let byName = try await store.read { try await $0.userForSignIn(poolId: "p1", signInName: "email:a@example.com") }
         #expect(byName?.user == a && byName?.standing == read.standing)
+        let bySub = try await store.read { try await $0.userForSignIn(poolId: "p1", sub: "sub-a") }
+        #expect(bySub?.user == a && bySub?.standing == read.standing)
         #expect(try await store.read { try await $0.userForSignIn(poolId: "p1", usernameKey: "nobody") } == nil)
 
         var serial = 0

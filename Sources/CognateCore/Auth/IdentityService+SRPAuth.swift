@@ -65,8 +65,9 @@ extension IdentityService {
 
     /// PASSWORD_VERIFIER, second request: the client's signature is recomputed from the stored
     /// exchange and the user's verifier (outside any transaction) and compared in constant time;
-    /// then, in one transaction, the SECRET_BLOCK is used up whatever the outcome and the check
-    /// is settled (a wrong signature counts towards the lockout). A decoy exchange does the same
+    /// then the SECRET_BLOCK is used up whatever the outcome and the check is settled (a wrong
+    /// signature counts towards the lockout): in one transaction under the user's lock, or —
+    /// a right proof that only tokens can follow — in two statements without it. A decoy exchange does the same
     /// work with its decoy verifier and always fails like a wrong password. In a CUSTOM_AUTH
     /// sign-in a proved password goes back to DefineAuthChallenge instead of completing it.
     func verifySRPClaim(_ responses: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
@@ -78,21 +79,34 @@ extension IdentityService {
         guard SRPTimestamp.isWellFormed(timestamp) else {
             throw CognitoError.invalidParameter("TIMESTAMP format should be EEE MMM d HH:mm:ss z yyyy in english.")
         }
-        let (session, user) = try await store.read { transaction in
+        let (session, found) = try await store.read { transaction in
             let session = try await self.readAuthSession(
                 secretBlock, challenge: .passwordVerifier, as: SRPSessionState.self, pool: pool, client: client,
                 in: transaction)
             let subject = session.record.userSub ?? session.state.decoy?.subject ?? ""
-            return (session, try await transaction.user(poolId: pool.id, sub: subject))
+            return (session, try await transaction.userForSignIn(poolId: pool.id, sub: subject))
         }
+        let user = found?.user
         try client.checkSecretHash(
             responses[AuthParameter.secretHash], usernames: [username] + (user.map { [$0.username, $0.sub] } ?? []))
         let verifier = session.state.decoy.flatMap { SRPEncoding.bytes(fromHex: $0.verifier) } ?? user?.password?.verifier
         let correct = isValidClaim(
             session.state, verifier: verifier, sub: user?.sub, responses: (signatureText, timestamp, username),
             secretBlock: secretBlock, pool: pool)
-        let result = try await transaction { transaction -> FirstFactorResult? in
-            try await self.consumeAuthSession(session.record, in: transaction)
+        // A right proof that needs no lock: the SECRET_BLOCK used up, then the tokens' family
+        // stored if the user still stands as read (`signInWithoutLock`); else the locked path.
+        var consumed = false
+        if correct, let found, session.state.decoy == nil, session.state.customAuth == nil,
+            Self.maySettleWithoutLock(found.user, standing: found.standing, pool: pool)
+        {
+            try await store.writeSingleStatement { try await self.consumeAuthSession(session.record, in: $0) }
+            consumed = true
+            if let result = try await signInWithoutLock(found.user, standing: found.standing, pool: pool, client: client) {
+                return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
+            }
+        }
+        let result = try await transaction { [consumed] transaction -> FirstFactorResult? in
+            if !consumed { try await self.consumeAuthSession(session.record, in: transaction) }
             guard let user, session.state.decoy == nil else {
                 return try await self.settleDecoySignIn(session.state.decoy?.subject ?? "", pool: pool, in: transaction)
             }

@@ -16,14 +16,19 @@ extension IdentityService {
     func signInWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord, client: ClientRecord)
         async throws -> FirstFactorResult?
     {
-        guard standing.lockout == nil, user.password != nil, Self.endsInTokens(user),
-            pool.threatProtection == .off, (pool.settings.mfaConfiguration ?? .off) == .off,
-            pool.settings.deviceConfiguration == nil
-        else { return nil }
+        guard Self.maySettleWithoutLock(user, standing: standing, pool: pool) else { return nil }
         let (family, refreshToken) = newTokenFamily(of: user, client: client, deviceKey: nil)
         guard try await store.writeSingleStatement({ try await $0.insertTokenFamily(family, ifSignInStands: user) })
         else { return nil }
         return .tokens(family, refreshToken: refreshToken, user: user, groups: standing.groups, newDevice: nil)
+    }
+
+    /// Whether a right password of `user`, read with `standing`, can be settled without the
+    /// lock (``signInWithoutLock(_:standing:pool:client:)``): no failure record, a user who gets
+    /// tokens straight away, a pool without MFA, device tracking or threat protection.
+    static func maySettleWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord) -> Bool {
+        standing.lockout == nil && user.password != nil && endsInTokens(user) && pool.threatProtection == .off
+            && (pool.settings.mfaConfiguration ?? .off) == .off && pool.settings.deviceConfiguration == nil
     }
 
     /// Whether a correct first factor of `user` leads to tokens with no challenge of the

@@ -99,6 +99,7 @@ public protocol UserRepository: Sendable {
     /// password settled without the user's lock needs (`insertTokenFamily(_:ifSignInStands:)`).
     func userForSignIn(poolId: String, usernameKey: String) async throws -> (user: UserRecord, standing: SignInStanding)?
     func userForSignIn(poolId: String, signInName: String) async throws -> (user: UserRecord, standing: SignInStanding)?
+    func userForSignIn(poolId: String, sub: String) async throws -> (user: UserRecord, standing: SignInStanding)?
 
     /// Writes every field and replaces the attributes.
     func updateUser(_ user: UserRecord) async throws

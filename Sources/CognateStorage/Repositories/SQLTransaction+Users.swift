@@ -60,6 +60,10 @@ extension SQLTransaction: UserRepository {
             where: "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)")
     }
 
+    func userForSignIn(poolId: String, sub: String) async throws -> (user: UserRecord, standing: SignInStanding)? {
+        try await userWithStanding(from: "users u", where: "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)")
+    }
+
     /// The user `source` (which names it `u`) and `condition` select, with its failure record
     /// and its groups, in one statement.
     private func userWithStanding(from source: SQLStatement, where condition: SQLStatement)
