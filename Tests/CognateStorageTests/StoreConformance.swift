@@ -256,10 +256,41 @@ enum StoreConformance {
             try await tx.setSignInNames(poolId: "p1", sub: "sub-a", names: ["email:a@x.io"])
             try await tx.saveCode(CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h", deliveredTo: nil, createdAt: t0, expiresAt: t0), keepingFailuresSince: t0)
         }
+        // What sign-ins write goes with its client, and with its pool.
+        func signInRecords(client: String, suffix: String) async throws {
+            try await store.write { tx in
+                try await tx.insertTokenFamily(TokenFamilyRecord(
+                    originJti: "family-\(suffix)", poolId: "p1", clientId: client, userSub: "sub-a",
+                    refreshTokenHash: "rt-\(suffix)", authTime: t0, createdAt: t0, expiresAt: t0 + 3600))
+                try await tx.insertAuthSession(AuthSessionRecord(
+                    tokenHash: "session-\(suffix)", poolId: "p1", clientId: client, userSub: "sub-a", challenge: "SMS_MFA",
+                    state: "{}", createdAt: t0, expiresAt: t0 + 180))
+                _ = try await tx.recordSignInFailure(poolId: "p1", subject: "decoy-\(suffix)", at: t0)
+                try await tx.insertAuthEvent(AuthEventRecord(
+                    poolId: "p1", userSub: "sub-a", event: AuthEventType(eventId: "event-\(suffix)", creationDate: t0)))
+            }
+        }
+        func signInRecordsLeft(_ suffix: String) async throws -> [Bool] {
+            try await store.read { tx in [
+                try await tx.tokenFamily(originJti: "family-\(suffix)") != nil,
+                try await tx.authSession(tokenHash: "session-\(suffix)") != nil,
+                try await tx.signInLockout(poolId: "p1", subject: "decoy-\(suffix)") != nil,
+                try await tx.authEvent(poolId: "p1", eventId: "event-\(suffix)") != nil,
+            ] }
+        }
+        try await store.write { try await $0.insertClient(client("c2", pool: "p1")) }
+        try await signInRecords(client: "c1", suffix: "1")
+        try await signInRecords(client: "c2", suffix: "2")
+        // Deleting a client deletes its families and sessions, nothing of another client's.
+        try await store.write { try await $0.deleteClient(poolId: "p1", clientId: "c2") }
+        #expect(try await signInRecordsLeft("2") == [false, false, true, true])
+        #expect(try await signInRecordsLeft("1") == [true, true, true, true])
         try await store.write { try await $0.deletePool(id: "p1") }
         #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") } == nil)
         #expect(try await store.read { try await $0.client(id: "c1") } == nil)
         #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == nil)
+        #expect(try await signInRecordsLeft("1") == [false, false, false, false])
+        #expect(try await signInRecordsLeft("2") == [false, false, false, false])
         try await seed(store, users: [user("a", attributes: ["email": "a@x.io"])])  // nothing left behind to collide with
         try await store.write { try await $0.setSignInNames(poolId: "p1", sub: "sub-a", names: ["email:a@x.io"]) }
     }
