@@ -66,8 +66,8 @@ extension IdentityService {
     /// PASSWORD_VERIFIER, second request: the client's signature is recomputed from the stored
     /// exchange and the user's verifier (outside any transaction) and compared in constant time;
     /// then the SECRET_BLOCK is used up whatever the outcome and the check is settled (a wrong
-    /// signature counts towards the lockout): in one transaction under the user's lock, or —
-    /// a right proof that only tokens can follow — in two statements without it. A decoy exchange does the same
+    /// signature counts towards the lockout): in one transaction, under the user's lock or — a
+    /// right proof that only tokens can follow — without it. A decoy exchange does the same
     /// work with its decoy verifier and always fails like a wrong password. In a CUSTOM_AUTH
     /// sign-in a proved password goes back to DefineAuthChallenge instead of completing it.
     func verifySRPClaim(_ responses: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
@@ -93,15 +93,16 @@ extension IdentityService {
         let correct = isValidClaim(
             session.state, verifier: verifier, sub: user?.sub, responses: (signatureText, timestamp, username),
             secretBlock: secretBlock, pool: pool)
-        // A right proof that needs no lock: the SECRET_BLOCK used up, then the tokens' family
+        // A right proof that needs no lock: the SECRET_BLOCK used up and the tokens' family
         // stored if the user still stands as read (`signInWithoutLock`); else the locked path.
         var consumed = false
         if correct, let found, session.state.decoy == nil, session.state.customAuth == nil,
             Self.maySettleWithoutLock(found.user, standing: found.standing, pool: pool)
         {
-            try await store.writeSingleStatement { try await self.consumeAuthSession(session.record, in: $0) }
             consumed = true
-            if let result = try await signInWithoutLock(found.user, standing: found.standing, pool: pool, client: client) {
+            if let result = try await signInWithoutLock(
+                found.user, standing: found.standing, pool: pool, client: client, usingUp: session.record)
+            {
                 return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
             }
         }

@@ -9,22 +9,33 @@ extension IdentityService {
     /// path (`settlePasswordCheck`) would give, ordered before any attempt or change the
     /// statement did not see.
     ///
+    /// `session`: a challenge session the sign-in uses up (SRP's SECRET_BLOCK), in the same
+    /// write, before the family; it is used up whether or not the family is stored.
+    ///
     /// Nil when the sign-in needs the locked path: a failure record to check and clear, a pool
     /// whose sign-ins may end in a challenge or a device (MFA, device tracking) or are screened
-    /// (threat protection), a user who gets no tokens straight away, or a row that changed
-    /// since it was read (then nothing was written).
-    func signInWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord, client: ClientRecord)
-        async throws -> FirstFactorResult?
+    /// (threat protection), a user who gets no tokens straight away (then nothing was written),
+    /// or a row that changed since it was read (then only the session was used up).
+    func signInWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord, client: ClientRecord,
+                           usingUp session: AuthSessionRecord? = nil) async throws -> FirstFactorResult?
     {
         guard Self.maySettleWithoutLock(user, standing: standing, pool: pool) else { return nil }
         let (family, refreshToken) = newTokenFamily(of: user, client: client, deviceKey: nil)
-        guard try await store.writeSingleStatement({ try await $0.insertTokenFamily(family, ifSignInStands: user) })
-        else { return nil }
+        let stored =
+            if let session {
+                try await store.write { transaction in
+                    try await self.consumeAuthSession(session, in: transaction)
+                    return try await transaction.insertTokenFamily(family, ifSignInStands: user)
+                }
+            } else {
+                try await store.writeSingleStatement { try await $0.insertTokenFamily(family, ifSignInStands: user) }
+            }
+        guard stored else { return nil }
         return .tokens(family, refreshToken: refreshToken, user: user, groups: standing.groups, newDevice: nil)
     }
 
     /// Whether a right password of `user`, read with `standing`, can be settled without the
-    /// lock (``signInWithoutLock(_:standing:pool:client:)``): no failure record, a user who gets
+    /// lock (``signInWithoutLock(_:standing:pool:client:usingUp:)``): no failure record, a user who gets
     /// tokens straight away, a pool without MFA, device tracking or threat protection.
     static func maySettleWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord) -> Bool {
         standing.lockout == nil && user.password != nil && endsInTokens(user) && pool.threatProtection == .off
