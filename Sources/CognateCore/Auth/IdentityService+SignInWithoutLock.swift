@@ -1,8 +1,9 @@
 import CognateProtocol
 
 extension IdentityService {
-    /// A right password settled without the user's lock, in one statement: the common sign-in,
-    /// where nothing but tokens can follow and there is no failure count to clear. `user` and
+    /// A right password (or SRP proof) settled without the user's lock, by one conditional
+    /// insert: the common sign-in, where nothing but tokens can follow and there is no failure
+    /// count to clear. `user` and
     /// `standing` were read together before the verdict (`findUserForSignIn`); the new token
     /// family is stored only if the user's row is still as read and no failure record has
     /// appeared (`insertTokenFamily(_:ifSignInStands:)`), so the outcome is the one the locked

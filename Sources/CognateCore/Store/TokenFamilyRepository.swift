@@ -56,7 +56,7 @@ public struct TokenFamilyRecord: Sendable, Equatable {
 
 public protocol TokenFamilyRepository: Sendable {
     func insertTokenFamily(_ family: TokenFamilyRecord) async throws
-    /// The family of a right password settled without the user's lock: inserted in one
+    /// The family of a right password settled without the user's lock: inserted by one
     /// statement (fit for ``Store/writeSingleStatement(_:)``) only while `user`'s row is as it
     /// was read — the same password, status and enabled flag — and the user has no failure
     /// record; false, with nothing written, otherwise. Where the database has row locks the
