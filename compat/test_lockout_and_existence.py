@@ -11,8 +11,8 @@ import uuid
 import pytest
 
 from helpers import (
-    PASSWORD, USER_FLOWS, admin_user, cognito_error, email_for, messages, password_auth, sign_in, sign_up,
-    srp_for, srp_respond, srp_start, unique,
+    PASSWORD, USER_FLOWS, admin_user, cognito_error, email_for, messages, password_auth, run_concurrently, sign_in,
+    sign_up, srp_for, srp_respond, srp_start, unique,
 )
 
 WRONG = "Wr0ng-password!"
@@ -131,6 +131,29 @@ def test_lockout_doubles_with_further_failures(idp, pool, client):
         password_auth(idp, client, victim)
     wait_until(sixth_at + 2.3)
     assert sign_in(idp, client, victim)["AccessToken"]
+
+
+def test_right_and_wrong_passwords_at_once(server, idp, pool, client):
+    """A right password settles without the user's lock, a wrong one under it: sent at once, each
+    gets the answer it would get alone (four failures lock nobody out), and the state after them
+    is one the attempts could have left in some order: a success then clears the count."""
+    victim = admin_user(idp, pool["Id"])
+
+    def attempt(idp, index):
+        if index % 2 == 0:
+            assert password_auth(idp, client, victim)["AuthenticationResult"]["AccessToken"]
+        else:
+            password_auth(idp, client, victim, WRONG)
+
+    results = run_concurrently(server, 8, attempt)
+    assert results[0::2] == [(200, None)] * 4
+    assert results[1::2] == [(400, "NotAuthorizedException")] * 4
+    assert sign_in(idp, client, victim)["AccessToken"]  # clears whatever count was left
+    fail_with_password(idp, client, victim, 4)
+    assert sign_in(idp, client, victim)["AccessToken"]  # four failures since: no lockout
+    fail_with_password(idp, client, victim, 5)
+    with cognito_error(*LOCKED):
+        password_auth(idp, client, victim)
 
 
 # --- PreventUserExistenceErrors -------------------------------------------------------------

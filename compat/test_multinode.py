@@ -19,7 +19,7 @@ from botocore.exceptions import ClientError
 
 from conftest import BINARY
 from helpers import (
-    USER_FLOWS, admin_user, cognito_error, email_for, password_auth, refresh, sign_in, sign_up,
+    PASSWORD, USER_FLOWS, admin_user, cognito_error, email_for, password_auth, refresh, sign_in, sign_up,
     srp_for, srp_respond, srp_start, unique,
 )
 from multinode import (
@@ -338,6 +338,32 @@ def test_failures_with_both_flows_on_both_nodes_add_up(idp_a, idp_b, pool, clien
             password_auth(idp, client, victim, WRONG)
     with cognito_error(*LOCKED):
         srp_for(idp_a, pool["Id"], client, victim).authenticate_user()
+
+
+def test_right_and_wrong_passwords_at_once_on_both_nodes(a, b, idp_a, idp_b, pool, client):
+    """Right passwords settle without the user's lock (a conditional insert under a share lock),
+    wrong ones under it: four of each at once, on both nodes, each answer is the one it would be
+    alone (four failures lock nobody out), and afterwards a success clears the count, so four
+    more failures still lock nobody out and a fifth does."""
+    for _ in range(3):
+        victim = admin_user(idp_a, pool["Id"])
+
+        def attempt(idp, index):
+            password_auth(idp, client, victim, PASSWORD if index % 4 < 2 else WRONG)
+
+        outcomes = run_on_nodes([a, b], 8, attempt)
+        assert [outcomes[i] for i in (0, 1, 4, 5)] == [(200, None)] * 4, outcomes
+        assert [outcomes[i] for i in (2, 3, 6, 7)] == [(400, "NotAuthorizedException")] * 4, outcomes
+        assert sign_in(idp_b, client, victim)["AccessToken"]
+        for idp in (idp_a, idp_b, idp_a, idp_b):
+            with cognito_error(*INCORRECT):
+                password_auth(idp, client, victim, WRONG)
+        assert sign_in(idp_a, client, victim)["AccessToken"]
+        for idp in (idp_b, idp_a, idp_b, idp_a, idp_b):
+            with cognito_error(*INCORRECT):
+                password_auth(idp, client, victim, WRONG)
+        with cognito_error(*LOCKED):
+            password_auth(idp_a, client, victim)
 
 
 def test_concurrent_wrong_passwords_on_both_nodes_are_all_counted(a, b, idp_a, idp_b, pool, client):
