@@ -33,6 +33,7 @@ public enum Migrator {
         Migration013UICustomization.migration, Migration014RefreshRotation.migration,
         Migration015ClientSecrets.migration, Migration016UserImport.migration,
         Migration017Terms.migration, Migration018ThreatProtection.migration,
+        Migration019AttributeValueIndex.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

@@ -168,6 +168,8 @@ extension SQLTransaction: UserRepository {
             default: return "1 = 0"
             }
         case .attribute(let name):
+            // Only folded values are indexed: every attribute a filter can name is searched
+            // case-insensitively (UserFilterParser).
             let column = filter.caseInsensitive ? "a.value_folded" : "a.value"
             return """
                 EXISTS (SELECT 1 FROM user_attributes a WHERE a.pool_id = u.pool_id AND a.user_sub = u.sub \
