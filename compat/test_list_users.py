@@ -157,7 +157,10 @@ def crowd(idp):
     usernames = set()
     for index in range(25):
         username = f"{'team' if index % 2 else 'solo'}-{index:02d}"
-        idp.admin_create_user(UserPoolId=pool_id, Username=username, MessageAction="SUPPRESS")
+        # Teams share a mail domain, written in either case: an attribute filter matches both.
+        domain = ("Team.Example" if index % 4 == 1 else "team.example") if index % 2 else "solo.example"
+        idp.admin_create_user(UserPoolId=pool_id, Username=username, MessageAction="SUPPRESS",
+                              UserAttributes=[{"Name": "email", "Value": f"{username}@{domain}"}])
         usernames.add(username)
     return types.SimpleNamespace(pool_id=pool_id, usernames=usernames)
 
@@ -203,6 +206,17 @@ def test_pagination_with_a_filter(idp, crowd):
     found = [name for page, _ in listed for name in page]
     assert len(found) == len(set(found)) == 12
     assert set(found) == {name for name in crowd.usernames if name.startswith("team-")}
+
+
+def test_pagination_with_an_attribute_filter(idp, crowd):
+    """An attribute filter pages in username order like any other (it is looked up through the
+    index of folded values, whatever the pool's size)."""
+    listed = pages(idp, crowd.pool_id, Limit=5, Filter='email ^= "TEAM-"')
+    found = [name for page, _ in listed for name in page]
+    assert [len(page) for page, _ in listed] == [5, 5, 2]
+    assert found == sorted(name for name in crowd.usernames if name.startswith("team-"))
+    [only] = idp.list_users(UserPoolId=crowd.pool_id, Filter='email = "team-01@team.example"')["Users"]
+    assert only["Username"] == "team-01"  # written as team-01@Team.Example
 
 
 def test_without_limit_everything_fits_one_page(idp, crowd):

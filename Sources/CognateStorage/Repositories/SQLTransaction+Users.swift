@@ -130,9 +130,8 @@ extension SQLTransaction: UserRepository {
     }
 
     func listUsers(poolId: String, filter: UserFilter?, after: String?, limit: Int) async throws -> Page<UserRecord> {
-        var query: SQLStatement = "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId)"
+        var query = Self.usersMatching(filter, poolId: poolId)
         if let after { query += " AND u.username_key > \(bind: after)" }
-        if let filter { query += " AND " + Self.condition(for: filter) }
         query += " ORDER BY u.username_key LIMIT \(bind: limit + 1)"
         let rows = try await all(query)
         let users = try await withAttributes(rows)
@@ -145,8 +144,13 @@ extension SQLTransaction: UserRepository {
 
     // MARK: - Helpers
 
-    /// The SQL condition of a ListUsers filter (on `users u`), using the attribute indexes.
-    static func condition(for filter: UserFilter) -> SQLStatement {
+    /// The users (`u`) of `poolId` a ListUsers filter selects, as a SELECT to which conditions on
+    /// `u` can be added. An attribute filter starts from the index of folded values and looks
+    /// each user it finds up by key (CROSS JOIN fixes that order on SQLite, whose planner would
+    /// otherwise walk every user of the pool in username order to spare the sort): its cost is
+    /// the users it matches, not the pool's size.
+    static func usersMatching(_ filter: UserFilter?, poolId: String) -> SQLStatement {
+        guard let filter else { return "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId)" }
         let value = filter.caseInsensitive ? filter.value.lowercased() : filter.value
         func compare(_ column: String) -> SQLStatement {
             switch filter.match {
@@ -156,26 +160,28 @@ extension SQLTransaction: UserRepository {
                 return "\(unsafeRaw: column) >= \(bind: value) AND \(unsafeRaw: column) < \(bind: value + "\u{10FFFF}")"
             }
         }
+        let condition: SQLStatement
         switch filter.field {
-        case .username: return compare("u.username")
-        case .sub: return compare("u.sub")
-        case .status: return compare("u.status")
+        case .username: condition = compare("u.username")
+        case .sub: condition = compare("u.sub")
+        case .status: condition = compare("u.status")
         case .enabled:
             switch filter.value {
-            case "Enabled": return "u.enabled = 1"
-            case "Disabled": return "u.enabled = 0"
-            case "*": return "1 = 1"
-            default: return "1 = 0"
+            case "Enabled": condition = "u.enabled = 1"
+            case "Disabled": condition = "u.enabled = 0"
+            case "*": condition = "1 = 1"
+            default: condition = "1 = 0"
             }
         case .attribute(let name):
             // Only folded values are indexed: every attribute a filter can name is searched
             // case-insensitively (UserFilterParser).
-            let column = filter.caseInsensitive ? "a.value_folded" : "a.value"
             return """
-                EXISTS (SELECT 1 FROM user_attributes a WHERE a.pool_id = u.pool_id AND a.user_sub = u.sub \
-                AND a.name = \(bind: name) AND \(compare(column)))
+                SELECT u.* FROM user_attributes a CROSS JOIN users u WHERE a.pool_id = \(bind: poolId) \
+                AND a.name = \(bind: name) AND \(compare(filter.caseInsensitive ? "a.value_folded" : "a.value")) \
+                AND u.pool_id = a.pool_id AND u.sub = a.user_sub
                 """
         }
+        return "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId) AND " + condition
     }
 
     /// The insert of a user's attributes; nil when it has none.
