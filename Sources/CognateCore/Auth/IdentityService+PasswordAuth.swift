@@ -38,7 +38,9 @@ extension IdentityService {
         let correct = vouched || user.password.map {
             SRPServer.matches(secret: password, salt: $0.salt, realm: realm, identity: user.username, verifier: $0.verifier)
         } ?? false
-        if correct, let standing, let result = try await signInWithoutLock(user, standing: standing, pool: pool, client: client) {
+        if correct, let standing, Self.maySettleWithoutLock(user, standing: standing, pool: pool),
+            let result = try await signInWithoutLock(user, standing: standing, pool: pool, client: client)
+        {
             return try await outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
         }
         let result = try await transaction { transaction in

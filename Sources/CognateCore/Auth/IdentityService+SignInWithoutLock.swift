@@ -10,17 +10,15 @@ extension IdentityService {
     /// path (`settlePasswordCheck`) would give, ordered before any attempt or change the
     /// statement did not see.
     ///
-    /// `session`: a challenge session the sign-in uses up (SRP's SECRET_BLOCK), in the same
-    /// write, before the family; it is used up whether or not the family is stored.
+    /// Only for a sign-in ``maySettleWithoutLock(_:standing:pool:)`` allows. `session`: a
+    /// challenge session the sign-in uses up (SRP's SECRET_BLOCK), in the same write, before the
+    /// family; it is used up whether or not the family is stored.
     ///
-    /// Nil when the sign-in needs the locked path: a failure record to check and clear, a pool
-    /// whose sign-ins may end in a challenge or a device (MFA, device tracking) or are screened
-    /// (threat protection), a user who gets no tokens straight away (then nothing was written),
-    /// or a row that changed since it was read (then only the session was used up).
+    /// Nil when the user's row changed since it was read (then only the session was used up):
+    /// the sign-in needs the locked path.
     func signInWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord, client: ClientRecord,
                            usingUp session: AuthSessionRecord? = nil) async throws -> FirstFactorResult?
     {
-        guard Self.maySettleWithoutLock(user, standing: standing, pool: pool) else { return nil }
         let (family, refreshToken) = newTokenFamily(of: user, client: client, deviceKey: nil)
         let stored =
             if let session {
@@ -36,8 +34,9 @@ extension IdentityService {
     }
 
     /// Whether a right password of `user`, read with `standing`, can be settled without the
-    /// lock (``signInWithoutLock(_:standing:pool:client:usingUp:)``): no failure record, a user who gets
-    /// tokens straight away, a pool without MFA, device tracking or threat protection.
+    /// lock (``signInWithoutLock(_:standing:pool:client:usingUp:)``): no failure record to check
+    /// and clear, a user who gets tokens straight away, a pool whose sign-ins cannot end in a
+    /// challenge or a device (MFA, device tracking) and are not screened (threat protection).
     static func maySettleWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord) -> Bool {
         standing.lockout == nil && user.password != nil && endsInTokens(user) && pool.threatProtection == .off
             && (pool.settings.mfaConfiguration ?? .off) == .off && pool.settings.deviceConfiguration == nil

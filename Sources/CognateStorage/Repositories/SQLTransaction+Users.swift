@@ -18,12 +18,11 @@ extension SQLTransaction: UserRepository {
     }
 
     func user(poolId: String, usernameKey: String, forUpdate: Bool) async throws -> UserRecord? {
-        try await firstUser(
-            from: "users u", where: "u.pool_id = \(bind: poolId) AND u.username_key = \(bind: usernameKey)", forUpdate)
+        try await firstUser(Self.lookUp(poolId: poolId, usernameKey: usernameKey), forUpdate)
     }
 
     func user(poolId: String, sub: String, forUpdate: Bool) async throws -> UserRecord? {
-        try await firstUser(from: "users u", where: "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)", forUpdate)
+        try await firstUser(Self.lookUp(poolId: poolId, sub: sub), forUpdate)
     }
 
     func updateUser(_ user: UserRecord) async throws {
@@ -45,42 +44,49 @@ extension SQLTransaction: UserRepository {
     }
 
     func user(poolId: String, signInName: String, forUpdate: Bool) async throws -> UserRecord? {
-        try await firstUser(
-            from: "sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub",
-            where: "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)", forUpdate)
+        try await firstUser(Self.lookUp(poolId: poolId, signInName: signInName), forUpdate)
     }
 
     func userForSignIn(poolId: String, usernameKey: String) async throws -> (user: UserRecord, standing: SignInStanding)? {
-        try await userWithStanding(from: "users u", where: "u.pool_id = \(bind: poolId) AND u.username_key = \(bind: usernameKey)")
+        try await userWithStanding(Self.lookUp(poolId: poolId, usernameKey: usernameKey))
     }
 
     func userForSignIn(poolId: String, signInName: String) async throws -> (user: UserRecord, standing: SignInStanding)? {
-        try await userWithStanding(
-            from: "sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub",
-            where: "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)")
+        try await userWithStanding(Self.lookUp(poolId: poolId, signInName: signInName))
     }
 
     func userForSignIn(poolId: String, sub: String) async throws -> (user: UserRecord, standing: SignInStanding)? {
-        try await userWithStanding(from: "users u", where: "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)")
+        try await userWithStanding(Self.lookUp(poolId: poolId, sub: sub))
     }
 
-    /// The user `source` (which names it `u`) and `condition` select, with its failure record
-    /// and its groups, in one statement.
-    private func userWithStanding(from source: SQLStatement, where condition: SQLStatement)
-        async throws -> (user: UserRecord, standing: SignInStanding)?
-    {
+    /// Where a lookup of one user finds it: the tables, which name the user `u`, and the condition.
+    private typealias Lookup = (source: SQLStatement, condition: SQLStatement)
+
+    private static func lookUp(poolId: String, usernameKey: String) -> Lookup {
+        ("users u", "u.pool_id = \(bind: poolId) AND u.username_key = \(bind: usernameKey)")
+    }
+
+    private static func lookUp(poolId: String, sub: String) -> Lookup {
+        ("users u", "u.pool_id = \(bind: poolId) AND u.sub = \(bind: sub)")
+    }
+
+    private static func lookUp(poolId: String, signInName: String) -> Lookup {
+        ("sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub",
+         "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)")
+    }
+
+    /// The user `lookup` finds, with its failure record and its groups, in one statement.
+    private func userWithStanding(_ lookup: Lookup) async throws -> (user: UserRecord, standing: SignInStanding)? {
         try await userRows(
-            columns: Self.standingSelectColumns, from: source + " \(unsafeRaw: Self.standingJoin)", where: condition
+            columns: Self.standingSelectColumns, from: lookup.source + " \(unsafeRaw: Self.standingJoin)",
+            where: lookup.condition
         ).map { ($0.user, try Self.standing(in: $0.rows)) }
     }
 
-    /// The one user `source` (which names it `u`) and `condition` select, read with its
-    /// attributes in a single statement; locked if asked.
-    private func firstUser(from source: SQLStatement, where condition: SQLStatement, _ forUpdate: Bool)
-        async throws -> UserRecord?
-    {
+    /// The one user `lookup` finds, read with its attributes in a single statement; locked if asked.
+    private func firstUser(_ lookup: Lookup, _ forUpdate: Bool) async throws -> UserRecord? {
         let locking: SQLStatement = forUpdate ? "\(unsafeRaw: flavor.forUpdate(of: "u"))" : ""
-        return try await firstUserRow(columns: "", from: source, where: condition + locking)?.user
+        return try await firstUserRow(columns: "", from: lookup.source, where: lookup.condition + locking)?.user
     }
 
     /// The first user of `source` (which names it `u`, and may join more tables whose
