@@ -99,6 +99,21 @@ def test_filter_by_sub(idp, directory):
     assert names(idp, directory.pool_id, f'sub ^= "{sub[:13]}"') == {"carol"}
 
 
+def test_username_filter_in_a_case_insensitive_pool(idp):
+    """A username matches as it is written in a pool whose usernames sign in in any case too
+    (the filter finds it through the pool's case-folded username keys)."""
+    pool_id = idp.create_user_pool(PoolName=unique("folded"),
+                                   UsernameConfiguration={"CaseSensitive": False})["UserPool"]["Id"]
+    for username in ("Dora", "dorian", "DORIS", "ed"):
+        idp.admin_create_user(UserPoolId=pool_id, Username=username, MessageAction="SUPPRESS")
+    assert names(idp, pool_id, 'username = "Dora"') == {"Dora"}
+    assert names(idp, pool_id, 'username = "dora"') == set()
+    assert names(idp, pool_id, 'username ^= "Dor"') == {"Dora"}
+    assert names(idp, pool_id, 'username ^= "dor"') == {"dorian"}
+    assert names(idp, pool_id, 'username ^= "DOR"') == {"DORIS"}
+    assert names(idp, pool_id, 'username ^= ""') == {"Dora", "dorian", "DORIS", "ed"}
+
+
 @pytest.mark.parametrize("filter_text", ['custom:tier = "gold"', 'nickname = "x"', 'email_verified = "true"'])
 def test_attributes_that_cannot_be_searched(idp, directory, filter_text):
     with cognito_error("InvalidParameterException"):

@@ -245,6 +245,6 @@ struct ChallengeTests {
         (#"email == "a""#, false), (#"email = "unterminated"#, false),
     ])
     func filterParsing(_ text: String, valid: Bool) {
-        #expect(((try? UserFilterParser.parse(text)) != nil) == valid)
+        #expect(((try? UserFilterParser.parse(text, names: SignInNames(pool: UserPoolType()))) != nil) == valid)
     }
 }

@@ -167,8 +167,13 @@ enum StoreConformance {
         #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: prefix, after: nil, limit: 10) }.items.map(\.username) == ["user1"])
         let exact = UserFilter(field: .attribute("given_name"), match: .equals, value: "Even", caseInsensitive: false)
         #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: exact, after: nil, limit: 10) }.items.count == 4)
-        let byName = UserFilter(field: .username, match: .prefix, value: "user", caseInsensitive: false)
+        let byName = UserFilter(field: .username(key: "user"), match: .prefix, value: "user", caseInsensitive: false)
         #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: byName, after: nil, limit: 10) }.items.count == 7)
+        // Found through its key, a username still matches only as it is written.
+        let one = UserFilter(field: .username(key: "user3"), match: .equals, value: "user3", caseInsensitive: false)
+        #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: one, after: nil, limit: 10) }.items.map(\.username) == ["user3"])
+        let otherCase = UserFilter(field: .username(key: "user3"), match: .equals, value: "User3", caseInsensitive: false)
+        #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: otherCase, after: nil, limit: 10) }.items.isEmpty)
         let status = UserFilter(field: .status, match: .equals, value: "UNCONFIRMED", caseInsensitive: false)
         #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: status, after: nil, limit: 10) }.items.count == 7)
     }

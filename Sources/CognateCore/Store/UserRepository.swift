@@ -52,7 +52,9 @@ public struct StoredPassword: Sendable, Equatable, Codable {
 /// A condition of ListUsers, already parsed and checked.
 public struct UserFilter: Sendable, Equatable {
     public enum Field: Sendable, Equatable {
-        case username
+        /// `key`: the value as the pool keys usernames (``SignInNames/usernameKey(_:)``), so the
+        /// store can search its username index; the match is on the username itself.
+        case username(key: String)
         case sub
         case status          // cognito:user_status
         /// "status": `value` is "Enabled", "Disabled", "*" (either) or "" (neither).

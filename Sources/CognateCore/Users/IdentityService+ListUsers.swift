@@ -3,7 +3,7 @@ import CognateProtocol
 extension IdentityService {
     public func listUsers(_ request: ListUsersRequest) async throws -> ListUsersResponse {
         let pool = try await requirePool(request.userPoolId)
-        let filter = try UserFilterParser.parse(request.filter)
+        let filter = try UserFilterParser.parse(request.filter, names: SignInNames(pool: pool.settings))
         let after = try PageToken.decode(request.paginationToken)
         if let names = request.attributesToGet {
             let known = Set(pool.settings.schemaAttributes?.compactMap(\.name) ?? [])

@@ -12,7 +12,8 @@ enum UserFilterParser {
         "email", "phone_number", "name", "given_name", "family_name", "preferred_username",
     ]
 
-    static func parse(_ text: String?) throws -> UserFilter? {
+    /// `names`: the pool's, whose username keys a `username` filter is searched by.
+    static func parse(_ text: String?, names: SignInNames) throws -> UserFilter? {
         guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         var rest = Substring(text).drop(while: \.isWhitespace)
         let name = rest.prefix { !$0.isWhitespace && $0 != "=" && $0 != "^" }
@@ -45,12 +46,15 @@ enum UserFilterParser {
             }
         }
         guard closed, rest.allSatisfy(\.isWhitespace), !name.isEmpty else { throw parseError }
-        return try filter(String(name), match, value)
+        return try filter(String(name), match, value, names: names)
     }
 
-    static func filter(_ name: String, _ match: UserFilter.Match, _ value: String) throws -> UserFilter {
+    /// A username filter's key is its value's key: keys are lower-cased usernames or the
+    /// usernames themselves, and lower-casing maps a prefix to a prefix of the whole's.
+    static func filter(_ name: String, _ match: UserFilter.Match, _ value: String, names: SignInNames) throws -> UserFilter {
         switch name {
-        case "username": return UserFilter(field: .username, match: match, value: value, caseInsensitive: false)
+        case "username":
+            return UserFilter(field: .username(key: names.usernameKey(value)), match: match, value: value, caseInsensitive: false)
         case "sub": return UserFilter(field: .sub, match: match, value: value.lowercased(), caseInsensitive: false)
         case "status":
             // Only "Enabled" and "Disabled" exist; the filter names those it matches.

@@ -154,11 +154,11 @@ extension SQLTransaction: UserRepository {
     /// `u` can be added. An attribute filter starts from the index of folded values and looks
     /// each user it finds up by key (CROSS JOIN fixes that order on SQLite, whose planner would
     /// otherwise walk every user of the pool in username order to spare the sort): its cost is
-    /// the users it matches, not the pool's size.
+    /// the users it matches, not the pool's size. So does a username filter, through the index
+    /// of username keys, and a `sub` filter, through the primary key.
     static func usersMatching(_ filter: UserFilter?, poolId: String) -> SQLStatement {
         guard let filter else { return "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId)" }
-        let value = filter.caseInsensitive ? filter.value.lowercased() : filter.value
-        func compare(_ column: String) -> SQLStatement {
+        func compare(_ column: String, with value: String) -> SQLStatement {
             switch filter.match {
             case .equals: return "\(unsafeRaw: column) = \(bind: value)"
             case .prefix:
@@ -166,9 +166,13 @@ extension SQLTransaction: UserRepository {
                 return "\(unsafeRaw: column) >= \(bind: value) AND \(unsafeRaw: column) < \(bind: value + "\u{10FFFF}")"
             }
         }
+        func compare(_ column: String) -> SQLStatement {
+            compare(column, with: filter.caseInsensitive ? filter.value.lowercased() : filter.value)
+        }
         let condition: SQLStatement
         switch filter.field {
-        case .username: condition = compare("u.username")
+        // The key finds the usernames in the index; the username itself decides.
+        case .username(let key): condition = compare("u.username_key", with: key) + " AND " + compare("u.username")
         case .sub: condition = compare("u.sub")
         case .status: condition = compare("u.status")
         case .enabled:
