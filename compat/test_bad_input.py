@@ -318,6 +318,37 @@ def test_attribute_values_with_json_syntax_round_trip(server, idp, pool, app_cli
     assert {name: claims.get(name) for name in values} == values
 
 
+def test_values_with_the_nul_character_are_refused(server, idp, pool, app_client):
+    """U+0000 fits no record (PostgreSQL's text cannot hold it): whatever the value is for, the
+    answer is InvalidParameterException on every store, and nothing is written."""
+    username = unique("nul")
+    body = sign_up_body(app_client["ClientId"], username)
+    body["UserAttributes"].append({"Name": "name", "Value": "a\u0000b"})
+    assert_raw_error(raw_call(server, "SignUp", body), "InvalidParameterException", "NUL")
+    assert_raw_error(raw_call(server, "AdminGetUser", {"UserPoolId": pool["Id"], "Username": username}),
+                     "UserNotFoundException")
+    assert_raw_error(raw_call(server, "InitiateAuth", {
+        "ClientId": app_client["ClientId"], "AuthFlow": "USER_PASSWORD_AUTH",
+        "AuthParameters": {"USERNAME": "a\u0000b", "PASSWORD": PASSWORD}}), "InvalidParameterException", "NUL")
+    assert_raw_error(raw_call(server, "ListUsers", {"UserPoolId": pool["Id"], "Filter": 'email = "a\u0000b"'}),
+                     "InvalidParameterException", "NUL")
+
+    idp.sign_up(ClientId=app_client["ClientId"], Username=username, Password=PASSWORD,
+                UserAttributes=[{"Name": "email", "Value": email_for("nul")}, {"Name": "name", "Value": "Before"}])
+    idp.admin_confirm_sign_up(UserPoolId=pool["Id"], Username=username)
+    tokens = sign_in(idp, app_client, username)
+    assert_raw_error(raw_call(server, "UpdateUserAttributes", {
+        "AccessToken": tokens["AccessToken"], "UserAttributes": [{"Name": "name", "Value": "After\u0000"}]}),
+        "InvalidParameterException", "NUL")
+    assert attributes_of(idp.admin_get_user(UserPoolId=pool["Id"], Username=username))["name"] == "Before"
+
+    # The OAuth token endpoint: a form field with %00 is the caller's error too.
+    response = requests.post(server.endpoint + "/oauth2/token", timeout=30, data={
+        "grant_type": "authorization_code", "client_id": "a\x00b", "code": "c\x00", "redirect_uri": "https://x.test/cb"})
+    assert 400 <= response.status_code < 500, response.text
+    assert response.json()["error"] in ("invalid_request", "invalid_client"), response.text
+
+
 def test_unicode_in_error_messages(server):
     name = "プール" * 50
     message = assert_raw_error(raw_call(server, "CreateUserPool", {"PoolName": name}), "InvalidParameterException")

@@ -198,6 +198,15 @@ def test_the_hosted_page_shows_errors_resists_forged_posts_and_asks_for_mfa(serv
     assert "access_token" in token
 
 
+def test_the_hosted_page_refuses_a_name_with_the_nul_character(server, idp):
+    """A name no account can have (U+0000) gets a clear 400 page, not a server error."""
+    pool, client = oauth_pool(idp)
+    uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
+    refused = hosted_sign_in(server, requests.Session(), uri, "a\x00b")
+    assert refused.status_code == 400, (refused.status_code, refused.text)
+    assert "NUL character" in refused.text
+
+
 def test_client_credentials_for_custom_scopes(server, idp):
     pool, _ = oauth_pool(idp)
     machine = idp.create_user_pool_client(

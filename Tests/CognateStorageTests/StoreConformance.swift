@@ -18,6 +18,7 @@ enum StoreConformance {
         Case(name: "users with attributes, unique usernames", run: users),
         Case(name: "sign-in names are unique per pool", run: signInNames),
         Case(name: "list users with filters and pages", run: listUsers),
+        Case(name: "a value with the NUL character is refused, and nothing written", run: unstorableText),
         Case(name: "codes replace, count failures, delete", run: codes),
         Case(name: "token families revoke and cascade", run: tokenFamilies),
         Case(name: "deleting a pool deletes what it owns", run: cascadingPoolDelete),
@@ -176,6 +177,24 @@ enum StoreConformance {
         #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: otherCase, after: nil, limit: 10) }.items.isEmpty)
         let status = UserFilter(field: .status, match: .equals, value: "UNCONFIRMED", caseInsensitive: false)
         #expect(try await store.read { try await $0.listUsers(poolId: "p1", filter: status, after: nil, limit: 10) }.items.count == 7)
+    }
+
+    static func unstorableText(_ store: SQLStore) async throws {
+        try await seed(store)
+        func expectRefused(_ body: () async throws -> Void) async {
+            do {
+                try await body()
+                Issue.record("expected unstorableText")
+            } catch {
+                #expect(error as? StoreError == .unstorableText)
+            }
+        }
+        // Written (the user, then its attributes in the same write) or looked up, alike.
+        await expectRefused { try await store.write { try await $0.insertUser(user("nul", attributes: ["name": "a\u{0}b"])) } }
+        #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-nul", forUpdate: false) } == nil)
+        await expectRefused { _ = try await store.read { try await $0.user(poolId: "p1", usernameKey: "a\u{0}", forUpdate: false) } }
+        let filter = UserFilter(field: .attribute("email"), match: .prefix, value: "\u{0}", caseInsensitive: true)
+        await expectRefused { _ = try await store.read { try await $0.listUsers(poolId: "p1", filter: filter, after: nil, limit: 10) } }
     }
 
     static func codes(_ store: SQLStore) async throws {

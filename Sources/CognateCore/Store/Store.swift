@@ -49,6 +49,12 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The write refers to a pool, client or user that no longer exists (deleted by another
     /// request, possibly on another node, after this one read it).
     case referenceMissing
+    /// A value holds the NUL character (U+0000), which no record can hold (PostgreSQL's text
+    /// cannot): the request is refused whatever it does with the value, on every store alike.
+    case unstorableText
+
+    /// What a caller is told of ``unstorableText``.
+    public static let unstorableTextMessage = "Values must not contain the NUL character (U+0000)."
 }
 
 public enum UniqueKey: String, Sendable {

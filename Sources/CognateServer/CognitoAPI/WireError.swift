@@ -29,6 +29,10 @@ struct WireError: Error, CustomStringConvertible {
             self.init(
                 type: CognitoErrorCode.resourceNotFound.rawValue, message: "The user pool, app client or user no longer exists.",
                 status: 400)
+        case StoreError.unstorableText:
+            self.init(
+                type: CognitoErrorCode.invalidParameter.rawValue,
+                message: StoreError.unstorableTextMessage, status: 400)
         default:
             self.init(
                 type: CognitoErrorCode.internalError.rawValue, message: "An internal error occurred.", status: 500,

@@ -151,6 +151,8 @@ enum OAuthRoutes {
         switch error {
         case let page as AuthorizationPageError:
             return HostedPages.error(.badRequest, page.message)
+        case StoreError.unstorableText:
+            return HostedPages.error(.badRequest, StoreError.unstorableTextMessage)
         case let refused as AuthorizationRedirectError:
             var pairs = [("error", refused.error.error), ("error_description", refused.error.description)]
             if let state = refused.state { pairs.append(("state", state)) }
@@ -162,7 +164,10 @@ enum OAuthRoutes {
     }
 
     private static func oauthFailure(_ error: any Error) -> Response {
-        let oauth = error as? OAuthError ?? OAuthError("server_error", "The request could not be completed.", status: 500)
+        let oauth = error as? OAuthError
+            ?? (error as? StoreError == .unstorableText
+                ? OAuthError("invalid_request", StoreError.unstorableTextMessage)
+                : OAuthError("server_error", "The request could not be completed.", status: 500))
         var response = (try? json(HTTPResponse.Status(code: oauth.status), [
             "error": TokenResponseValue.string(oauth.error), "error_description": .string(oauth.description),
         ])) ?? Response(status: .internalServerError)

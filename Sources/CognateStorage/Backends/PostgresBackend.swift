@@ -178,7 +178,7 @@ struct PostgresSession: SQLSession {
     func execute(_ statement: SQLStatement, violation: (SQLConstraintViolation, _ table: String?) -> any Error)
         async throws -> [SQLRow]
     {
-        let (sql, values) = statement.rendered { "$\($0)" }
+        let (sql, values) = try statement.rendered { "$\($0)" }
         var binds = PostgresBindings(capacity: values.count)
         var types = ""
         for value in values {

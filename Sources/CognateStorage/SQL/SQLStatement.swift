@@ -1,3 +1,5 @@
+import CognateCore
+
 /// One SQL statement with its bound values, written once for every database:
 ///
 ///     "SELECT * FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)"
@@ -70,13 +72,15 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
     public static func += (lhs: inout SQLStatement, rhs: SQLStatement) { lhs.pieces += rhs.pieces }
 
     /// The text with `placeholder(n)` for the n-th bound value (1-based), and the values.
-    func rendered(placeholder: (Int) -> String) -> (sql: String, binds: [SQLValue]) {
+    /// Throws `StoreError.unstorableText` for a text value with the NUL character.
+    func rendered(placeholder: (Int) -> String) throws -> (sql: String, binds: [SQLValue]) {
         var sql = ""
         var binds: [SQLValue] = []
         for piece in pieces {
             switch piece {
             case .text(let text): sql += text
             case .bind(let value):
+                if case .text(let text) = value, text.utf8.contains(0) { throw StoreError.unstorableText }
                 binds.append(value)
                 sql += placeholder(binds.count)
             }

@@ -74,7 +74,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     func execute(_ statement: SQLStatement) throws -> [SQLRow] {
-        let (sql, binds) = statement.rendered { "?\($0)" }
+        let (sql, binds) = try statement.rendered { "?\($0)" }
         return try execute(sql: sql, binds: binds)
     }
 
