@@ -76,7 +76,8 @@ HTTP 400 (as observed from Cognito), server faults 500.
 Cognate-specific answers: `TooManyRequestsException` from the per-address limits of SignUp,
 ConfirmSignUp, ResendConfirmationCode, ForgotPassword and ConfirmForgotPassword, and
 `LimitExceededException` for codes to one address beyond the hourly limit
-(`cognate serve --help`).
+(`cognate serve --help`); `InvalidParameterException` "Values must not contain the NUL
+character (U+0000)." for any value with that character, which no store can hold.
 
 | operation | Cognate | errors Cognito documents | of those, never answered by Cognate |
 | --- | --- | --- | --- |
