@@ -3,7 +3,12 @@
 Each test module gets its own server process on a free port with a fresh SQLite database, so
 modules cannot see each other's data. The binary is `COGNATE_BIN` or `.build/debug/cognate`
 (`Scripts/test` builds it first).
+
+With `COGNATE_COMPAT_POSTGRES_URL` (a superuser's URL), every server runs on PostgreSQL instead,
+on a database of its own per working directory (a restart finds its data again); tests marked
+`sqlite_only` (they open the SQLite file itself) are skipped.
 """
+import hashlib
 import json
 import os
 import pathlib
@@ -23,6 +28,26 @@ from botocore.config import Config
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = pathlib.Path(os.environ.get("COGNATE_BIN", ROOT / ".build" / "debug" / "cognate"))
 REGION = "us-east-1"
+POSTGRES_URL = os.environ.get("COGNATE_COMPAT_POSTGRES_URL")
+
+
+def pytest_collection_modifyitems(config, items):
+    if POSTGRES_URL:
+        skip = pytest.mark.skip(reason="reads the SQLite database file itself")
+        for item in items:
+            if "sqlite_only" in item.keywords:
+                item.add_marker(skip)
+
+
+def postgres_database(workdir):
+    """The URL of the database of `workdir`'s servers on COGNATE_COMPAT_POSTGRES_URL's server,
+    created the first time."""
+    name = "compat_" + hashlib.sha256(str(workdir).encode()).hexdigest()[:20]
+    exists = subprocess.run(["psql", POSTGRES_URL, "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    if not exists:
+        subprocess.run(["psql", POSTGRES_URL, "-qc", f"CREATE DATABASE {name}"], check=True)
+    return POSTGRES_URL.rsplit("/", 1)[0] + "/" + name
 
 
 def free_port():
@@ -41,7 +66,7 @@ class CognateServer:
         self.port = free_port()
         self.ca_file = ca_file          # with TLS: the CA that signed the server's certificate
         self.endpoint = f"{'https' if ca_file else 'http'}://127.0.0.1:{self.port}"
-        self.database = str(self.workdir / "cognate.sqlite")
+        self.database = postgres_database(self.workdir) if POSTGRES_URL else str(self.workdir / "cognate.sqlite")
         self.log_path = self.workdir / "server.log"
         self.args = [str(BINARY), "serve", "--port", str(self.port), "--database", self.database, *extra_args]
         self.env = {**os.environ, **(env or {})}

@@ -101,6 +101,7 @@ def wipe_sqlite(database):
 
 
 @pytest.mark.parametrize("backup", [backup_with_python, backup_with_shell], ids=["backup-api", "sqlite3-shell"])
+@pytest.mark.sqlite_only
 def test_sqlite_back_up_wipe_restore_sign_in(backup):
     with tempfile.TemporaryDirectory(prefix="cognate-backup-") as workdir:
         server = CognateServer(workdir).start()

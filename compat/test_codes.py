@@ -128,6 +128,7 @@ def test_resend_limit_is_per_user(server, idp, pool, app_client):
     idp.resend_confirmation_code(ClientId=app_client["ClientId"], Username=second)
 
 
+@pytest.mark.sqlite_only
 def test_codes_are_stored_hashed(server, idp, pool, app_client):
     usernames = [new_user(idp, app_client)[0] for _ in range(3)]
     codes = {m["code"] for m in server.outbox(pool["Id"]) if m["username"] in usernames}

@@ -6,8 +6,12 @@ import tempfile
 import threading
 import time
 
+import pytest
+
 from conftest import CognateServer
 from helpers import new_client, unique
+
+pytestmark = pytest.mark.sqlite_only   # SQLite's own group commit; PostgreSQL's durability is its own
 
 PASSWORD = "Passw0rd!"
 

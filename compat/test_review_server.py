@@ -94,6 +94,7 @@ def test_database_directory_and_files_are_private(tmp_path):
         server.stop()
 
 
+@pytest.mark.sqlite_only
 def test_an_existing_readable_database_is_narrowed(tmp_path):
     server = CognateServer(tmp_path).start()
     server.stop()
