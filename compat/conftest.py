@@ -14,6 +14,7 @@ import os
 import pathlib
 import re
 import socket
+import sqlite3
 import ssl
 import subprocess
 import tempfile
@@ -117,6 +118,22 @@ class CognateServer:
         messages = [m for m in self.outbox(pool_id) if destination is None or m["destination"] == destination]
         assert messages, f"no message in the outbox of {pool_id}"
         return messages[-1]["code"]
+
+    def rows(self, table, **equal):
+        """The rows of `table` whose columns have the values given, as dicts, read from the
+        database itself (SQLite or PostgreSQL), not through the server."""
+        condition = " AND ".join(f"{column} = '{str(value).replace(chr(39), chr(39) * 2)}'" for column, value in equal.items())
+        query = f"SELECT * FROM {table}" + (f" WHERE {condition}" if condition else "")
+        if POSTGRES_URL:
+            out = subprocess.run(["psql", self.database, "-tAc", f"SELECT row_to_json(t) FROM ({query}) t"],
+                                 capture_output=True, text=True, check=True).stdout
+            return [json.loads(line) for line in out.splitlines() if line.strip()]
+        db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+        try:
+            db.row_factory = sqlite3.Row
+            return [dict(row) for row in db.execute(query).fetchall()]
+        finally:
+            db.close()
 
     def faults(self):
         """Lines the server logged at error level (it logs every 500 it answers)."""
