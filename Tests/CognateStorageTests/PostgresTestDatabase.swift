@@ -22,14 +22,18 @@ enum PostgresTestDatabase {
         }
     }
 
-    /// Creates an empty database and returns its URL.
+    /// Creates an empty database and returns its URL. Its default collation is linguistic (ICU's
+    /// en-US, as on many production servers), so that nothing passes here only because the test
+    /// server compares bytes.
     static func create() async throws -> String {
         guard let serverURL else { throw NotConfigured() }
         let name = "cognate_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         let admin = try await SQLStore.openBackend(serverURL, options: options, logger: Logger(label: "test"))
         do {
             // The name is made of [0-9a-z_] only, so it needs no quoting.
-            _ = try await admin.withMigrationLock { try await $0.execute("CREATE DATABASE \(unsafeRaw: String(name))") }
+            _ = try await admin.withMigrationLock { try await $0.execute(
+                "CREATE DATABASE \(unsafeRaw: String(name)) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.utf8'")
+            }
         } catch {
             await admin.shutdown()
             throw error

@@ -7,9 +7,11 @@ struct Migration: Sendable {
     let version: Int
     let name: String
     let statements: [String]
+    /// Run after `statements`, on PostgreSQL only (what SQLite has already, or cannot express).
+    var postgresOnly: [String] = []
 
     func sql(for flavor: SQLFlavor) -> [String] {
-        statements.map {
+        (statements + (flavor == .postgres ? postgresOnly : [])).map {
             $0.replacingOccurrences(of: "{timestamp}", with: flavor.timestampType)
                 .replacingOccurrences(of: "{binary_text}", with: flavor.binaryTextType)
                 .replacingOccurrences(of: "{autoincrement_pk}", with: flavor.autoIncrementPrimaryKey)
@@ -33,7 +35,7 @@ public enum Migrator {
         Migration013UICustomization.migration, Migration014RefreshRotation.migration,
         Migration015ClientSecrets.migration, Migration016UserImport.migration,
         Migration017Terms.migration, Migration018ThreatProtection.migration,
-        Migration019AttributeValueIndex.migration,
+        Migration019AttributeValueIndex.migration, Migration020ByteOrderedNames.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
