@@ -5,8 +5,9 @@ modules cannot see each other's data. The binary is `COGNATE_BIN` or `.build/deb
 (`Scripts/test` builds it first).
 
 With `COGNATE_COMPAT_POSTGRES_URL` (a superuser's URL), every server runs on PostgreSQL instead,
-on a database of its own per working directory (a restart finds its data again); tests marked
-`sqlite_only` (they open the SQLite file itself) are skipped.
+on a database of its own per working directory (a restart finds its data again), whose default
+collation is linguistic (ICU's en-US, as on many production servers); tests marked `sqlite_only`
+(they open the SQLite file itself) are skipped.
 """
 import hashlib
 import json
@@ -47,7 +48,7 @@ def postgres_database(workdir):
     exists = subprocess.run(["psql", POSTGRES_URL, "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
                             capture_output=True, text=True, check=True).stdout.strip()
     if not exists:
-        subprocess.run(["psql", POSTGRES_URL, "-qc", f"CREATE DATABASE {name}"], check=True)
+        subprocess.run(["psql", POSTGRES_URL, "-qc", f"CREATE DATABASE {name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.utf8'"], check=True)
     return POSTGRES_URL.rsplit("/", 1)[0] + "/" + name
 
 
