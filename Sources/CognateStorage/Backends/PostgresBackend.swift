@@ -43,6 +43,7 @@ public final class PostgresBackend: SQLBackend {
         }
         let clients = PostgresClients(configuration: configuration, connections: options.poolSize, logger: logger)
         let backend = PostgresBackend(clients: clients, options: options, logger: logger)
+        await clients.waitUntilRunning()
         do {
             try await backend.ping()
         } catch {

@@ -16,6 +16,8 @@ final class PostgresClients: Sendable {
     let all: [PostgresClient]
     private let byLoop: [ObjectIdentifier: PostgresClient]
     private let turn = Atomic<Int>(0)
+    /// How many pools `run()` has started, and who waits for all of them.
+    private let started = Mutex<(count: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
 
     init(configuration: PostgresClient.Configuration, connections: Int, logger: Logger,
          group: MultiThreadedEventLoopGroup = .singleton) {
@@ -42,7 +44,37 @@ final class PostgresClients: Sendable {
     /// Runs every pool until the task is cancelled.
     func run() async {
         await withDiscardingTaskGroup { group in
-            for client in all { group.addTask { await client.run() } }
+            for client in all {
+                group.addTask {
+                    self.markStarted()
+                    // Straight on into run(), whose first step marks the pool running: before a
+                    // waiter that markStarted woke can be scheduled on another thread.
+                    await client.run()
+                }
+            }
         }
+    }
+
+    /// Returns once `run()` has started every pool. A lease before that still waits for the
+    /// pool, but PostgresNIO logs a warning for it (the CLI printed it on its standard error).
+    func waitUntilRunning() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let running = started.withLock { state in
+                if state.count == all.count { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if running { continuation.resume() }
+        }
+    }
+
+    private func markStarted() {
+        let waiting = started.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.count += 1
+            guard state.count == all.count else { return [] }
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
     }
 }
