@@ -164,10 +164,12 @@ enum OAuthRoutes {
     }
 
     private static func oauthFailure(_ error: any Error) -> Response {
-        let oauth = error as? OAuthError
-            ?? (error as? StoreError == .unstorableText
-                ? OAuthError("invalid_request", StoreError.unstorableTextMessage)
-                : OAuthError("server_error", "The request could not be completed.", status: 500))
+        let oauth: OAuthError
+        switch error {
+        case let known as OAuthError: oauth = known
+        case StoreError.unstorableText: oauth = OAuthError("invalid_request", StoreError.unstorableTextMessage)
+        default: oauth = OAuthError("server_error", "The request could not be completed.", status: 500)
+        }
         var response = (try? json(HTTPResponse.Status(code: oauth.status), [
             "error": TokenResponseValue.string(oauth.error), "error_description": .string(oauth.description),
         ])) ?? Response(status: .internalServerError)
