@@ -1,12 +1,13 @@
 """Hostile and unusual input over raw HTTP (no client-side validation): every answer is a
 Cognito-shaped 400, never a 5xx, and the server stays up."""
 import json
+import random
 
 import pytest
 import requests
 
 from helpers import (
-    PASSWORD, attributes_of, assert_healthy, assert_raw_error, email_for, raw_call, sign_in, unique,
+    PASSWORD, admin_user, attributes_of, assert_healthy, assert_raw_error, email_for, raw_call, sign_in, unique,
     run_concurrently, verify_token,
 )
 
@@ -406,3 +407,76 @@ def test_concurrent_sign_ins_and_refreshes(server, idp, pool, app_client):
                             AuthParameters={"REFRESH_TOKEN": refresh_token})
 
     assert run_concurrently(server, 20, work) == [(200, None)] * 20
+
+
+def test_every_kind_of_write_to_one_user_at_once(server, idp, pool, app_client):
+    """Twenty different operations on one user released together, in a new order each round
+    (deletion, attribute and password writes, groups, sign-out, sign-ins, refresh, revocation):
+    each answers a Cognito error or succeeds, none a 5xx, and what is left is consistent."""
+    order = random.Random(7)
+    for _ in range(3):
+        name = admin_user(idp, pool["Id"], attributes=[("email", email_for("one"))])
+        group = unique("g")
+        idp.create_group(UserPoolId=pool["Id"], GroupName=group)
+        tokens = sign_in(idp, app_client, name)
+        admin = {"UserPoolId": pool["Id"], "Username": name}
+        operations = [
+            lambda c: c.admin_delete_user(**admin),
+            lambda c: c.admin_update_user_attributes(**admin, UserAttributes=[{"Name": "name", "Value": "x"}]),
+            lambda c: c.admin_set_user_password(**admin, Password=PASSWORD + "x", Permanent=True),
+            lambda c: c.admin_add_user_to_group(**admin, GroupName=group),
+            lambda c: c.admin_user_global_sign_out(**admin),
+            lambda c: c.admin_disable_user(**admin),
+            lambda c: c.admin_enable_user(**admin),
+            lambda c: c.admin_reset_user_password(**admin),
+            lambda c: c.admin_set_user_mfa_preference(**admin, EmailMfaSettings={"Enabled": True}),
+            lambda c: c.admin_list_groups_for_user(**admin),
+            lambda c: c.initiate_auth(ClientId=app_client["ClientId"], AuthFlow="REFRESH_TOKEN_AUTH",
+                                      AuthParameters={"REFRESH_TOKEN": tokens["RefreshToken"]}),
+            lambda c: sign_in(c, app_client, name),
+            lambda c: c.update_user_attributes(AccessToken=tokens["AccessToken"], UserAttributes=[
+                {"Name": "email", "Value": email_for("other")}]),
+            lambda c: c.get_user(AccessToken=tokens["AccessToken"]),
+            lambda c: c.delete_user(AccessToken=tokens["AccessToken"]),
+            lambda c: c.forgot_password(ClientId=app_client["ClientId"], Username=name),
+            lambda c: c.delete_group(UserPoolId=pool["Id"], GroupName=group),
+            lambda c: c.revoke_token(ClientId=app_client["ClientId"], Token=tokens["RefreshToken"]),
+            lambda c: c.list_users(UserPoolId=pool["Id"]),
+            lambda c: c.admin_user_global_sign_out(**admin),
+        ]
+        order.shuffle(operations)
+        outcomes = run_concurrently(server, len(operations), lambda c, i: operations[i](c))
+        assert all(status < 500 for status, _ in outcomes), outcomes
+        try:
+            user = idp.admin_get_user(**admin)
+        except idp.exceptions.UserNotFoundException:
+            continue
+        assert {"Name": "email", "Value": email_for("one")} in user["UserAttributes"] or \
+            {"Name": "email", "Value": email_for("other")} in user["UserAttributes"], user
+
+
+def test_a_group_deleted_while_its_members_are(server, idp, pool):
+    """DeleteGroup while each member is deleted or removed from it at once (both remove the
+    same membership rows, from opposite ends): no 5xx, and nothing of either is left."""
+    for _ in range(3):
+        group = unique("g")
+        idp.create_group(UserPoolId=pool["Id"], GroupName=group)
+        names = [admin_user(idp, pool["Id"]) for _ in range(12)]
+        for name in names:
+            idp.admin_add_user_to_group(UserPoolId=pool["Id"], Username=name, GroupName=group)
+
+        def work(c, i):
+            if i == 0:
+                c.delete_group(UserPoolId=pool["Id"], GroupName=group)
+            elif i <= len(names):
+                c.admin_delete_user(UserPoolId=pool["Id"], Username=names[i - 1])
+            else:
+                c.admin_remove_user_from_group(UserPoolId=pool["Id"], Username=names[i - 1 - len(names)],
+                                               GroupName=group)
+
+        outcomes = run_concurrently(server, 1 + 2 * len(names), work)
+        assert all(status < 500 for status, _ in outcomes), outcomes
+        assert outcomes[0] == (200, None), outcomes
+        assert outcomes[1:1 + len(names)] == [(200, None)] * len(names), outcomes
+        with pytest.raises(idp.exceptions.ResourceNotFoundException):
+            idp.get_group(UserPoolId=pool["Id"], GroupName=group)
