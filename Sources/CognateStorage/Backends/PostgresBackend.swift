@@ -25,7 +25,13 @@ public final class PostgresBackend: SQLBackend {
     static let migrationLockKey: Int64 = 0x636f_676e_6174_65
 
     public static func open(url: String, options: DatabaseOptions, logger: Logger) async throws -> PostgresBackend {
-        var configuration = try configuration(url: url)
+        let location = try PostgresURL(url)
+        if let reason = location.passwordFileIgnored { logger.warning("\(reason)") }
+        let firstFailure = await connectionFailure(location, within: options.connectionWaitTimeout, logger: logger)
+        if let firstFailure, firstFailure.final {
+            throw StorageError.unreachable("Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(firstFailure.reason)")
+        }
+        var configuration = location.clientConfiguration
         // The pool keeps all its connections: one opened on demand would start an idle-timeout
         // timer (a task group and a dispatch timer) every time it is handed back, which cost a
         // GetUser about a tenth of its CPU. For the same reason no keep-alive query: PostgresNIO
@@ -48,29 +54,39 @@ public final class PostgresBackend: SQLBackend {
             try await backend.ping()
         } catch {
             await backend.shutdown()
-            throw StorageError.unreachable(
-                "Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(String(reflecting: error))")
+            let reason = await connectionFailure(location, within: options.connectionWaitTimeout, logger: logger)?.reason
+                ?? firstFailure?.reason ?? String(reflecting: error)
+            throw StorageError.unreachable("Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(reason)")
         }
         return backend
     }
 
-    /// A client configuration from `postgres://user:password@host:port/database?sslmode=…`
-    /// (`disable`, `prefer` — the default —, `require`).
-    static func configuration(url: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
-            throw StorageError.unreachable("Not a PostgreSQL URL: \(SQLStore.redacted(url))")
+    /// Why PostgreSQL cannot be reached at `location`, found with one connection of its own (the
+    /// pool only retries until its deadline, then times out): in PostgreSQL's words (a wrong
+    /// password, an unknown database) or TLS's (a certificate not trusted), `final`; a server
+    /// that is not up yet (connection refused, starting up) is not final: the pool waits for
+    /// it. Nil when the connection succeeds.
+    static func connectionFailure(_ location: PostgresURL, within timeout: TimeInterval,
+                                  logger: Logger) async -> (reason: String, final: Bool)? {
+        do {
+            let configuration = try location.connectionConfiguration()
+            let connection = try await DeadlineWatch().run(within: timeout, "PostgreSQL") {
+                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            }
+            try? await connection.close()
+            return nil
+        } catch let error as PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return (message, error.serverInfo?[.sqlState] != "57P03")   // 57P03: starting up or shutting down
+            }
+            if let tls = error.underlying, tls is NIOSSLError || tls is NIOSSLExtraError || tls is BoringSSLError {
+                return (String(describing: tls), true)
+            }
+            let final: Set<PSQLError.Code> = [.sslUnsupported, .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError]
+            return (error.underlying.map { String(describing: $0) } ?? String(reflecting: error), final.contains(error.code))
+        } catch {
+            return (String(describing: error), true)
         }
-        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
-        let tls: PostgresClient.Configuration.TLS
-        switch mode {
-        case "disable": tls = .disable
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        default: tls = .prefer(.makeClientConfiguration())
-        }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
-            password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
     }
 
     private init(clients: PostgresClients, options: DatabaseOptions, logger: Logger) {
