@@ -207,8 +207,8 @@ enum StoreConformance {
         try await seed(store, users: [user("a")])
         let code = CodeRecord(poolId: "p1", userSub: "sub-a", purpose: .signUp, codeHash: "h1", deliveredTo: "email", createdAt: t0, expiresAt: t0 + 60)
         try await store.write { try await $0.saveCode(code, keepingFailuresSince: t0 - 3600) }
-        #expect(try await store.write { try await $0.recordFailedAttempt(userSub: "sub-a", purpose: .signUp) } == 1)
-        #expect(try await store.write { try await $0.recordFailedAttempt(userSub: "sub-a", purpose: .signUp) } == 2)
+        #expect(try await store.write { try await $0.recordFailedAttempt(poolId: "p1", userSub: "sub-a", purpose: .signUp) } == 1)
+        #expect(try await store.write { try await $0.recordFailedAttempt(poolId: "p1", userSub: "sub-a", purpose: .signUp) } == 2)
         // A replacement within the window keeps the failures counted against the code it replaces…
         var replacement = code
         replacement.codeHash = "h2"
@@ -216,7 +216,7 @@ enum StoreConformance {
         try await store.write { [replacement] in try await $0.saveCode(replacement, keepingFailuresSince: t0 - 3590) }
         replacement.previousCodeHash = "h1"
         replacement.failedAttempts = 2
-        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == replacement)
+        #expect(try await store.read { try await $0.code(poolId: "p1", userSub: "sub-a", purpose: .signUp) } == replacement)
         // …and one after it starts from zero.
         var later = replacement
         later.codeHash = "h3"
@@ -224,10 +224,11 @@ enum StoreConformance {
         try await store.write { [later] in try await $0.saveCode(later, keepingFailuresSince: t0 + 100) }
         later.previousCodeHash = "h2"
         later.failedAttempts = 0
-        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == later)
-        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .verifyAttribute("email")) } == nil)
-        try await store.write { try await $0.deleteCode(userSub: "sub-a", purpose: .signUp) }
-        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == nil)
+        #expect(try await store.read { try await $0.code(poolId: "p1", userSub: "sub-a", purpose: .signUp) } == later)
+        #expect(try await store.read { try await $0.code(poolId: "p1", userSub: "sub-a", purpose: .verifyAttribute("email")) } == nil)
+        #expect(try await store.read { try await $0.code(poolId: "p2", userSub: "sub-a", purpose: .signUp) } == nil)
+        try await store.write { try await $0.deleteCode(poolId: "p1", userSub: "sub-a", purpose: .signUp) }
+        #expect(try await store.read { try await $0.code(poolId: "p1", userSub: "sub-a", purpose: .signUp) } == nil)
     }
 
     static func tokenFamilies(_ store: SQLStore) async throws {
@@ -318,7 +319,7 @@ enum StoreConformance {
         try await store.write { try await $0.deletePool(id: "p1") }
         #expect(try await store.read { try await $0.user(poolId: "p1", sub: "sub-a") } == nil)
         #expect(try await store.read { try await $0.client(id: "c1") } == nil)
-        #expect(try await store.read { try await $0.code(userSub: "sub-a", purpose: .signUp) } == nil)
+        #expect(try await store.read { try await $0.code(poolId: "p1", userSub: "sub-a", purpose: .signUp) } == nil)
         #expect(try await signInRecordsLeft("1") == [false, false, false, false])
         #expect(try await signInRecordsLeft("2") == [false, false, false, false])
         try await seed(store, users: [user("a", attributes: ["email": "a@x.io"])])  // nothing left behind to collide with
@@ -415,13 +416,13 @@ enum StoreConformance {
         let ann = user("ann", attributes: ["email": "ann@x.io"])
         try await store.write { try await signUp(ann, in: $0) }
         #expect(try await store.read { try await $0.user(poolId: "p1", usernameKey: "ann") } == ann)
-        #expect(try await store.read { try await $0.code(userSub: "sub-ann", purpose: .signUp) }?.codeHash == "h-sub-ann")
+        #expect(try await store.read { try await $0.code(poolId: "p1", userSub: "sub-ann", purpose: .signUp) }?.codeHash == "h-sub-ann")
 
         // A taken username fails the write, whichever call reports it, and leaves none of it.
         var twin = user("ANN", attributes: ["email": "twin@x.io"])
         twin.sub = "sub-twin"
         await expectConflict(.username) { try await store.write { [twin] in try await signUp(twin, in: $0) } }
-        #expect(try await store.read { try await $0.code(userSub: "sub-twin", purpose: .signUp) } == nil)
+        #expect(try await store.read { try await $0.code(poolId: "p1", userSub: "sub-twin", purpose: .signUp) } == nil)
         #expect(try await store.read { try await $0.outboxMessages(poolId: "p1", afterId: nil, limit: 10) }.count == 1)
 
         // Two users in one write (a table already waiting sends the first one on), then a read
@@ -488,8 +489,8 @@ enum StoreConformance {
                 group.addTask {
                     (try? await store.write { tx -> Bool in
                         _ = try await tx.user(poolId: "p1", sub: "sub-a", forUpdate: true)
-                        guard try await tx.code(userSub: "sub-a", purpose: .signUp) != nil else { return false }
-                        try await tx.deleteCode(userSub: "sub-a", purpose: .signUp)
+                        guard try await tx.code(poolId: "p1", userSub: "sub-a", purpose: .signUp) != nil else { return false }
+                        try await tx.deleteCode(poolId: "p1", userSub: "sub-a", purpose: .signUp)
                         return true
                     }) ?? false
                 }

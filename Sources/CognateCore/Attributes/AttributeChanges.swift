@@ -43,7 +43,7 @@ extension IdentityService {
         for kind in ["email", "phone_number"] where changes[kind] != nil && updated[kind] != user.attributes[kind]
             && !pending.contains(where: { $0.purpose == .verifyAttribute(kind) })
         {
-            try await transaction.deleteCode(userSub: user.sub, purpose: .verifyAttribute(kind))
+            try await transaction.deleteCode(poolId: user.poolId, userSub: user.sub, purpose: .verifyAttribute(kind))
         }
         for kind in ["email", "phone_number"] where updated[kind] == nil { updated["\(kind)_verified"] = nil }
         if let missing = AttributeRules(pool: pool.settings).missingRequired(in: updated).first {

@@ -66,7 +66,7 @@ struct CodeBook: Sendable {
     func redeem(_ code: String, for user: UserRecord, purpose: CodePurpose, revealsMissingCode: Bool,
                 in transaction: any StoreTransaction, now: Date) async throws -> CodeRecord
     {
-        guard let record = try await transaction.code(userSub: user.sub, purpose: purpose) else {
+        guard let record = try await transaction.code(poolId: user.poolId, userSub: user.sub, purpose: purpose) else {
             guard revealsMissingCode else {
                 try await refuseGuessWithoutCode(subject: user.sub, purpose: purpose, in: transaction, now: now)
             }
@@ -76,13 +76,13 @@ struct CodeBook: Sendable {
         let presented = hash(code, userSub: user.sub, purpose: purpose, address: Self.boundAddress(of: record, for: user))
         if ConstantTime.equals(presented, record.codeHash) {
             guard now < record.expiresAt else { throw CognitoError.expiredCode }
-            try await transaction.deleteCode(userSub: user.sub, purpose: purpose)
+            try await transaction.deleteCode(poolId: user.poolId, userSub: user.sub, purpose: purpose)
             return record
         }
         if let previous = record.previousCodeHash, ConstantTime.equals(presented, previous) {
             throw CognitoError.expiredCode
         }
-        _ = try await transaction.recordFailedAttempt(userSub: user.sub, purpose: purpose)
+        _ = try await transaction.recordFailedAttempt(poolId: user.poolId, userSub: user.sub, purpose: purpose)
         throw CommitAndFail(.codeMismatch)
     }
 

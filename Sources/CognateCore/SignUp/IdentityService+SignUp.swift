@@ -165,7 +165,7 @@ extension IdentityService {
             user.status = .confirmed
             user.updatedAt = now
             try await transaction.updateUser(user)
-            try await transaction.deleteCode(userSub: user.sub, purpose: .signUp)
+            try await transaction.deleteCode(poolId: user.poolId, userSub: user.sub, purpose: .signUp)
             return user
         }
         try await runPostConfirmation(

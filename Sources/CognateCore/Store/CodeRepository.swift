@@ -65,8 +65,10 @@ public protocol CodeRepository: Sendable {
     /// started counting after `keepingFailuresSince` (wrong guesses stay bounded per window,
     /// however many codes are requested); otherwise the count starts again.
     func saveCode(_ code: CodeRecord, keepingFailuresSince: Date) async throws
-    func code(userSub: String, purpose: CodePurpose) async throws -> CodeRecord?
+    /// Codes are found by their user's pool and `sub` together, the key's order: `sub`
+    /// alone would be a walk through every code.
+    func code(poolId: String, userSub: String, purpose: CodePurpose) async throws -> CodeRecord?
     /// Adds one failed attempt and returns the new count.
-    func recordFailedAttempt(userSub: String, purpose: CodePurpose) async throws -> Int
-    func deleteCode(userSub: String, purpose: CodePurpose) async throws
+    func recordFailedAttempt(poolId: String, userSub: String, purpose: CodePurpose) async throws -> Int
+    func deleteCode(poolId: String, userSub: String, purpose: CodePurpose) async throws
 }

@@ -36,6 +36,7 @@ public enum Migrator {
         Migration015ClientSecrets.migration, Migration016UserImport.migration,
         Migration017Terms.migration, Migration018ThreatProtection.migration,
         Migration019AttributeValueIndex.migration, Migration020ByteOrderedNames.migration,
+        Migration021UnconfirmedDeviceIndex.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

@@ -21,27 +21,32 @@ extension SQLTransaction: CodeRepository {
             """, into: "codes")
     }
 
-    func code(userSub: String, purpose: CodePurpose) async throws -> CodeRecord? {
-        guard let row = try await first(
-            "SELECT * FROM codes WHERE user_sub = \(bind: userSub) AND purpose = \(bind: purpose.rawValue)")
-        else { return nil }
+    func code(poolId: String, userSub: String, purpose: CodePurpose) async throws -> CodeRecord? {
+        guard let row = try await first("SELECT * FROM codes WHERE " + Self.codeKey(poolId, userSub, purpose)) else {
+            return nil
+        }
         return CodeRecord(
-            poolId: try row.string("pool_id"), userSub: userSub, purpose: purpose, codeHash: try row.string("code_hash"),
+            poolId: poolId, userSub: userSub, purpose: purpose, codeHash: try row.string("code_hash"),
             previousCodeHash: try row.optionalString("previous_hash"),
             deliveredTo: try row.optionalString("delivered_to"), pendingValue: try row.optionalString("pending_value"),
             createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), failedAttempts: try row.int("failed_attempts"))
     }
 
-    func recordFailedAttempt(userSub: String, purpose: CodePurpose) async throws -> Int {
+    func recordFailedAttempt(poolId: String, userSub: String, purpose: CodePurpose) async throws -> Int {
         try await first(
-            """
-            UPDATE codes SET failed_attempts = failed_attempts + 1 WHERE user_sub = \(bind: userSub) \
-            AND purpose = \(bind: purpose.rawValue) RETURNING failed_attempts
-            """)?.int("failed_attempts") ?? 0
+            "UPDATE codes SET failed_attempts = failed_attempts + 1 WHERE " + Self.codeKey(poolId, userSub, purpose)
+                + " RETURNING failed_attempts"
+        )?.int("failed_attempts") ?? 0
     }
 
-    func deleteCode(userSub: String, purpose: CodePurpose) async throws {
-        try await run("DELETE FROM codes WHERE user_sub = \(bind: userSub) AND purpose = \(bind: purpose.rawValue)")
+    func deleteCode(poolId: String, userSub: String, purpose: CodePurpose) async throws {
+        try await run("DELETE FROM codes WHERE " + Self.codeKey(poolId, userSub, purpose))
+    }
+
+    /// The condition naming one code by its whole key, in the key's order (the user's `sub`
+    /// without its pool found no index: every lookup read every code).
+    static func codeKey(_ poolId: String, _ userSub: String, _ purpose: CodePurpose) -> SQLStatement {
+        "pool_id = \(bind: poolId) AND user_sub = \(bind: userSub) AND purpose = \(bind: purpose.rawValue)"
     }
 }
