@@ -128,3 +128,34 @@ def test_every_setting_is_documented_and_every_flag_has_a_key():
     named = set(re.findall(r"env (COGNATE_[A-Z_]+)", helps)) - {"COGNATE_CONFIG"}
     missing = {v for v in named if v not in variables and not v.endswith("_FILE")}
     assert not missing, f"settings without a configuration key: {sorted(missing)}"
+
+
+def test_config_check_shows_values_given_as_flags(tmp_path):
+    """Flags beat the environment, and `config check` says so (it printed the environment's)."""
+    config = tmp_path / "empty.yaml"
+    config.write_text("region: eu-west-1\n")
+    code, document, _ = check(config, "--port", "5555", "--log-level=debug", "--admin-credentials", "AKID:flag-secret",
+                              env={"COGNATE_PORT": "1234"})
+    assert code == 0, document
+    values = settings(document)
+    assert values["port"] == ("5555", "flag") and values["log.level"] == ("debug", "flag")
+    assert values["admin_credentials"] == ("(secret)", "flag") and "flag-secret" not in json.dumps(document)
+    assert values["region"] == ("eu-west-1", "file")
+
+
+def test_log_level_and_format_flags(tmp_path):
+    server = CognateServer(tmp_path, extra_args=["--log-level", "debug", "--log-format", "json"]).start()
+    try:
+        server.client().list_user_pools(MaxResults=5)
+    finally:
+        server.stop()
+    lines = [json.loads(line) for line in server.log_path.read_text().splitlines() if line.startswith("{")]
+    assert any(line.get("message") == "request" and line["operation"] == "ListUserPools" for line in lines)
+
+
+def test_an_audit_log_that_cannot_be_written_is_named_as_such(tmp_path):
+    """Not reported as a database that cannot be opened."""
+    result = run("serve", "--port", "0", "--database", str(tmp_path / "db.sqlite"),
+                 "--audit-log", str(tmp_path / "missing" / "audit.jsonl"))
+    assert result.returncode != 0
+    assert "Cannot append to the audit log" in result.stderr and "Cannot open the database" not in result.stderr, result.stderr

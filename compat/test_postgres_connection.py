@@ -137,6 +137,8 @@ def test_a_failure_says_why(postgres):
     assert status != 0 and "Connection refused" in output, output
     status, output = cognate(f"postgres://cognate@127.0.0.1:{port}/postgres?sslmode=on")
     assert status != 0 and 'Unknown sslmode "on"' in output, output
+    status, output = cognate(f"postgres://cognate@127.0.0.1:{port}/postgres")
+    assert status != 0 and "asks for a password and none was given" in output, output
 
 
 def test_a_unix_socket(postgres):
@@ -144,6 +146,6 @@ def test_a_unix_socket(postgres):
     status, output = cognate(f"postgresql:///postgres?host={directory}&port={port}&user=cognate",
                              {"PGPASSWORD": PASSWORD})
     assert status == 0, output
-    status, output = cognate(f"postgresql://cognate@/postgres?port={port}",
-                             {"PGPASSWORD": PASSWORD, "PGHOST": directory})
+    status, output = cognate("postgresql://cognate@/postgres",
+                             {"PGPASSWORD": PASSWORD, "PGHOST": directory, "PGPORT": str(port)})
     assert status == 0, output

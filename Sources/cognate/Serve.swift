@@ -14,8 +14,8 @@ struct Serve: AsyncParsableCommand {
         var configured = try options.configuration()
         configured.metricsRegistry = ServerMetrics.bootstrap()
         let config = configured
-        let level = try Self.logLevel()
-        let json = try Self.logsAsJSON()
+        let level = try Self.logLevel(options.logLevel)
+        let json = try Self.logsAsJSON(options.logFormat)
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = json
                 ? JSONLogHandler(label: label) : TextLogHandler(label: label)
@@ -27,7 +27,7 @@ struct Serve: AsyncParsableCommand {
         do {
             server = try await CognateServer.prepare(config, logger: logger)
         } catch {
-            throw StartupFailure("Cannot open the database \(SQLStore.redacted(config.database)): \(error)")
+            throw StartupFailure("\(error)")
         }
         do {
             try await server.run { port in
@@ -41,9 +41,9 @@ struct Serve: AsyncParsableCommand {
 }
 
 extension Serve {
-    /// `log.level` (COGNATE_LOG_LEVEL, or LOG_LEVEL as before it existed), default info.
-    static func logLevel() throws -> Logger.Level {
-        guard let text = Setting.string(nil, "COGNATE_LOG_LEVEL") ?? Setting.environment["LOG_LEVEL"] else { return .info }
+    /// `log.level` (the flag, COGNATE_LOG_LEVEL, or LOG_LEVEL as before it existed), default info.
+    static func logLevel(_ flag: String?) throws -> Logger.Level {
+        guard let text = Setting.string(flag, "COGNATE_LOG_LEVEL") ?? Setting.environment["LOG_LEVEL"] else { return .info }
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
             throw ValidationError("Log level must be trace, debug, info, notice, warning, error or critical, not \(text).")
         }
@@ -51,8 +51,8 @@ extension Serve {
     }
 
     /// `log.format`: text (default) or json.
-    static func logsAsJSON() throws -> Bool {
-        switch Setting.string(nil, "COGNATE_LOG_FORMAT") ?? "text" {
+    static func logsAsJSON(_ flag: String?) throws -> Bool {
+        switch Setting.string(flag, "COGNATE_LOG_FORMAT") ?? "text" {
         case "text": return false
         case "json": return true
         case let other: throw ValidationError("Log format must be text or json, not \(other).")

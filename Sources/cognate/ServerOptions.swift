@@ -135,6 +135,12 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Directory of the JSON-lines files SetLogDeliveryConfiguration's destinations map to (env COGNATE_LOG_DELIVERY_DIRECTORY).")
     var logDeliveryDirectory: String?
 
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical (env COGNATE_LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    @Option(name: .long, help: "text or json, one object per line (env COGNATE_LOG_FORMAT; default text).")
+    var logFormat: String?
+
     @Option(name: .long, help: "Seconds a pool/client change on another node may take to apply here (env COGNATE_CONFIG_CACHE_SECONDS; default 5).")
     var configCacheSeconds: Double?
 

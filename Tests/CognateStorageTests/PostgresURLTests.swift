@@ -30,6 +30,10 @@ struct PostgresURLTests {
         #expect(url.tlsMode == .prefer)
         #expect(try PostgresURL("postgres://db", environment: Self.with(["PGUSER": "ops"], user: "cognate")).user == "ops")
         #expect(throws: StorageError.self) { try PostgresURL("postgres://db", environment: Self.bare) }
+        let port = try PostgresURL("postgres://u@db", environment: Self.with(["PGPORT": "6000"]))
+        #expect(port.endpoint == .tcp(host: "db", port: 6000))
+        #expect(try PostgresURL("postgres://u@db:7000", environment: Self.with(["PGPORT": "6000"])).endpoint
+            == .tcp(host: "db", port: 7000))
     }
 
     @Test func aHostThatIsADirectoryIsAUnixSocket() throws {

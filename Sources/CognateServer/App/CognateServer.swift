@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// A configured Cognate server: the HTTP application and what it owns.
@@ -18,8 +19,21 @@ public struct CognateServer: Sendable {
     let logger: Logger
 
     /// Opens the database (migrating it) and prepares the use cases.
+    /// Throws ``DatabaseUnavailable`` when the database cannot be opened, other errors for the
+    /// rest of the configuration (an audit log that cannot be appended to, SMTP settings).
     public static func prepare(_ configuration: ServerConfiguration, logger: Logger) async throws -> CognateServer {
-        let store = try await SQLStore.open(configuration.database, options: configuration.databaseOptions, logger: logger)
+        var configuration = configuration
+        if let path = configuration.auditLogPath { try AuditLog(path: path).checkWritable() }
+        if configuration.port == 0 {
+            // Chosen now, so that the issuer, links and the import URL name the port served.
+            configuration.port = try await Self.freePort(host: configuration.host)
+        }
+        let store: SQLStore
+        do {
+            store = try await SQLStore.open(configuration.database, options: configuration.databaseOptions, logger: logger)
+        } catch {
+            throw DatabaseUnavailable(location: SQLStore.redacted(configuration.database), reason: error)
+        }
         let outbox = OutboxDelivery(store: store, keepsSecrets: configuration.mode == .dev) { [logger] line in
             logger.info("\(line)")
         }
@@ -27,7 +41,6 @@ public struct CognateServer: Sendable {
         // Function webhooks are signed with the webhook secret, or one the database keeps.
         var functionSecret = configuration.delivery.webhookSecret ?? ""
         if functionSecret.isEmpty { functionSecret = try await FunctionBindings.signingSecret(in: store) }
-        if let path = configuration.auditLogPath { try AuditLog(path: path).checkWritable() }
         var core = CoreConfiguration(
             region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
             configurationCacheTTL: configuration.configurationCacheSeconds, rateLimits: configuration.rateLimits)
@@ -76,13 +89,13 @@ public struct CognateServer: Sendable {
     /// database (every committed transaction is already on disk).
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var server = HTTPServerBuilder.eventLoopBoundHTTP1()
-        var reloadSignal: (any DispatchSourceSignal)?
+        var certificates: TLSCertificates?
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
-            let certificates = try TLSCertificates(certificatePath: certificate, keyPath: key)
-            server = certificates.serverBuilder()
-            reloadSignal = Self.reloadOnHangUp(certificates, logger: logger)
+            certificates = try TLSCertificates(certificatePath: certificate, keyPath: key)
+            server = certificates!.serverBuilder()
         }
-        defer { reloadSignal?.cancel() }
+        let reloadSignal = Self.reloadOnHangUp(certificates, logger: logger)
+        defer { reloadSignal.cancel() }
         let app = Application(
             router: makeRouter(),
             server: server,
@@ -109,11 +122,18 @@ public struct CognateServer: Sendable {
         await close()
     }
 
-    /// Reloads the TLS certificate on SIGHUP (certificate renewals without a restart).
-    static func reloadOnHangUp(_ certificates: TLSCertificates, logger: Logger) -> any DispatchSourceSignal {
+    /// Reloads the TLS certificate on SIGHUP (certificate renewals without a restart). Without
+    /// built-in TLS there is nothing to reload, and the signal is only logged: its default
+    /// action would end the process (`systemctl reload`, a log rotation's hook), and systemd's
+    /// `Restart=on-failure` does not restart a process ended by SIGHUP.
+    static func reloadOnHangUp(_ certificates: TLSCertificates?, logger: Logger) -> any DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP)
         source.setEventHandler {
+            guard let certificates else {
+                logger.info("SIGHUP: nothing to reload (no built-in TLS certificate)")
+                return
+            }
             do {
                 try certificates.reload()
                 logger.info("TLS certificate reloaded from \(certificates.certificatePath)")
@@ -123,6 +143,24 @@ public struct CognateServer: Sendable {
         }
         source.resume()
         return source
+    }
+
+    /// A port free on `host` now, for a server asked to listen on port 0 (another process
+    /// could take it before the server binds it; the bind would then fail, never serve on
+    /// another port than the one announced).
+    static func freePort(host: String) async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: host, port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
+    /// The database named in the configuration cannot be opened (unreachable, refused, a
+    /// schema newer than this binary).
+    public struct DatabaseUnavailable: Error, CustomStringConvertible {
+        public let location: String
+        public let reason: any Error
+        public var description: String { "Cannot open the database \(location): \(reason)" }
     }
 
     /// Closes the SMTP connection and the database.

@@ -99,7 +99,7 @@ public struct ServerConfiguration: Sendable {
         shown.port = port
         let endpoint = shown.resolvedPublicBaseURL
         var lines = [
-            "Cognate is listening on http://\(host):\(port) (\(mode.rawValue) mode)",
+            "Cognate is listening on \(tlsCertificatePath == nil ? "http" : "https")://\(host):\(port) (\(mode.rawValue) mode)",
             "Database: \(SQLStore.redacted(database))",
         ]
         lines.append("Email: \((delivery.email ?? .outbox).rawValue), SMS: \((delivery.sms ?? .outbox).rawValue)")

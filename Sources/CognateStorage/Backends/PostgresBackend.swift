@@ -82,7 +82,13 @@ public final class PostgresBackend: SQLBackend {
             if let tls = error.underlying, tls is NIOSSLError || tls is NIOSSLExtraError || tls is BoringSSLError {
                 return (String(describing: tls), true)
             }
-            let final: Set<PSQLError.Code> = [.sslUnsupported, .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError]
+            if error.code == .authMechanismRequiresPassword {
+                return ("PostgreSQL asks for a password and none was given (in the URL, PGPASSWORD or the password file)", true)
+            }
+            if error.code == .sslUnsupported {
+                return ("the server does not offer TLS, which this sslmode requires", true)
+            }
+            let final: Set<PSQLError.Code> = [.unsupportedAuthMechanism, .saslError]
             return (error.underlying.map { String(describing: $0) } ?? String(reflecting: error), final.contains(error.code))
         } catch {
             return (String(describing: error), true)

@@ -9,8 +9,8 @@ import PostgresNIO
 ///
 /// - `host` is a name or address for TCP, or, given as the `host` parameter or percent-encoded
 ///   (`%2Frun%2Fpostgresql`), the directory of a Unix-domain socket (`<dir>/.s.PGSQL.<port>`).
-/// - Without a host, `PGHOST`'s. The user defaults to `PGUSER`, then the operating system's user; the password to
-///   `PGPASSWORD`, then the password file (`PGPASSFILE`, default `~/.pgpass`; libpq's format,
+/// - Without a host, `PGHOST`'s; without a port, `PGPORT`'s, then 5432. The user defaults to `PGUSER`, then the operating system's user; the password to
+///   `PGPASSWORD`, then the password file (`PGPASSFILE`, default `$HOME/.pgpass`; libpq's format,
 ///   ignored when others than its owner may read it).
 /// - `sslmode` as in libpq: `disable`; `allow` and `prefer` (the default) encrypt when the
 ///   server offers it; `require` insists on encryption; none of these check the server's
@@ -42,7 +42,7 @@ struct PostgresURL: Sendable {
     struct Environment: Sendable {
         var variables: [String: String] = ProcessInfo.processInfo.environment
         var systemUser: @Sendable () -> String? = { ProcessInfo.processInfo.userName.isEmpty ? nil : ProcessInfo.processInfo.userName }
-        var homeDirectory: @Sendable () -> String = { NSHomeDirectory() }
+        var homeDirectory: @Sendable () -> String = { ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory() }
     }
 
     init(_ url: String, environment: Environment = Environment()) throws {
@@ -52,7 +52,8 @@ struct PostgresURL: Sendable {
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
 
-        let port = try parameters["port"].map(Self.port) ?? components.port ?? 5432
+        let port = try parameters["port"].map(Self.port) ?? components.port
+            ?? environment.variables["PGPORT"].map(Self.port) ?? 5432
         let named = parameters["host"] ?? components.percentEncodedHost.flatMap { $0.removingPercentEncoding } ?? ""
         let host = named.isEmpty ? environment.variables["PGHOST"] ?? "" : named
         if host.hasPrefix("/") {

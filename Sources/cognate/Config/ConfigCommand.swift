@@ -24,8 +24,8 @@ struct Config: ParsableCommand {
             var problems = Self.unreadableFiles()
             do {
                 _ = try options.configuration()
-                _ = try Serve.logLevel()
-                _ = try Serve.logsAsJSON()
+                _ = try Serve.logLevel(options.logLevel)
+                _ = try Serve.logsAsJSON(options.logFormat)
             } catch {
                 problems.append("\(error)")
             }
@@ -49,6 +49,13 @@ struct Config: ParsableCommand {
 
         /// A setting's shown value and where it came from; secrets show only that they are set.
         static func describe(_ setting: SettingDescription) -> (String, String) {
+            let flag = "--" + setting.variable.dropFirst("COGNATE_".count).lowercased().replacingOccurrences(of: "_", with: "-")
+            if setting.secret {
+                if let file = flagValue(flag + "-file") { return ("(secret from file \(file))", "flag") }
+                if flagValue(flag) != nil { return ("(secret)", "flag") }
+            } else if let value = flagValue(flag) {
+                return (value, "flag")
+            }
             if setting.secret {
                 if let file = Setting.lookup(setting.fileVariable) { return ("(secret from file \(file.value))", file.source.rawValue) }
                 if Setting.environment[setting.variable] != nil { return ("(secret)", "environment") }
@@ -56,6 +63,22 @@ struct Config: ParsableCommand {
             }
             guard let found = Setting.lookup(setting.variable) else { return ("", "default") }
             return (found.value, found.source.rawValue)
+        }
+
+        /// The value this command line gives `flag` (`--name value` or `--name=value`; "true"
+        /// for a flag given without a value); the flags of `config check` are `serve`'s, each
+        /// named after its setting's variable (`--db-pool-size` for `COGNATE_DB_POOL_SIZE`).
+        static func flagValue(_ flag: String, arguments: [String] = CommandLine.arguments) -> String? {
+            var found: String?
+            for (index, argument) in arguments.enumerated() {
+                if argument.hasPrefix(flag + "=") {
+                    found = String(argument.dropFirst(flag.count + 1))
+                } else if argument == flag {
+                    let next = arguments.indices.contains(index + 1) ? arguments[index + 1] : nil
+                    found = next.flatMap { $0.hasPrefix("--") ? nil : $0 } ?? "true"
+                }
+            }
+            return found
         }
 
         /// Files the configuration names that this process cannot read (secret files are
