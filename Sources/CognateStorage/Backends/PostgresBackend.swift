@@ -51,7 +51,7 @@ public final class PostgresBackend: SQLBackend {
         let backend = PostgresBackend(clients: clients, options: options, logger: logger)
         await clients.waitUntilRunning()
         do {
-            try await backend.ping()
+            try await backend.ping(within: options.connectionWaitTimeout)
         } catch {
             await backend.shutdown()
             let reason = await connectionFailure(location, within: options.connectionWaitTimeout, logger: logger)?.reason
@@ -103,9 +103,18 @@ public final class PostgresBackend: SQLBackend {
         self.running = Task { await clients.run() }
     }
 
+    /// How long a readiness check (`GET /ready`) waits for the database: a load balancer's or
+    /// Kubernetes' probe gives up after a few seconds, and should see the 503 rather than a
+    /// timeout. Start-up waits `connectionWait` for a database that is still coming up.
+    static let readinessWait: TimeInterval = 2
+
     public func ping() async throws {
+        try await ping(within: min(connectionWait, Self.readinessWait))
+    }
+
+    private func ping(within seconds: TimeInterval) async throws {
         let clients = self.clients, logger = self.logger
-        try await deadlines.run(within: connectionWait, "PostgreSQL") {
+        try await deadlines.run(within: seconds, "PostgreSQL") {
             for client in clients.all {
                 try await client.withConnection {
                     _ = try await PostgresSession(connection: $0, logger: logger, statements: nil).execute("SELECT 1")
