@@ -127,6 +127,34 @@ def test_three_wrong_codes_use_the_challenge_up(server, idp):
                                       ChallengeResponses=dict(responses, SOFTWARE_TOKEN_MFA_CODE=next_code(secret)))
 
 
+def test_wrong_codes_count_per_user_across_sessions(server, idp):
+    """A session allows three guesses and a right password opens another at will: wrong codes
+    also count per user, with the lockout of wrong passwords (five free, then one second,
+    doubling up to 15 minutes), during which even the right code is refused."""
+    pool, client = mfa_pool(idp)
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    secret = idp.associate_software_token(AccessToken=sign_in(idp, client, username)["AccessToken"])["SecretCode"]
+    idp.verify_software_token(AccessToken=sign_in(idp, client, username)["AccessToken"], UserCode=pyotp.TOTP(secret).now())
+    idp.admin_set_user_mfa_preference(UserPoolId=pool["Id"], Username=username, SoftwareTokenMfaSettings={"Enabled": True})
+
+    def answer(session, code):
+        return idp.respond_to_auth_challenge(
+            ClientId=client["ClientId"], ChallengeName="SOFTWARE_TOKEN_MFA", Session=session,
+            ChallengeResponses={"USERNAME": username, "SOFTWARE_TOKEN_MFA_CODE": code})
+
+    wrong = f"{(int(next_code(secret)) + 500_000) % 10**6:06d}"
+    for guesses in (3, 2):  # five wrong codes over two sessions
+        session = password_auth(idp, client, username)["Session"]
+        for _ in range(guesses):
+            with cognito_error("CodeMismatchException"):
+                answer(session, wrong)
+    with cognito_error("NotAuthorizedException", "Password attempts exceeded"):
+        answer(session, next_code(secret))
+    time.sleep(1.2)  # the first lockout lasts a second; the password itself was never locked
+    result = answer(password_auth(idp, client, username)["Session"], next_code(secret))
+    assert "AccessToken" in result["AuthenticationResult"]
+
+
 def test_pool_mfa_settings_are_checked(server, idp):
     pool = idp.create_user_pool(PoolName=unique("mfa"))["UserPool"]
     with cognito_error("InvalidParameterException", contains="At least one MFA method"):

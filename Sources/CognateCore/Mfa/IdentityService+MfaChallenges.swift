@@ -90,7 +90,8 @@ extension IdentityService {
 
     /// An MFA code answered: `check` says whether the code is right (inside the transaction,
     /// the user locked). A right code completes the sign-in; wrong codes are counted per
-    /// session, and the third uses the session up.
+    /// session, and the third uses the session up, and per user (`mfaLockoutSubject`): while
+    /// the user is locked out every answer is refused, right or wrong.
     func answerMfaCode(
         _ challenge: ChallengeNameType, responses: [String: String], session: String, clientMetadata: [String: String]?,
         pool: PoolRecord, client: ClientRecord,
@@ -101,12 +102,16 @@ extension IdentityService {
             let (pending, user) = try await self.openMfaSession(
                 session, challenge: challenge, username: username, responses: responses, pool: pool, client: client,
                 in: transaction)
+            let subject = Self.mfaLockoutSubject(of: user)
+            let lockout = try await self.checkNotLockedOut(subject, poolId: pool.id, in: transaction)
             guard try await check(pending.state, user, transaction) else {
+                try await self.recordFailedSignIn(subject, poolId: pool.id, in: transaction)
                 let failures = try await transaction.incrementCounter(
                     key: "mfa-code:\(pending.record.tokenHash)", windowStart: pending.record.createdAt)
                 if failures >= Self.mfaCodeAttempts { try await self.consumeAuthSession(pending.record, in: transaction) }
                 throw CommitAndFail(Self.mfaCodeMismatch)
             }
+            if lockout != nil { try await transaction.clearSignInLockout(poolId: pool.id, subject: subject) }
             try await self.consumeAuthSession(pending.record, in: transaction)
             return try await self.completeFirstFactor(
                 user, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
@@ -177,5 +182,13 @@ extension IdentityService {
     }
 
     static let mfaCodeAttempts = 3
+
+    /// The subject wrong MFA codes are counted under, per user and across sessions, with the
+    /// lockout rules of wrong passwords (`SignInThrottle`: five free, then a lockout doubling
+    /// up to 15 minutes): a session allows three guesses, and a right password opens a new
+    /// session at will, so without it an authenticator's six digits could be guessed at the
+    /// rate of sign-ins. Its own subject, not the user's: a right password clears the user's
+    /// count, and must not clear this one.
+    static func mfaLockoutSubject(of user: UserRecord) -> String { "mfa:" + user.sub }
     static let mfaCodeMismatch = CognitoError(.codeMismatch, "Invalid code received for user")
 }
