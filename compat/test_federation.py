@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from conftest import CognateServer
-from helpers import PASSWORD, cognito_error, confirmed_user, unique, verify_token
+from helpers import PASSWORD, cognito_error, confirmed_user, password_auth, secret_hash, unique, verify_token
 from test_oauth import CALLBACK, app_session, authorize, flow_of
 
 
@@ -41,7 +41,7 @@ def upstream_user(upstream, idp, pool, client):
     return username, email, sub
 
 
-def federated_pool(idp, upstream, upstream_pool_id, upstream_client):
+def federated_pool(idp, upstream, upstream_pool_id, upstream_client, scopes=("openid", "email", "profile")):
     pool = idp.create_user_pool(PoolName=unique("federated"), AutoVerifiedAttributes=["email"])["UserPool"]
     idp.create_identity_provider(
         UserPoolId=pool["Id"], ProviderName="Upstream", ProviderType="OIDC", IdpIdentifiers=["upstream.example"],
@@ -51,7 +51,7 @@ def federated_pool(idp, upstream, upstream_pool_id, upstream_client):
         AttributeMapping={"email": "email", "email_verified": "email_verified"})
     client = idp.create_user_pool_client(
         UserPoolId=pool["Id"], ClientName="web", GenerateSecret=True, CallbackURLs=[CALLBACK],
-        AllowedOAuthFlows=["code"], AllowedOAuthScopes=["openid", "email", "profile"],
+        AllowedOAuthFlows=["code"], AllowedOAuthScopes=list(scopes),
         AllowedOAuthFlowsUserPoolClient=True, SupportedIdentityProviders=["COGNITO", "Upstream"],
         ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"])["UserPoolClient"]
     return pool, client
@@ -99,6 +99,30 @@ def test_a_federated_sign_in_creates_an_external_user_with_its_identity(server, 
         idp.admin_link_provider_for_user(
             UserPoolId=pool["Id"], DestinationUser={"ProviderName": "Cognito", "ProviderAttributeValue": native["User"]["Username"]},
             SourceUser={"ProviderName": "Upstream", "ProviderAttributeName": "Cognito_Subject", "ProviderAttributeValue": up_sub})
+
+
+def test_a_federated_user_cannot_be_given_a_password(server, idp, upstream):
+    """The identity provider vouches for a federated user. A password set with one of their
+    access tokens (ChangePassword asks for no previous one when there is none) or through
+    recovery would let its holder sign in without the provider, for good: both are refused."""
+    up_idp, up_pool, up_client = upstream_pool(server, upstream)
+    up_name, up_email, up_sub = upstream_user(upstream, up_idp, up_pool, up_client)
+    pool, client = federated_pool(idp, upstream, up_pool["Id"], up_client,
+                                  scopes=("openid", "email", "profile", "aws.cognito.signin.user.admin"))
+    app = app_session(server, client, scope="openid email profile aws.cognito.signin.user.admin")
+    location, verifier = federated_sign_in(server, upstream, app, up_name)
+    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    name = f"Upstream_{up_sub}"
+
+    with cognito_error("NotAuthorizedException", "A user of an external identity provider cannot have a password."):
+        idp.change_password(AccessToken=token["access_token"], ProposedPassword="Attacker-Pw1!")
+    with cognito_error("NotAuthorizedException", "User password cannot be reset in the current state."):
+        idp.forgot_password(ClientId=client["ClientId"], Username=name,
+                            SecretHash=secret_hash(name, client["ClientId"], client["ClientSecret"]))
+    assert not [m for m in server.outbox(pool["Id"]) if m.get("destination") == up_email]
+    with cognito_error("NotAuthorizedException"):
+        password_auth(idp, client, name, "Attacker-Pw1!", secret=client["ClientSecret"])
+    assert idp.admin_get_user(UserPoolId=pool["Id"], Username=name)["UserStatus"] == "EXTERNAL_PROVIDER"
 
 
 def test_a_linked_provider_user_signs_in_as_the_existing_user(server, idp, upstream):

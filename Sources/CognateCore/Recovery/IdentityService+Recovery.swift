@@ -46,8 +46,11 @@ extension IdentityService {
     /// Why `user` cannot be sent a reset code, if they cannot.
     func resetRefusal(for user: UserRecord, pool: PoolRecord) -> CognitoError? {
         if !user.enabled { return .userDisabled }
-        // They sign in with the temporary password (or an administrator resends it).
-        if user.status == .forceChangePassword { return .notAuthorized("User password cannot be reset in the current state.") }
+        // They sign in with the temporary password (or an administrator resends it); a
+        // federated user signs in at their identity provider and has no password to reset.
+        if user.status == .forceChangePassword || user.status == .externalProvider {
+            return .notAuthorized("User password cannot be reset in the current state.")
+        }
         if recoveryDestination(for: user, pool: pool) == nil {
             return .invalidParameter("Cannot reset password for the user as there is no registered/verified email or phone_number")
         }
@@ -73,8 +76,8 @@ extension IdentityService {
                     in: transaction, now: now)
             }
             var user = try await self.locked(found, transaction)
-            guard user.enabled else {
-                guard client.preventsUserExistenceErrors else { throw CognitoError.userDisabled }
+            guard user.enabled, user.status != .externalProvider else {
+                guard client.preventsUserExistenceErrors else { throw self.resetRefusal(for: user, pool: pool)! }
                 try await codes.refuseGuessWithoutCode(subject: user.sub, purpose: .forgotPassword, in: transaction, now: now)
             }
             _ = try await codes.redeem(
@@ -96,7 +99,11 @@ extension IdentityService {
     }
 
     /// ChangePassword: the signed-in user proves the current password (a wrong one counts
-    /// towards the lockout) and sets a new one; at most `passwordChangesPerHour` per user.
+    /// towards the lockout) and sets a new one; at most `passwordChangesPerHour` per user. A
+    /// user without a password sets one without proving any, except a federated user: their
+    /// identity provider vouches for them, and a password would let whoever holds one of their
+    /// access tokens sign in without it, for good.
+    /// - Throws: NotAuthorizedException for a federated user (`EXTERNAL_PROVIDER`).
     public func changePassword(_ request: ChangePasswordRequest) async throws -> ChangePasswordResponse {
         let caller = try await authenticatedUser(request.accessToken)
         let pool = caller.pool
@@ -104,6 +111,9 @@ extension IdentityService {
         let limit = configuration.passwordChangesPerHour
         try await transaction { transaction in
             var user = try await self.locked(caller.user, transaction)
+            if user.status == .externalProvider {
+                throw CognitoError.notAuthorized("A user of an external identity provider cannot have a password.")
+            }
             try await self.consumeHourlyAllowance("changePassword", subject: user.sub, pool: pool, limit: limit, transaction)
             try await self.checkNotLockedOut(user.sub, poolId: pool.id, in: transaction)
             if let stored = user.password {
