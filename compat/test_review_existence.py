@@ -115,6 +115,25 @@ def test_simulated_destinations_are_stable_and_vary_by_name(idp, hiding):
     assert len(masks) > 1  # not one telltale domain for every unknown name
 
 
+def test_one_name_gets_one_destination_from_both_code_requests(server, idp, pool, hiding):
+    """ForgotPassword and ResendConfirmationCode each send to a real user in some states and
+    not in others: a real user must be shown one address by both (an unknown name gets one
+    decoy from both), or the pair tells which names exist. And a decoy's first letter is not
+    always the typed name's, which a real address starting otherwise would give away."""
+    confirmed, _, _ = confirmed_user(server, idp, pool, hiding)
+    unconfirmed = unique()
+    sign_up(idp, hiding, unconfirmed)
+    disabled = admin_user(idp, pool["Id"], attributes=[("email", email_for(unique())), ("email_verified", "true")])
+    idp.admin_disable_user(UserPoolId=pool["Id"], Username=disabled)
+    for name in (confirmed, unconfirmed, disabled, unique("nobody")):
+        forgot = idp.forgot_password(ClientId=hiding["ClientId"], Username=name)["CodeDeliveryDetails"]
+        resent = idp.resend_confirmation_code(ClientId=hiding["ClientId"], Username=name)["CodeDeliveryDetails"]
+        assert forgot == resent, name
+    letters = {idp.forgot_password(ClientId=hiding["ClientId"], Username=f"zz-{i}")["CodeDeliveryDetails"]["Destination"][0]
+               for i in range(12)}
+    assert letters != {"z"}, letters
+
+
 def test_legacy_clients_still_answer_as_cognito_does(server, idp, pool):
     legacy = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="legacy", ExplicitAuthFlows=FLOWS,
                                          PreventUserExistenceErrors="LEGACY")["UserPoolClient"]

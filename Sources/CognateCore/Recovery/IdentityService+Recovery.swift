@@ -19,7 +19,7 @@ extension IdentityService {
             _ = try await migrateUser(
                 request.username, password: nil, clientMetadata: request.clientMetadata, pool: pool, client: client)
         }
-        let pending: PendingCode? = try await store.write { transaction in
+        let (pending, unsent): (PendingCode?, UserRecord?) = try await store.write { transaction in
             try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client,
@@ -29,15 +29,16 @@ extension IdentityService {
                 if let refusal, !client.preventsUserExistenceErrors { throw refusal }
                 let subject = found?.sub ?? self.decoySubject(for: request.username, pool: pool)
                 try await self.consumeHourlyAllowance("forgotPassword", subject: subject, pool: pool, limit: limit, transaction)
-                return nil
+                return (nil, found)
             }
             try await self.consumeHourlyAllowance("forgotPassword", subject: user.sub, pool: pool, limit: limit, transaction)
             try await self.recordAuthEvent(.forgotPassword, of: user, pool: pool, in: transaction)
-            return try await self.issueCode(
-                .forgotPassword, for: user, to: destination, pool: pool, clientId: client.clientId, in: transaction)
+            return (try await self.issueCode(
+                .forgotPassword, for: user, to: destination, pool: pool, clientId: client.clientId, in: transaction), nil)
         }
         guard let pending else {
-            return ForgotPasswordResponse(codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: true))
+            return ForgotPasswordResponse(
+                codeDeliveryDetails: unsentDelivery(for: request.username, user: unsent, pool: pool, recovery: true))
         }
         return ForgotPasswordResponse(codeDeliveryDetails: try await send(
             [pending], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata).first)

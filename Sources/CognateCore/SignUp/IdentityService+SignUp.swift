@@ -124,7 +124,7 @@ extension IdentityService {
             throw CognitoError.invalidParameter("Cannot resend codes. Auto verification not turned on.")
         }
         let limit = configuration.codeRequestsPerHour
-        let pending: PendingCode? = try await transaction { transaction in
+        let (pending, unsent): (PendingCode?, UserRecord?) = try await transaction { transaction in
             try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
@@ -137,17 +137,17 @@ extension IdentityService {
                 }
                 let subject = found?.sub ?? self.decoySubject(for: request.username, pool: pool)
                 try await self.consumeHourlyAllowance("resendConfirmationCode", subject: subject, pool: pool, limit: limit, transaction)
-                return nil
+                return (nil, found)
             }
             try await self.consumeHourlyAllowance("resendConfirmationCode", subject: user.sub, pool: pool, limit: limit, transaction)
             try await self.recordAuthEvent(.resendCode, of: user, pool: pool, in: transaction)
-            return try await self.issueCode(
+            return (try await self.issueCode(
                 .signUp, for: user, to: destination, pool: pool, occasion: .resendCode, clientId: client.clientId,
-                in: transaction)
+                in: transaction), nil)
         }
         guard let pending else {
             return ResendConfirmationCodeResponse(
-                codeDeliveryDetails: simulatedDelivery(for: request.username, pool: pool, recovery: false))
+                codeDeliveryDetails: unsentDelivery(for: request.username, user: unsent, pool: pool, recovery: false))
         }
         return ResendConfirmationCodeResponse(codeDeliveryDetails: try await send(
             [pending], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata

@@ -42,8 +42,22 @@ extension IdentityService {
     }
 
     /// CodeDeliveryDetails for a code that is not sent (the name is no user, or the user is in
-    /// no state to receive one): the medium the pool would use, and a destination masked as a
-    /// real one — the typed name itself when it is an address, else a stable pseudorandom one.
+    /// no state to receive one). For a user, where their codes go — the same whichever
+    /// operation answers: ForgotPassword and ResendConfirmationCode each send to a real user in
+    /// some states and not in others, and two different addresses for one name, where a name
+    /// that is no user gets the same decoy from both, told which names exist. Else (no user,
+    /// or a user without an address) ``simulatedDelivery(for:pool:recovery:)``.
+    func unsentDelivery(for typed: String, user: UserRecord?, pool: PoolRecord, recovery: Bool) -> CodeDeliveryDetailsType {
+        if let user, let destination = recoveryDestination(for: user, pool: pool) ?? verificationDestination(for: user, pool: pool) {
+            return destination.details
+        }
+        return simulatedDelivery(for: typed, pool: pool, recovery: recovery)
+    }
+
+    /// CodeDeliveryDetails for a name that gets no code and has no address of its own: the
+    /// medium the pool would use, and a destination masked as a real one — the typed name
+    /// itself when it is an address, else a stable pseudorandom one (its first letter too: one
+    /// always the typed name's would tell a real address starting otherwise from a decoy).
     func simulatedDelivery(for typed: String, pool: PoolRecord, recovery: Bool) -> CodeDeliveryDetailsType {
         let autoVerified = Set(pool.settings.autoVerifiedAttributes ?? [])
         var prefersPhone = autoVerified.contains(.phoneNumber) && !autoVerified.contains(.email)
@@ -63,7 +77,7 @@ extension IdentityService {
         } else {
             let domains = ["gmail.com", "gmail.com", "gmail.com", "yahoo.com", "hotmail.com", "outlook.com", "icloud.com",
                            "aol.com", "proton.me", "mail.com"]
-            let local = typed.first.map { String($0).lowercased() } ?? "u"
+            let local = String(UnicodeScalar(UInt8(ascii: "a") + seed[1] % 26))
             address = "\(local)@\(domains[Int(seed[0]) % domains.count])"
         }
         return CodeDestination(attribute: isPhone ? "phone_number" : "email", address: address).details
