@@ -98,6 +98,22 @@ def test_code_flow_with_pkce_refresh_userinfo_and_revocation(server, idp):
     assert gone.status_code == 400 and gone.json()["error"] == "invalid_grant"
 
 
+def test_userinfo_releases_only_what_the_client_may_read(server, idp):
+    """GetUser's and the ID token's rule: the client's ReadAttributes bound what userInfo
+    releases, whatever the token's scopes."""
+    pool, client = oauth_pool(idp, ReadAttributes=["email", "email_verified"])
+    username, email, sub = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])
+    idp.admin_update_user_attributes(UserPoolId=pool["Id"], Username=username,
+                                     UserAttributes=[{"Name": "name", "Value": "Hidden Name"}])
+    app = app_session(server, client, scope="openid email profile")
+    verifier = secrets.token_urlsafe(48)
+    uri, _ = authorize(server, app, verifier)
+    answer = hosted_sign_in(server, requests.Session(), uri, username)
+    app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=answer.headers["Location"],
+                    code_verifier=verifier)
+    info = app.get(server.endpoint + "/oauth2/userInfo").json()
+    assert info == {"sub": sub, "username": username, "email": email, "email_verified": "true"}, info
+
 def test_codes_are_bound_to_their_verifier_client_and_single_use(server, idp):
     pool, client = oauth_pool(idp)
     username, _, _ = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])

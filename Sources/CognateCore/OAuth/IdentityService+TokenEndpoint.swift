@@ -80,7 +80,8 @@ extension IdentityService {
 
     /// `GET /oauth2/userInfo` with an access token that has the `openid` scope: the user's
     /// claims for the token's scopes (`email`, `phone`, `profile`; `sub` and `username` always),
-    /// as strings, as Cognito answers.
+    /// among the attributes the token's app client may read (its ReadAttributes), as strings,
+    /// as Cognito answers.
     public func userInfo(accessToken: String) async throws -> [String: String] {
         let claims: AccessTokenClaims
         do {
@@ -94,11 +95,16 @@ extension IdentityService {
         let read = try await store.read {
             try await $0.user(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
         }
-        guard let (user, family) = read, user.enabled, let family, family.revokedAt == nil else {
+        guard let (user, family) = read, user.enabled, let family, family.revokedAt == nil,
+            let (_, client) = try? await requireClient(claims.clientId)
+        else {
             throw OAuthError("invalid_token", "The access token has been revoked.", status: 401)
         }
+        // What the client may read (GetUser's and the ID token's rule), of what the scopes release.
+        let readable = client.settings.readAttributes.map(Set.init)
         var info = ["sub": user.sub, "username": user.username]
-        for (name, value) in user.attributes where Self.userInfoScope(of: name).map(claims.scopes.contains) ?? false {
+        for (name, value) in user.attributes
+        where readable?.contains(name) ?? true && (Self.userInfoScope(of: name).map(claims.scopes.contains) ?? false) {
             info[name] = value
         }
         return info
