@@ -4,6 +4,8 @@ import base64
 import json
 import signal
 
+import string
+
 import jwt
 import pytest
 import requests
@@ -119,6 +121,9 @@ def test_tampered_tokens_are_refused(idp, signed_in):
     claims = jwt.decode(access, options={"verify_signature": False})
     forged = jwt.encode(claims, stranger_key, algorithm="RS256", headers={"kid": jwt.get_unverified_header(access)["kid"]})
     unsigned = ".".join([b64url(b'{"alg":"none","typ":"JWT"}'), payload, ""])
+    # The same signature bytes written otherwise: the last character's unused low bits set.
+    alphabet = string.ascii_uppercase + string.ascii_lowercase + string.digits + "-_"
+    stray_bits = ".".join([header, payload, signature[:-1] + alphabet[alphabet.index(signature[-1]) ^ 1]])
 
     for bad in (
         with_claims(access, username="someone-else"),
@@ -128,6 +133,9 @@ def test_tampered_tokens_are_refused(idp, signed_in):
         unsigned,
         "not-a-jwt",
         access + "x",
+        access + "=",
+        access + "==",
+        stray_bits,
     ):
         with cognito_error("NotAuthorizedException", INVALID_ACCESS_TOKEN):
             idp.get_user(AccessToken=bad)

@@ -35,14 +35,16 @@ enum JWT {
     }
 
     /// Splits and decodes a compact RS256 token; nil when it is malformed, oversized or uses
-    /// another algorithm or no `kid`.
+    /// another algorithm or no `kid`. The signature must be written as base64url writes it
+    /// (no padding, no `+`/`/`, no stray bits): the header and payload are signed as written,
+    /// the signature is not, and a lenient decoding made many strings of one token.
     static func parts(of token: String) -> Parts? {
         guard token.utf8.count <= 16_384 else { return nil }
         let pieces = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Substring.init)
         guard pieces.count == 3,
             let headerData = Base64URL.decode(pieces[0]),
             let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "RS256", header.kid != nil,
-            let signature = Base64URL.decode(pieces[2]),
+            let signature = Base64URL.decode(pieces[2]), Base64URL.encode(signature) == pieces[2],
             let payload = Base64URL.decode(pieces[1])
         else { return nil }
         return Parts(header: header, encodedHeader: pieces[0], encodedPayload: pieces[1], signature: signature, payload: payload)
