@@ -87,6 +87,7 @@ def test_a_federated_sign_in_creates_an_external_user_with_its_identity(server, 
     assert claims["identities"][0]["providerName"] == "Upstream" and claims["identities"][0]["userId"] == up_sub
     user = idp.admin_get_user(UserPoolId=pool["Id"], Username=f"Upstream_{up_sub}")
     assert user["UserStatus"] == "EXTERNAL_PROVIDER"
+    assert [a["Value"] for a in user["UserAttributes"] if a["Name"] == "sub"] == [claims["sub"]]
 
     # The next sign-in is the same user.
     location, verifier = federated_sign_in(server, upstream, app, up_name)

@@ -115,7 +115,6 @@ extension IdentityService {
                 }
                 let sub = self.random.uuid()
                 var attributes = mapped
-                attributes["sub"] = sub
                 attributes["identities"] = ProviderIdentity.encode([identity])
                 let user = UserRecord(
                     poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),

@@ -5,7 +5,8 @@ extension UserRecord {
     /// Attributes as Cognito lists them: `sub` first, then the rest by name.
     func wireAttributes(only names: [String]? = nil) -> [AttributeType] {
         var all = [AttributeType(name: "sub", value: sub)]
-        all += attributes.sorted { $0.key < $1.key }.map { AttributeType(name: $0.key, value: $0.value) }
+        // Federated users made before 2026-11-26 kept `sub` among their attributes too.
+        all += attributes.filter { $0.key != "sub" }.sorted { $0.key < $1.key }.map { AttributeType(name: $0.key, value: $0.value) }
         guard let names else { return all }
         let wanted = Set(names)
         return all.filter { wanted.contains($0.name) }
