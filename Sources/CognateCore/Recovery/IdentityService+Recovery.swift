@@ -78,7 +78,7 @@ extension IdentityService {
             }
             var user = try await self.locked(found, transaction)
             guard user.enabled, user.status != .externalProvider else {
-                guard client.preventsUserExistenceErrors else { throw self.resetRefusal(for: user, pool: pool)! }
+                guard client.preventsUserExistenceErrors else { throw self.resetRefusal(for: user, pool: pool) ?? .userDisabled }
                 try await codes.refuseGuessWithoutCode(subject: user.sub, purpose: .forgotPassword, in: transaction, now: now)
             }
             _ = try await codes.redeem(
