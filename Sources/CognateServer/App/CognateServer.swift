@@ -91,8 +91,9 @@ public struct CognateServer: Sendable {
         var server = HTTPServerBuilder.eventLoopBoundHTTP1()
         var certificates: TLSCertificates?
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
-            certificates = try TLSCertificates(certificatePath: certificate, keyPath: key)
-            server = certificates!.serverBuilder()
+            let loaded = try TLSCertificates(certificatePath: certificate, keyPath: key)
+            server = loaded.serverBuilder()
+            certificates = loaded
         }
         let reloadSignal = Self.reloadOnHangUp(certificates, logger: logger)
         defer { reloadSignal.cancel() }
