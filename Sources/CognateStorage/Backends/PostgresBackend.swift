@@ -54,8 +54,12 @@ public final class PostgresBackend: SQLBackend {
             try await backend.ping(within: options.connectionWaitTimeout)
         } catch {
             await backend.shutdown()
-            let reason = await connectionFailure(location, within: options.connectionWaitTimeout, logger: logger)?.reason
-                ?? firstFailure?.reason ?? String(reflecting: error)
+            // Asked again only if the first connection succeeded: its failure is the answer otherwise,
+            // and asking again would wait once more for a server that does not answer.
+            let reason = if let firstFailure { firstFailure.reason } else {
+                await connectionFailure(location, within: options.connectionWaitTimeout, logger: logger)?.reason
+                    ?? String(reflecting: error)
+            }
             throw StorageError.unreachable("Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(reason)")
         }
         return backend

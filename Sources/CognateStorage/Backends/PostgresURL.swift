@@ -9,8 +9,8 @@ import PostgresNIO
 ///
 /// - `host` is a name or address for TCP, or, given as the `host` parameter or percent-encoded
 ///   (`%2Frun%2Fpostgresql`), the directory of a Unix-domain socket (`<dir>/.s.PGSQL.<port>`).
-/// - Without a host, `PGHOST`'s; without a port, `PGPORT`'s, then 5432. The user defaults to `PGUSER`, then the operating system's user; the password to
-///   `PGPASSWORD`, then the password file (`PGPASSFILE`, default `$HOME/.pgpass`; libpq's format,
+/// - Without a host, `PGHOST`'s; without a port, `PGPORT`'s, then 5432. The user defaults to
+///   `PGUSER`, then the operating system's user; the password to `PGPASSWORD`, then the password file (`PGPASSFILE`, default `$HOME/.pgpass`; libpq's format,
 ///   ignored when others than its owner may read it).
 /// - `sslmode` as in libpq: `disable`; `allow` and `prefer` (the default) encrypt when the
 ///   server offers it; `require` insists on encryption; none of these check the server's
@@ -90,7 +90,7 @@ struct PostgresURL: Sendable {
             case .absent: password = nil
             case .ignored(let reason): password = nil; passwordFileIgnored = reason
             case .entries(let entries):
-                password = entries.password(host: host.isEmpty ? "localhost" : host, port: port,
+                password = entries.password(host: host, port: port,
                                             database: self.database ?? user, user: user, isSocket: host.hasPrefix("/"))
             }
         }

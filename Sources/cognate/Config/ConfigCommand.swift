@@ -53,14 +53,11 @@ struct Config: ParsableCommand {
             if setting.secret {
                 if let file = flagValue(flag + "-file") { return ("(secret from file \(file))", "flag") }
                 if flagValue(flag) != nil { return ("(secret)", "flag") }
-            } else if let value = flagValue(flag) {
-                return (value, "flag")
-            }
-            if setting.secret {
                 if let file = Setting.lookup(setting.fileVariable) { return ("(secret from file \(file.value))", file.source.rawValue) }
                 if Setting.environment[setting.variable] != nil { return ("(secret)", "environment") }
                 return ("", "default")
             }
+            if let value = flagValue(flag) { return (value, "flag") }
             guard let found = Setting.lookup(setting.variable) else { return ("", "default") }
             return (found.value, found.source.rawValue)
         }
