@@ -6,9 +6,11 @@ import Logging
 public final class SQLStore: Store {
     public let backend: any SQLBackend
     private let connectionUse = ConnectionUse()
+    private let userNumbers: UserNumbers
 
     public init(backend: any SQLBackend) {
         self.backend = backend
+        self.userNumbers = UserNumbers.for(backend.flavor)
     }
 
     /// Opens the database a location names and brings its schema up to date:
@@ -42,8 +44,8 @@ public final class SQLStore: Store {
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
         let requested = ContinuousClock.now
-        return try await backend.write { [connectionUse] session in
-            try await connectionUse.holding(.write, requested: requested) { try await body(SQLTransaction(session: session)) }
+        return try await backend.write { [connectionUse, userNumbers] session in
+            try await connectionUse.holding(.write, requested: requested) { try await body(SQLTransaction(session: session, userNumbers: userNumbers)) }
         }
     }
 
@@ -51,9 +53,9 @@ public final class SQLStore: Store {
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
         let requested = ContinuousClock.now
-        return try await backend.writeSingleStatement { [connectionUse] session in
+        return try await backend.writeSingleStatement { [connectionUse, userNumbers] session in
             try await connectionUse.holding(.write, requested: requested) {
-                try await body(SQLTransaction(session: SingleStatementSession(session)))
+                try await body(SQLTransaction(session: SingleStatementSession(session), userNumbers: userNumbers))
             }
         }
     }
@@ -62,8 +64,8 @@ public final class SQLStore: Store {
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
         let requested = ContinuousClock.now
-        return try await backend.read { [connectionUse] session in
-            try await connectionUse.holding(.read, requested: requested) { try await body(SQLTransaction(session: session)) }
+        return try await backend.read { [connectionUse, userNumbers] session in
+            try await connectionUse.holding(.read, requested: requested) { try await body(SQLTransaction(session: session, userNumbers: userNumbers)) }
         }
     }
 

@@ -6,6 +6,8 @@ import Foundation
 /// repository conformances live in `Repositories/`, one file per area.
 struct SQLTransaction: Sendable {
     let session: any SQLSession
+    let userNumbers: UserNumbers
+    let insertedUsers = InsertedUserNumbers()
 
     var flavor: SQLFlavor { session.flavor }
 

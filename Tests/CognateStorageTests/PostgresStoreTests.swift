@@ -1,4 +1,5 @@
-import CognateStorage
+@testable import CognateStorage
+import CognateCore
 import Foundation
 import Logging
 import Testing
@@ -37,6 +38,48 @@ struct PostgresStoreTests {
             return try await group.reduce(into: [[Int]]()) { $0.append($1) }
         }
         #expect(applied.filter { !$0.isEmpty } == [Array(1...Migrator.latestVersion)])
+    }
+
+    @Test func userNumbersMigrationKeepsEveryUsersRows() async throws {
+        try await UserNumbersTests.migrationKeepsEveryUsersRows(
+            try await SQLStore.openBackend(try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options,
+                                           logger: Logger(label: "test")))
+    }
+
+    /// Two nodes on one database hand out users' numbers from blocks of the users' sequence,
+    /// which steps by the block's size: users signing up on both at once never share one.
+    @Test func twoNodesNeverShareAUserNumber() async throws {
+        let url = try await PostgresTestDatabase.create()
+        let nodes = [
+            try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test")),
+            try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test")),
+        ]
+        let step = try await nodes[0].backend.read { session in
+            try await session.execute(
+                "SELECT increment_by FROM pg_sequences WHERE sequencename = 'users_number_seq'").first?.int64("increment_by")
+        }
+        #expect(step == UserNumbers.PostgresBlocks.size)
+        try await nodes[0].write { try await $0.insertPool(StoreConformance.pool("p1")) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, node) in nodes.enumerated() {
+                for user in 0..<100 {
+                    group.addTask {
+                        let sub = "node\(index)-user\(user)"
+                        try await node.write { try await $0.insertUser(UserRecord(
+                            poolId: "p1", sub: sub, username: sub, usernameKey: sub, status: .confirmed,
+                            enabled: true, createdAt: Date(), updatedAt: Date(), password: nil, passwordUpdatedAt: nil,
+                            attributes: ["email": sub + "@example.com"])) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let counts = try await nodes[1].backend.read { session in
+            try await session.execute(
+                "SELECT COUNT(DISTINCT number) AS numbers, (SELECT COUNT(*) FROM user_attributes) AS attributes FROM users")
+        }.first
+        #expect(try counts?.int("numbers") == 200 && counts?.int("attributes") == 200)
+        for node in nodes { await node.close() }
     }
 
     /// Idle pooled connections are kept open by TCP keep-alive the server sends (no keep-alive

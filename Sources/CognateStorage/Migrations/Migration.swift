@@ -7,11 +7,18 @@ struct Migration: Sendable {
     let version: Int
     let name: String
     let statements: [String]
-    /// Run after `statements`, on PostgreSQL only (what SQLite has already, or cannot express).
+    /// Run before `statements`, on PostgreSQL only (what SQLite has already, or cannot express).
     var postgresOnly: [String] = []
+    /// Run before `statements`, on SQLite only.
+    var sqliteOnly: [String] = []
+    /// The migration drops tables that others reference and creates them again. On SQLite it
+    /// runs with foreign keys off (dropping a referenced table would otherwise delete, by
+    /// cascade, every row that references it) and commits only if `foreign_key_check` then
+    /// finds every reference whole.
+    var rebuildsReferencedTables = false
 
     func sql(for flavor: SQLFlavor) -> [String] {
-        (statements + (flavor == .postgres ? postgresOnly : [])).map {
+        ((flavor == .postgres ? postgresOnly : sqliteOnly) + statements).map {
             $0.replacingOccurrences(of: "{timestamp}", with: flavor.timestampType)
                 .replacingOccurrences(of: "{binary_text}", with: flavor.binaryTextType)
                 .replacingOccurrences(of: "{autoincrement_pk}", with: flavor.autoIncrementPrimaryKey)
@@ -36,7 +43,7 @@ public enum Migrator {
         Migration015ClientSecrets.migration, Migration016UserImport.migration,
         Migration017Terms.migration, Migration018ThreatProtection.migration,
         Migration019AttributeValueIndex.migration, Migration020ByteOrderedNames.migration,
-        Migration021UnconfirmedDeviceIndex.migration,
+        Migration021UnconfirmedDeviceIndex.migration, Migration022UserNumbers.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
@@ -53,9 +60,9 @@ public enum Migrator {
         }
     }
 
-    /// Returns the versions applied now.
+    /// Returns the versions applied now; with `version` (tests of a migration), stops there.
     @discardableResult
-    public static func migrate(_ backend: any SQLBackend) async throws -> [Int] {
+    public static func migrate(_ backend: any SQLBackend, upTo version: Int? = nil) async throws -> [Int] {
         let flavor = backend.flavor
         return try await backend.withMigrationLock { session in
             try await session.execute(
@@ -65,26 +72,46 @@ public enum Migrator {
                 throw MigrationError.schemaNewerThanBinary(database: current, binary: latestVersion)
             }
             var applied: [Int] = []
-            for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current {
-                try await session.execute(SQLStatement(stringLiteral: flavor.beginWrite))
-                do {
-                    // Another process may have applied it meanwhile (SQLite has no migration lock).
-                    if try await currentVersion(session) >= migration.version {
-                        try await session.execute("COMMIT")
-                        continue
-                    }
-                    for statement in migration.sql(for: flavor) { try await session.execute(SQLStatement(stringLiteral: statement)) }
-                    try await session.execute(
-                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))")
-                    try await session.execute("COMMIT")
-                } catch {
-                    _ = try? await session.execute("ROLLBACK")
-                    throw error
-                }
-                applied.append(migration.version)
+            for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current && migration.version <= version ?? latestVersion {
+                if try await apply(migration, in: session, flavor: flavor) { applied.append(migration.version) }
             }
             return applied
         }
+    }
+
+    /// Applies `migration` in one transaction; false when another process applied it first.
+    private static func apply(_ migration: Migration, in session: any SQLSession, flavor: SQLFlavor) async throws -> Bool {
+        // A no-op inside a transaction: set before it begins, and back after it ends.
+        let foreignKeysOff = migration.rebuildsReferencedTables && flavor == .sqlite
+        if foreignKeysOff { try await session.execute("PRAGMA foreign_keys = OFF") }
+        let outcome: Result<Bool, any Error>
+        do {
+            try await session.execute(SQLStatement(stringLiteral: flavor.beginWrite))
+            outcome = .success(try await applyInTransaction(migration, in: session, flavor: flavor, checkReferences: foreignKeysOff))
+        } catch {
+            _ = try? await session.execute("ROLLBACK")
+            outcome = .failure(error)
+        }
+        if foreignKeysOff { try await session.execute("PRAGMA foreign_keys = ON") }
+        return try outcome.get()
+    }
+
+    private static func applyInTransaction(
+        _ migration: Migration, in session: any SQLSession, flavor: SQLFlavor, checkReferences: Bool
+    ) async throws -> Bool {
+        // Another process may have applied it meanwhile (SQLite has no migration lock).
+        if try await currentVersion(session) >= migration.version {
+            try await session.execute("COMMIT")
+            return false
+        }
+        for statement in migration.sql(for: flavor) { try await session.execute(SQLStatement(stringLiteral: statement)) }
+        if checkReferences, let broken = try await session.execute("PRAGMA foreign_key_check").first {
+            throw SQLError("Migration \(migration.version) left a broken reference in \((try? broken.string("table")) ?? "a table").")
+        }
+        try await session.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))")
+        try await session.execute("COMMIT")
+        return true
     }
 
     static func currentVersion(_ session: any SQLSession) async throws -> Int {

@@ -8,11 +8,11 @@ extension SQLTransaction: CodeRepository {
         let since = Columns.time(keepingFailuresSince)
         try await holdInsert(
             """
-            INSERT INTO codes (pool_id, user_sub, purpose, code_hash, delivered_to, pending_value, created_at, expires_at, \
-            failed_attempts, attempts_since) VALUES (\(bind: code.poolId), \(bind: code.userSub), \
+            INSERT INTO codes (user_number, purpose, code_hash, delivered_to, pending_value, created_at, expires_at, \
+            failed_attempts, attempts_since) VALUES (\(userNumber(code.poolId, code.userSub)), \
             \(bind: code.purpose.rawValue), \(bind: code.codeHash), \(bind: code.deliveredTo), \(bind: code.pendingValue), \
             \(bind: created), \(bind: Columns.time(code.expiresAt)), 0, \(bind: created)) \
-            ON CONFLICT (pool_id, user_sub, purpose) DO UPDATE SET code_hash = excluded.code_hash, \
+            ON CONFLICT (user_number, purpose) DO UPDATE SET code_hash = excluded.code_hash, \
             previous_hash = codes.code_hash, delivered_to = excluded.delivered_to, \
             pending_value = excluded.pending_value, created_at = excluded.created_at, expires_at = excluded.expires_at, \
             failed_attempts = CASE WHEN codes.attempts_since > \(bind: since) THEN codes.failed_attempts ELSE 0 END, \
@@ -22,7 +22,7 @@ extension SQLTransaction: CodeRepository {
     }
 
     func code(poolId: String, userSub: String, purpose: CodePurpose) async throws -> CodeRecord? {
-        guard let row = try await first("SELECT * FROM codes WHERE " + Self.codeKey(poolId, userSub, purpose)) else {
+        guard let row = try await first("SELECT * FROM codes WHERE " + Self.codeKey(userNumber(poolId, userSub), purpose)) else {
             return nil
         }
         return CodeRecord(
@@ -35,18 +35,18 @@ extension SQLTransaction: CodeRepository {
 
     func recordFailedAttempt(poolId: String, userSub: String, purpose: CodePurpose) async throws -> Int {
         try await first(
-            "UPDATE codes SET failed_attempts = failed_attempts + 1 WHERE " + Self.codeKey(poolId, userSub, purpose)
+            "UPDATE codes SET failed_attempts = failed_attempts + 1 WHERE " + Self.codeKey(userNumber(poolId, userSub), purpose)
                 + " RETURNING failed_attempts"
         )?.int("failed_attempts") ?? 0
     }
 
     func deleteCode(poolId: String, userSub: String, purpose: CodePurpose) async throws {
-        try await run("DELETE FROM codes WHERE " + Self.codeKey(poolId, userSub, purpose))
+        try await run("DELETE FROM codes WHERE " + Self.codeKey(userNumber(poolId, userSub), purpose))
     }
 
-    /// The condition naming one code by its whole key, in the key's order (the user's `sub`
-    /// without its pool found no index: every lookup read every code).
-    static func codeKey(_ poolId: String, _ userSub: String, _ purpose: CodePurpose) -> SQLStatement {
-        "pool_id = \(bind: poolId) AND user_sub = \(bind: userSub) AND purpose = \(bind: purpose.rawValue)"
+    /// The condition naming one code by its whole key: its user's number (an expression of
+    /// ``userNumber(_:_:)``) and its purpose.
+    static func codeKey(_ userNumber: SQLStatement, _ purpose: CodePurpose) -> SQLStatement {
+        "user_number = " + userNumber + " AND purpose = \(bind: purpose.rawValue)"
     }
 }

@@ -5,16 +5,18 @@ import CognateProtocol
 
 extension SQLTransaction: UserRepository {
     func insertUser(_ user: UserRecord) async throws {
+        let number = try await userNumbers.next(in: session)
         let row: SQLStatement = """
-            INSERT INTO users (pool_id, sub, username, username_key, status, enabled, created_at, updated_at, \
-            password_salt, password_verifier, password_updated_at) VALUES (\(bind: user.poolId), \(bind: user.sub), \
+            INSERT INTO users (number, pool_id, sub, username, username_key, status, enabled, created_at, updated_at, \
+            password_salt, password_verifier, password_updated_at) VALUES (\(bind: number), \(bind: user.poolId), \(bind: user.sub), \
             \(bind: user.username), \(bind: user.usernameKey), \(bind: user.status.rawValue), \(bind: user.enabled ? 1 : 0), \
             \(bind: Columns.time(user.createdAt)), \(bind: Columns.time(user.updatedAt)), \
             \(bind: user.password.map { Columns.hex($0.salt) }), \(bind: user.password.map { Columns.hex($0.verifier) }), \
             \(bind: user.passwordUpdatedAt.map(Columns.time)))
             """
         try await holdInsert(row, into: "users", conflict: .username)
-        if let attributes = Self.attributesInsert(of: user) { try await holdInsert(attributes, into: "user_attributes") }
+        insertedUsers.record(number, poolId: user.poolId, sub: user.sub)
+        if let attributes = attributesInsert(of: user) { try await holdInsert(attributes, into: "user_attributes") }
     }
 
     func user(poolId: String, usernameKey: String, forUpdate: Bool) async throws -> UserRecord? {
@@ -35,8 +37,8 @@ extension SQLTransaction: UserRepository {
             password_updated_at = \(bind: user.passwordUpdatedAt.map(Columns.time)) \
             WHERE pool_id = \(bind: user.poolId) AND sub = \(bind: user.sub)
             """)
-        try await run("DELETE FROM user_attributes WHERE pool_id = \(bind: user.poolId) AND user_sub = \(bind: user.sub)")
-        if let attributes = Self.attributesInsert(of: user) { try await run(attributes) }
+        try await run("DELETE FROM user_attributes WHERE user_number = " + userNumber(user.poolId, user.sub))
+        if let attributes = attributesInsert(of: user) { try await run(attributes) }
     }
 
     func deleteUser(poolId: String, sub: String) async throws {
@@ -71,7 +73,7 @@ extension SQLTransaction: UserRepository {
     }
 
     private static func lookUp(poolId: String, signInName: String) -> Lookup {
-        ("sign_in_names n JOIN users u ON u.pool_id = n.pool_id AND u.sub = n.user_sub",
+        ("sign_in_names n JOIN users u ON u.number = n.user_number",
          "n.pool_id = \(bind: poolId) AND n.name_key = \(bind: signInName)")
     }
 
@@ -109,7 +111,7 @@ extension SQLTransaction: UserRepository {
         let rows = try await all(
             """
             SELECT u.*, (SELECT \(unsafeRaw: attributes) FROM user_attributes a \
-            WHERE a.pool_id = u.pool_id AND a.user_sub = u.sub) AS attributes\(unsafeRaw: columns) FROM 
+            WHERE a.user_number = u.number) AS attributes\(unsafeRaw: columns) FROM 
             """ + source + " WHERE " + condition)
         guard let row = rows.first else { return nil }
         let stored = try row.optionalString("attributes").map(JSONStringMap.decode)
@@ -118,7 +120,7 @@ extension SQLTransaction: UserRepository {
 
     func setSignInNames(poolId: String, sub: String, names: [String]) async throws {
         let current = Set(try await all(
-            "SELECT name_key FROM sign_in_names WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: sub)"
+            "SELECT name_key FROM sign_in_names WHERE user_number = " + userNumber(poolId, sub)
         ).map { try $0.string("name_key") })
         let wanted = Set(names)
         for name in current.subtracting(wanted) {
@@ -130,7 +132,8 @@ extension SQLTransaction: UserRepository {
     func addSignInNames(poolId: String, sub: String, names: [String]) async throws {
         for name in names {
             try await insert(
-                "INSERT INTO sign_in_names (pool_id, name_key, user_sub) VALUES (\(bind: poolId), \(bind: name), \(bind: sub))",
+                "INSERT INTO sign_in_names (pool_id, name_key, user_number) VALUES (\(bind: poolId), \(bind: name), "
+                    + userNumber(poolId, sub) + ")",
                 conflict: .signInName)
         }
     }
@@ -188,34 +191,48 @@ extension SQLTransaction: UserRepository {
             return """
                 SELECT u.* FROM user_attributes a CROSS JOIN users u WHERE a.pool_id = \(bind: poolId) \
                 AND a.name = \(bind: name) AND \(compare(filter.caseInsensitive ? "a.value_folded" : "a.value")) \
-                AND u.pool_id = a.pool_id AND u.sub = a.user_sub
+                AND u.number = a.user_number
                 """
         }
         return "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId) AND " + condition
     }
 
     /// The insert of a user's attributes; nil when it has none.
-    private static func attributesInsert(of user: UserRecord) -> SQLStatement? {
+    private func attributesInsert(of user: UserRecord) -> SQLStatement? {
         guard !user.attributes.isEmpty else { return nil }
+        let number = userNumber(user.poolId, user.sub)
         let rows: [SQLStatement] = user.attributes.sorted { $0.key < $1.key }.map { name, value in
-            "(\(bind: user.poolId), \(bind: user.sub), \(bind: name), \(bind: value), \(bind: value.lowercased()))"
+            "(" + number + ", \(bind: user.poolId), \(bind: name), \(bind: value), \(bind: value.lowercased()))"
         }
-        return "INSERT INTO user_attributes (pool_id, user_sub, name, value, value_folded) VALUES "
+        return "INSERT INTO user_attributes (user_number, pool_id, name, value, value_folded) VALUES "
             + SQLStatement.joined(rows, separator: ", ")
+    }
+
+    /// The internal number of the user `sub` names in `poolId` (Migration022UserNumbers), as an
+    /// SQL expression: the number itself for a user this write inserted, else its lookup.
+    func userNumber(_ poolId: String, _ sub: String) -> SQLStatement {
+        if let number = insertedUsers.number(poolId: poolId, sub: sub) { return "\(bind: number)" }
+        return Self.userNumberLookup(poolId, sub)
+    }
+
+    /// The number of the user `sub` names in `poolId`, looked up: -1, which no user has, when
+    /// there is none, so that a row written for a missing user fails its foreign key
+    /// (`StoreError.referenceMissing`) and a lookup by it finds nothing.
+    static func userNumberLookup(_ poolId: String, _ sub: String) -> SQLStatement {
+        "COALESCE((SELECT number FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)), -1)"
     }
 
     /// Builds records from user rows, loading all their attributes in one query.
     func withAttributes(_ rows: [SQLRow]) async throws -> [UserRecord] {
-        guard let first = rows.first else { return [] }
-        let poolId = try first.string("pool_id")
-        let subs = try rows.map { try $0.string("sub") }
-        var attributes: [String: [String: String]] = [:]
+        guard !rows.isEmpty else { return [] }
+        let numbers = try rows.map { try $0.int("number") }
+        var attributes: [Int: [String: String]] = [:]
         let attributeRows = try await all(
-            "SELECT user_sub, name, value FROM user_attributes WHERE pool_id = \(bind: poolId) AND user_sub IN (\(binds: subs))")
+            "SELECT user_number, name, value FROM user_attributes WHERE user_number IN (\(binds: numbers))")
         for row in attributeRows {
-            attributes[try row.string("user_sub"), default: [:]][try row.string("name")] = try row.string("value")
+            attributes[try row.int("user_number"), default: [:]][try row.string("name")] = try row.string("value")
         }
-        return try rows.map { row in try Self.user(from: row, attributes: attributes[try row.string("sub")] ?? [:]) }
+        return try rows.map { row in try Self.user(from: row, attributes: attributes[try row.int("number")] ?? [:]) }
     }
 
     static func user(from row: SQLRow, attributes: [String: String]) throws -> UserRecord {
