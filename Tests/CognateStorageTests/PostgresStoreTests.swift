@@ -40,6 +40,27 @@ struct PostgresStoreTests {
         #expect(applied.filter { !$0.isEmpty } == [Array(1...Migrator.latestVersion)])
     }
 
+    /// A migration is not cut short by the statement timeout requests have: a node that starts
+    /// while another holds the migration lock (a migration rewriting millions of rows) waits
+    /// for it, and then migrates.
+    @Test func migrationsWaitBeyondTheStatementTimeout() async throws {
+        let url = try await PostgresTestDatabase.create()
+        let holder = try await SQLStore.openBackend(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        let impatient = DatabaseOptions(poolSize: 2, statementTimeout: 0.5, connectionWaitTimeout: 10)
+        let node = try await SQLStore.openBackend(url, options: impatient, logger: Logger(label: "test"))
+        // The node starts migrating once the lock is held, and gets it two seconds later.
+        let migration = try await holder.withMigrationLock { _ in
+            let migration = Task { try await Migrator.migrate(node) }
+            try await Task.sleep(for: .seconds(2))
+            return migration
+        }
+        #expect(try await migration.value == Array(1...Migrator.latestVersion))
+        // The connection has its timeout back.
+        await #expect(throws: (any Error).self) { try await node.read { try await $0.execute("SELECT pg_sleep(1)") } }
+        await node.shutdown()
+        await holder.shutdown()
+    }
+
     @Test func userNumbersMigrationKeepsEveryUsersRows() async throws {
         try await UserNumbersTests.migrationKeepsEveryUsersRows(
             try await SQLStore.openBackend(try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options,

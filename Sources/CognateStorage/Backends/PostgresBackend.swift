@@ -175,13 +175,19 @@ public final class PostgresBackend: SQLBackend {
         let logger = self.logger
         return try await clients.current.withConnection { connection in
             let session = PostgresSession(connection: connection, logger: logger, statements: nil)
-            try await session.execute("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))")
+            // No statement timeout while migrating: a migration may rewrite a table of millions
+            // of rows, and a node that starts beside another waits for the lock as long as
+            // that takes. RESET gives the connection its configured timeout back.
+            try await session.execute("SET statement_timeout = 0")
             do {
+                try await session.execute("SELECT pg_advisory_lock(\(bind: Self.migrationLockKey))")
                 let result = try await body(session)
                 try await session.execute("SELECT pg_advisory_unlock(\(bind: Self.migrationLockKey))")
+                try await session.execute("RESET statement_timeout")
                 return result
             } catch {
                 _ = try? await session.execute("SELECT pg_advisory_unlock(\(bind: Self.migrationLockKey))")
+                _ = try? await session.execute("RESET statement_timeout")
                 throw error
             }
         }
