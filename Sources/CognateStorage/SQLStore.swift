@@ -45,7 +45,9 @@ public final class SQLStore: Store {
     ) async throws -> Result {
         let requested = ContinuousClock.now
         return try await backend.write { [connectionUse, userNumbers] session in
-            try await connectionUse.holding(.write, requested: requested) { try await body(SQLTransaction(session: session, userNumbers: userNumbers)) }
+            try await connectionUse.holding(.write, requested: requested) {
+                try await body(SQLTransaction(session: session, userNumbers: userNumbers))
+            }
         }
     }
 
@@ -65,7 +67,9 @@ public final class SQLStore: Store {
     ) async throws -> Result {
         let requested = ContinuousClock.now
         return try await backend.read { [connectionUse, userNumbers] session in
-            try await connectionUse.holding(.read, requested: requested) { try await body(SQLTransaction(session: session, userNumbers: userNumbers)) }
+            try await connectionUse.holding(.read, requested: requested) {
+                try await body(SQLTransaction(session: session, userNumbers: userNumbers))
+            }
         }
     }
 

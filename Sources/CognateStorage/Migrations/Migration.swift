@@ -72,7 +72,9 @@ public enum Migrator {
                 throw MigrationError.schemaNewerThanBinary(database: current, binary: latestVersion)
             }
             var applied: [Int] = []
-            for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current && migration.version <= version ?? latestVersion {
+            let last = version ?? latestVersion
+            for migration in all.sorted(by: { $0.version < $1.version })
+            where migration.version > current && migration.version <= last {
                 if try await apply(migration, in: session, flavor: flavor) { applied.append(migration.version) }
             }
             return applied
