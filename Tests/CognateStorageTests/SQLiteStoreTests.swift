@@ -28,6 +28,18 @@ struct SQLiteStoreTests {
         await backend.shutdown()
     }
 
+    /// Migrations keep temporary storage on disk (a table rebuilt in one statement journals
+    /// every freed page it reuses: 560 MB of memory for a million users), and the writer has
+    /// it in memory again after them (the savepoints' journals of group commit).
+    @Test func migrationsJournalOnDiskAndWritesInMemory() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-\(UUID().uuidString).sqlite").path
+        let backend = try await SQLStore.openBackend(path, logger: Logger(label: "test"))
+        let during = try await backend.withMigrationLock { try await $0.execute("PRAGMA temp_store").first?.int("temp_store") }
+        let after = try await backend.write { try await $0.execute("PRAGMA temp_store").first?.int("temp_store") }
+        #expect(during == 1 && after == 2, "temp_store 1 is FILE, 2 MEMORY")
+        await backend.shutdown()
+    }
+
     /// Checkpoints run beside the writer (`SQLiteCheckpointer`), not in its commits; under
     /// writes that never pause, the writer copies what came after each and the log still
     /// starts over: its file stays far below both the bytes written (64 MB) and the backstop

@@ -86,8 +86,16 @@ public final class SQLiteBackend: SQLBackend {
         _ body: @escaping @Sendable (any SQLSession) async throws -> Result
     ) async throws -> Result {
         // Other processes are held off by each migration's BEGIN IMMEDIATE; the migrator checks
-        // the version again inside it.
-        try await writer.exclusive(body)
+        // the version again inside it. Temporary storage on disk meanwhile: a migration that
+        // rebuilds a table copies it in one statement into pages the dropped tables freed, and
+        // the statement's journal keeps each such page (in memory, half the database's size).
+        try await writer.exclusive { session in
+            try await session.execute("PRAGMA temp_store = FILE")
+            let result: Swift.Result<Result, any Error>
+            do { result = .success(try await body(session)) } catch { result = .failure(error) }
+            try await session.execute("PRAGMA temp_store = MEMORY")
+            return try result.get()
+        }
     }
 
     /// Closes the connections once the writer has nothing left to do. Runs in its own task, so
