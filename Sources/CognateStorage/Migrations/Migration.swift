@@ -108,7 +108,10 @@ public enum Migrator {
         }
         for statement in migration.sql(for: flavor) { try await session.execute(SQLStatement(stringLiteral: statement)) }
         if checkReferences, let broken = try await session.execute("PRAGMA foreign_key_check").first {
-            throw SQLError("Migration \(migration.version) left a broken reference in \((try? broken.string("table")) ?? "a table").")
+            let table = (try? broken.string("table")) ?? "?", parent = (try? broken.string("parent")) ?? "?"
+            let row = (try? broken.optionalInt64("rowid")).flatMap { $0 }.map(String.init) ?? "?"
+            throw SQLError("Migration \(migration.version) found a row of \(table) (rowid \(row)) that refers to a missing row of "
+                + "\(parent); nothing was changed. `PRAGMA foreign_key_check` lists every such row.")
         }
         try await session.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))")

@@ -8,7 +8,8 @@
 ///
 /// On SQLite the number is the users table's own row key (`INTEGER PRIMARY KEY`), so it costs
 /// no index; the table is rebuilt with its rows' current row keys. On PostgreSQL it is an
-/// identity column with a unique index beside the primary key. `UserNumbers` hands numbers out.
+/// identity column with a unique index beside the primary key (existing users numbered in the
+/// table's physical order, near enough to creation order). `UserNumbers` hands numbers out.
 enum Migration022UserNumbers {
     static let migration = Migration(
         version: 22, name: "user_numbers",

@@ -158,7 +158,7 @@ extension SQLTransaction: UserRepository {
     /// each user it finds up by key (CROSS JOIN fixes that order on SQLite, whose planner would
     /// otherwise walk every user of the pool in username order to spare the sort): its cost is
     /// the users it matches, not the pool's size. So does a username filter, through the index
-    /// of username keys, and a `sub` filter, through the primary key.
+    /// of username keys, and a `sub` filter, through the unique index of `(pool_id, sub)`.
     static func usersMatching(_ filter: UserFilter?, poolId: String) -> SQLStatement {
         guard let filter else { return "SELECT u.* FROM users u WHERE u.pool_id = \(bind: poolId)" }
         func compare(_ column: String, with value: String) -> SQLStatement {

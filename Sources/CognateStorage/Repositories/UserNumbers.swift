@@ -1,7 +1,10 @@
 import Synchronization
 
 /// Hands out users' internal numbers (Migration022UserNumbers): increasing, so that the rows of
-/// new users append to their indexes, and unique within the database. A number is chosen
+/// new users append to their indexes, and unique within the database among living users. On
+/// SQLite the number of the newest user, once deleted, is given again: every table keyed by a
+/// number must delete its rows with their user (`ON DELETE CASCADE`), or the next user would
+/// inherit them. A number is chosen
 /// before the user's insert, so that the other rows of the same write (attributes, code) name
 /// the user by it: on PostgreSQL they go out in one statement with the user's insert
 /// (`PostgresWriteSession`), where a lookup of the number would not see the new user.
