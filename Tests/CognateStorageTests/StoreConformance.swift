@@ -39,6 +39,8 @@ enum StoreConformance {
         Case(name: "a sign-in's failure record and groups, read after the user's lock, are fresh", run: signInStanding),
         Case(name: "a right password's family without the lock: stored only while the user stands as read",
              run: signInWithoutLock),
+        Case(name: "SRP's answer without the lock: its session used up once, then the family as above",
+             run: signInWithoutLockUsingUpSession),
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
     ]
 
@@ -893,4 +895,58 @@ enum StoreConformance {
         #expect(!racing.stored)
         #expect(try await !exists(racing.jti))
     }
+
+    static func signInWithoutLockUsingUpSession(_ store: SQLStore) async throws {
+        let a = { var a = user("a"); a.status = .confirmed; return a }()
+        try await seed(store, users: [a])
+        @Sendable func session(_ hash: String) -> AuthSessionRecord {
+            AuthSessionRecord(tokenHash: hash, poolId: "p1", clientId: "c1", userSub: "sub-a", challenge: "PASSWORD_VERIFIER",
+                              state: "{}", createdAt: t0, expiresAt: t0 + 180)
+        }
+        @Sendable func family(_ jti: String) -> TokenFamilyRecord {
+            TokenFamilyRecord(originJti: jti, poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "h-\(jti)",
+                              authTime: t0, createdAt: t0, expiresAt: t0 + 3600)
+        }
+        @Sendable func answer(_ hash: String, _ jti: String, as read: UserRecord) async throws -> (usedUp: Bool, stored: Bool) {
+            try await store.writeSingleStatement {
+                try await $0.insertTokenFamily(family(jti), ifSignInStands: read, usingUpSession: hash)
+            }
+        }
+        func exists(_ jti: String) async throws -> Bool {
+            try await store.read { try await $0.tokenFamily(originJti: jti) } != nil
+        }
+        func sessionExists(_ hash: String) async throws -> Bool {
+            try await store.read { try await $0.authSession(tokenHash: hash) } != nil
+        }
+        try await store.write { try await $0.insertAuthSession(session("s1")) }
+        let first = try await answer("s1", "f1", as: a)
+        #expect(first == (usedUp: true, stored: true))
+        #expect(try await exists("f1"))
+        #expect(try await !sessionExists("s1"))
+        // The same session again: gone, nothing stored.
+        let replayed = try await answer("s1", "f2", as: a)
+        #expect(replayed == (usedUp: false, stored: false))
+        #expect(try await !exists("f2"))
+        // The user changed since the read: the session is used up all the same, no family.
+        try await store.write { try await $0.insertAuthSession(session("s2")) }
+        let disabled = { var disabled = a; disabled.enabled = false; return disabled }()
+        try await store.write { try await $0.updateUser(disabled) }
+        let refused = try await answer("s2", "f3", as: a)
+        #expect(refused == (usedUp: true, stored: false))
+        #expect(try await !exists("f3"))
+        #expect(try await !sessionExists("s2"))
+        try await store.write { try await $0.updateUser(a) }
+        // Parallel answers with one session: one uses it up and gets its family.
+        try await store.write { try await $0.insertAuthSession(session("s3")) }
+        let outcomes = try await withThrowingTaskGroup(of: (usedUp: Bool, stored: Bool).self) { group in
+            for index in 0..<8 { group.addTask { try await answer("s3", "race-\(index)", as: a) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter(\.usedUp).count == 1)
+        #expect(outcomes.filter(\.stored).count == 1)
+        var stored = 0
+        for index in 0..<8 where try await exists("race-\(index)") { stored += 1 }
+        #expect(stored == 1)
+    }
+
 }

@@ -11,8 +11,9 @@ extension IdentityService {
     /// statement did not see.
     ///
     /// Only for a sign-in ``maySettleWithoutLock(_:standing:pool:)`` allows. `session`: a
-    /// challenge session the sign-in uses up (SRP's SECRET_BLOCK), in the same write, before the
-    /// family; it is used up whether or not the family is stored.
+    /// challenge session the sign-in uses up (SRP's SECRET_BLOCK), in the same statement, before
+    /// the family; it is used up whether or not the family is stored, and one already used up
+    /// (a concurrent answer) is an invalid session.
     ///
     /// Nil when the user's row changed since it was read (then only the session was used up):
     /// the sign-in needs the locked path.
@@ -20,15 +21,16 @@ extension IdentityService {
                            usingUp session: AuthSessionRecord? = nil) async throws -> FirstFactorResult?
     {
         let (family, refreshToken) = newTokenFamily(of: user, client: client, deviceKey: nil)
-        let stored =
-            if let session {
-                try await store.write { transaction in
-                    try await self.consumeAuthSession(session, in: transaction)
-                    return try await transaction.insertTokenFamily(family, ifSignInStands: user)
-                }
-            } else {
-                try await store.writeSingleStatement { try await $0.insertTokenFamily(family, ifSignInStands: user) }
+        let stored: Bool
+        if let session {
+            let outcome = try await store.writeSingleStatement {
+                try await $0.insertTokenFamily(family, ifSignInStands: user, usingUpSession: session.tokenHash)
             }
+            guard outcome.usedUp else { throw AuthSessions.invalid }
+            stored = outcome.stored
+        } else {
+            stored = try await store.writeSingleStatement { try await $0.insertTokenFamily(family, ifSignInStands: user) }
+        }
         guard stored else { return nil }
         return .tokens(family, refreshToken: refreshToken, user: user, groups: standing.groups, newDevice: nil)
     }

@@ -64,6 +64,14 @@ public protocol TokenFamilyRepository: Sendable {
     /// the user (a password set, a disable revoking the user's families) and then checks the
     /// changed row.
     func insertTokenFamily(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord) async throws -> Bool
+    /// The same, for a sign-in that uses up a challenge session (SRP's SECRET_BLOCK): the
+    /// session with `sessionTokenHash` is deleted and, only if it was there, `family` inserted
+    /// as above. One statement on PostgreSQL (fit for ``Store/writeSingleStatement(_:)``); on
+    /// SQLite, which has no data-modifying WITH, its two steps in the writer's transaction.
+    /// `usedUp` false: the session was gone (used by another request, or expired and swept),
+    /// and nothing was written.
+    func insertTokenFamily(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord,
+                           usingUpSession sessionTokenHash: String) async throws -> (usedUp: Bool, stored: Bool)
     /// The family whose current — or previous, with rotation — refresh token has this hash.
     func tokenFamily(refreshTokenHash: String) async throws -> TokenFamilyRecord?
     /// The same family with its user (nil when the user is gone) and the user's groups in

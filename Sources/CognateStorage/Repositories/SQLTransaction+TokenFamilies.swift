@@ -10,22 +10,57 @@ extension SQLTransaction: TokenFamilyRepository {
     }
 
     func insertTokenFamily(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord) async throws -> Bool {
-        let rows: [SQLRow]
+        try await !inserting { try await all(Self.conditionalInsert(family, ifSignInStands: user, flavor: flavor)) }.isEmpty
+    }
+
+    func insertTokenFamily(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord,
+                           usingUpSession sessionTokenHash: String) async throws -> (usedUp: Bool, stored: Bool) {
+        switch flavor {
+        case .postgres:
+            // Data-modifying WITH clauses run once each on one snapshot; the insert sees the
+            // delete's outcome only through its RETURNING rows. A concurrent answer with the
+            // same session waits for the row and finds it gone.
+            let row = try await inserting {
+                try await first(
+                    """
+                    WITH used AS (DELETE FROM auth_sessions WHERE token_hash = \(bind: sessionTokenHash) RETURNING 1), \
+                    stored AS (\(Self.conditionalInsert(family, ifSignInStands: user, flavor: flavor, requiring: "EXISTS (SELECT 1 FROM used)"))) \
+                    SELECT (SELECT count(*) FROM used) AS used_up, (SELECT count(*) FROM stored) AS stored
+                    """)
+            }
+            guard let row else { throw SQLError("The session's use and the family's insert returned no row.") }
+            return (try row.int("used_up") > 0, try row.int("stored") > 0)
+        case .sqlite:
+            return try await session.stepsOfOneStatement {
+                guard try await consumeAuthSession(tokenHash: sessionTokenHash) else { return (false, false) }
+                return (true, try await insertTokenFamily(family, ifSignInStands: user))
+            }
+        }
+    }
+
+    /// A new family's insert, which a unique key refuses: `StoreError.conflict(.tokenFamily)`.
+    private func inserting<Result>(_ insert: () async throws -> Result) async throws -> Result {
         do {
-            rows = try await all(
-                """
-                INSERT INTO token_families \(unsafeRaw: Self.insertedColumns) SELECT \(Self.values(of: family)) FROM users u \
-                WHERE u.pool_id = \(bind: user.poolId) AND u.sub = \(bind: user.sub) \
-                AND u.password_salt = \(bind: user.password.map { Columns.hex($0.salt) }) \
-                AND u.password_verifier = \(bind: user.password.map { Columns.hex($0.verifier) }) \
-                AND u.status = \(bind: user.status.rawValue) AND u.enabled = \(bind: user.enabled ? 1 : 0) \
-                AND NOT EXISTS (SELECT 1 FROM sign_in_failures s WHERE s.pool_id = u.pool_id AND s.subject = u.sub)\
-                \(unsafeRaw: flavor.forShare(of: "u")) RETURNING origin_jti
-                """)
+            return try await insert()
         } catch SQLConstraintViolation.unique {
             throw StoreError.conflict(.tokenFamily)
         }
-        return !rows.isEmpty
+    }
+
+    /// `family`'s insert, of one row only if `user`'s row is as read (password, status, enabled
+    /// flag), the user has no failure record and `requiring` holds; where the database has row
+    /// locks, under a share lock of the user's row. Returns the family's `origin_jti`.
+    private static func conditionalInsert(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord,
+                                          flavor: SQLFlavor, requiring condition: String? = nil) -> SQLStatement {
+        """
+        INSERT INTO token_families \(unsafeRaw: insertedColumns) SELECT \(values(of: family)) FROM users u \
+        WHERE u.pool_id = \(bind: user.poolId) AND u.sub = \(bind: user.sub) \
+        AND u.password_salt = \(bind: user.password.map { Columns.hex($0.salt) }) \
+        AND u.password_verifier = \(bind: user.password.map { Columns.hex($0.verifier) }) \
+        AND u.status = \(bind: user.status.rawValue) AND u.enabled = \(bind: user.enabled ? 1 : 0) \
+        AND NOT EXISTS (SELECT 1 FROM sign_in_failures s WHERE s.pool_id = u.pool_id AND s.subject = u.sub)\
+        \(unsafeRaw: condition.map { " AND " + $0 } ?? "")\(unsafeRaw: flavor.forShare(of: "u")) RETURNING origin_jti
+        """
     }
 
     /// The columns a new family sets, in the order of ``values(of:)``.

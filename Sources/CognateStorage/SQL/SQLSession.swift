@@ -13,9 +13,17 @@ public protocol SQLSession: Sendable {
     /// of its constraint violation.
     func holdInsert(_ statement: SQLStatement, into table: String,
                     failure: @escaping @Sendable (SQLConstraintViolation) -> any Error) async throws
+    /// Runs `steps`: SQLite's statements for what PostgreSQL runs as one (a data-modifying
+    /// WITH, which SQLite lacks), so that a single-statement write counts them as one. SQLite
+    /// only: there every write is a transaction, whatever it runs.
+    func stepsOfOneStatement<Result>(_ steps: () async throws -> Result) async throws -> Result
 }
 
 extension SQLSession {
+    public func stepsOfOneStatement<Result>(_ steps: () async throws -> Result) async throws -> Result {
+        try await steps()
+    }
+
     /// Runs the insert at once.
     public func holdInsert(_ statement: SQLStatement, into table: String,
                            failure: @escaping @Sendable (SQLConstraintViolation) -> any Error) async throws {
