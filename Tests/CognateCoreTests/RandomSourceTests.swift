@@ -25,4 +25,28 @@ struct RandomSourceTests {
             #expect("89ab".contains(Array(id)[19]))
         }
     }
+
+    /// Small draws come from blocks: across block boundaries, from many tasks at once, no draw
+    /// repeats another or comes back short, and the bytes stay uniform.
+    @Test func smallDrawsFromBlocksNeverRepeat() async {
+        let blocks = RandomBlocks()
+        let sizes = [1, 7, 16, 33, 48, RandomBlocks.largestDraw]
+        let draws = await withTaskGroup(of: [[UInt8]].self) { group in
+            for task in 0..<8 {
+                group.addTask { (0..<600).map { index in blocks.draw(sizes[(task + index) % sizes.count]) } }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(draws.count == 4800)
+        for size in sizes { #expect(draws.filter { $0.count == size }.count == 800) }
+        let long = draws.filter { $0.count >= 16 }
+        #expect(Set(long).count == long.count)
+        let all = draws.joined()
+        #expect(all.count > 30 * RandomBlocks.blockSize)   // many blocks drawn and used up
+        var counts = [Int](repeating: 0, count: 256)
+        for byte in all { counts[Int(byte)] += 1 }
+        let expected = Double(all.count) / 256
+        #expect(counts.allSatisfy { abs(Double($0) - expected) < expected * 0.25 })   // no zeroed bytes handed out
+        #expect(blocks.draw(0).isEmpty)
+    }
 }

@@ -70,10 +70,7 @@ struct CognitoAPIResponder: Sendable {
                     method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
                     authority: request.head.authority, headers: request.headers, body: body, now: Date())
             }
-            let output = switch handler.work {
-            case .light: try await handler.invoke(body, service)
-            case .cryptographic: try await SharedPool.run { try await handler.invoke(body, service) }
-            }
+            let output = try await handler.invoke(body, service)
             return (Self.response(status: .ok, body: output, requestId: requestId), body)
         } catch {
             return (failure(error, requestId: requestId), body)

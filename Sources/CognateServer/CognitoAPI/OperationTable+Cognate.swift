@@ -32,8 +32,8 @@ extension OperationTable {
         table.register(CognitoAPI.ResendConfirmationCode.self, IdentityService.resendConfirmationCode)
         table.register(CognitoAPI.AdminConfirmSignUp.self, IdentityService.adminConfirmSignUp)
         // Sign-in
-        table.register(CognitoAPI.InitiateAuth.self, IdentityService.initiateAuth, work: .cryptographic)
-        table.register(CognitoAPI.AdminInitiateAuth.self, IdentityService.adminInitiateAuth, work: .cryptographic)
+        table.register(CognitoAPI.InitiateAuth.self, IdentityService.initiateAuth) { .of($0.authFlow) }
+        table.register(CognitoAPI.AdminInitiateAuth.self, IdentityService.adminInitiateAuth) { .of($0.authFlow) }
         table.register(CognitoAPI.RespondToAuthChallenge.self, IdentityService.respondToAuthChallenge, work: .cryptographic)
         table.register(CognitoAPI.AdminRespondToAuthChallenge.self, IdentityService.adminRespondToAuthChallenge, work: .cryptographic)
         // MFA
@@ -92,7 +92,7 @@ extension OperationTable {
         table.register(CognitoAPI.ChangePassword.self, IdentityService.changePassword, work: .cryptographic)
         table.register(CognitoAPI.GlobalSignOut.self, IdentityService.globalSignOut)
         table.register(CognitoAPI.RevokeToken.self, IdentityService.revokeToken)
-        table.register(CognitoAPI.GetTokensFromRefreshToken.self, IdentityService.getTokensFromRefreshToken, work: .cryptographic)
+        table.register(CognitoAPI.GetTokensFromRefreshToken.self, IdentityService.getTokensFromRefreshToken)
         // The signed-in user
         table.register(CognitoAPI.GetUser.self, IdentityService.getUser)
         table.register(CognitoAPI.UpdateUserAttributes.self, IdentityService.updateUserAttributes)
