@@ -8,6 +8,9 @@ public final class SQLStore: Store {
     private let connectionUse = ConnectionUse()
     private let userNumbers: UserNumbers
 
+    /// The database's SQL dialect (and with it, how it is reached: in process, or over a connection).
+    public var flavor: SQLFlavor { backend.flavor }
+
     public init(backend: any SQLBackend) {
         self.backend = backend
         self.userNumbers = UserNumbers.for(backend.flavor)

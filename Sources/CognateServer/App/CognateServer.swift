@@ -34,6 +34,7 @@ public struct CognateServer: Sendable {
         } catch {
             throw DatabaseUnavailable(location: SQLStore.redacted(configuration.database), reason: error)
         }
+        SharedPool.configure(for: store.flavor)
         let outbox = OutboxDelivery(store: store, keepsSecrets: configuration.mode == .dev) { [logger] line in
             logger.info("\(line)")
         }
