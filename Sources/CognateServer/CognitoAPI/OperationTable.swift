@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Registering an operation is the only step needed to serve it: the responder checks SigV4
 /// when the model says so; the handler decodes the model's input type (collecting every
-/// validation failure), calls the use case (on the connection's event loop, or on the shared
-/// pool for `.cryptographic` work) and encodes the model's output type.
+/// validation failure), calls the use case (on the connection's event loop, or through
+/// `SharedPool` for `.cryptographic` work) and encodes the model's output type.
 struct OperationTable: Sendable {
     /// What an operation's work is made of, which decides the thread it runs on.
     enum Work: Sendable {
@@ -16,8 +16,9 @@ struct OperationTable: Sendable {
         /// measured, the hand-off to the pool and back cost more than they hold up the loop.
         case light
         /// Modular exponentiations or key generation (half a millisecond or more, often with
-        /// signatures besides): runs on Swift's cooperative pool, so that it spreads over the
-        /// cores and does not hold up the other connections of the event loop (`SharedPool`).
+        /// signatures besides): on SQLite runs on Swift's cooperative pool, so that it spreads
+        /// over the cores and does not hold up the other connections of the event loop; on
+        /// PostgreSQL stays on the loop, where its statements are answered (`SharedPool`).
         case cryptographic
     }
 
