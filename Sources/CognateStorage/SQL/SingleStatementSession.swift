@@ -8,6 +8,8 @@ import Synchronization
 final class SingleStatementSession: SQLSession {
     private enum Use { case unused, inSteps, used }
 
+    private static let secondStatement = SQLError("A single-statement write tried a second statement.")
+
     private let session: any SQLSession
     private let use = Mutex(Use.unused)
 
@@ -21,7 +23,7 @@ final class SingleStatementSession: SQLSession {
             switch use {
             case .unused: use = .used
             case .inSteps: break
-            case .used: throw SQLError("A single-statement write tried a second statement.")
+            case .used: throw Self.secondStatement
             }
         }
         return try await session.execute(statement)
@@ -32,7 +34,7 @@ final class SingleStatementSession: SQLSession {
             guard session.flavor == .sqlite else {
                 throw SQLError("Steps of one statement are SQLite's: PostgreSQL runs the statement.")
             }
-            guard use == .unused else { throw SQLError("A single-statement write tried a second statement.") }
+            guard use == .unused else { throw Self.secondStatement }
             use = .inSteps
         }
         defer { use.withLock { $0 = .used } }
