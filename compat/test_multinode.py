@@ -492,17 +492,52 @@ def test_new_password_challenge_started_on_a_answered_on_b(idp_a, idp_b, pool, c
 
 # --- revocation -----------------------------------------------------------------------------
 
+# GetUser on PostgreSQL answers from a node's cache of users, which the database's notice of a
+# change made on another node clears as the change commits (milliseconds; Cognito itself takes
+# about 0.6 s to apply a GlobalSignOut). The node that made the change answers from it at once.
+NOTICE_BOUND = 1  # seconds
+
+
 def test_global_sign_out_on_a_revokes_on_b(idp_a, idp_b, pool, client):
     username = admin_user(idp_a, pool["Id"])
     tokens = sign_in(idp_b, client, username)
     assert get_user(idp_b, tokens["AccessToken"])["Username"] == username
     idp_a.global_sign_out(AccessToken=tokens["AccessToken"])
-    for idp in (idp_b, idp_a):
+    with cognito_error(*ACCESS_REVOKED):
+        get_user(idp_a, tokens["AccessToken"])
+
+    def revoked_on_b():
         with cognito_error(*ACCESS_REVOKED):
-            get_user(idp, tokens["AccessToken"])
+            get_user(idp_b, tokens["AccessToken"])
+        return True
+    _, seconds = eventually(revoked_on_b, within=NOTICE_BOUND, interval=0.005, what="revoked on B")
+    print(f"GlobalSignOut on A reached GetUser on B after {seconds * 1000:.1f} ms")
+    for idp in (idp_b, idp_a):
         with cognito_error(*REFRESH_REVOKED):
             refresh(idp, client, tokens["RefreshToken"])
     assert sign_in(idp_b, client, username)["AccessToken"]  # signing in again still works
+
+
+def test_attribute_changes_on_a_reach_get_user_on_b(idp_a, idp_b, pool, client):
+    username = admin_user(idp_a, pool["Id"])
+    tokens = sign_in(idp_a, client, username)
+    for round in range(5):
+        before = get_user(idp_b, tokens["AccessToken"])["UserAttributes"]   # B keeps the user
+        name = f"Name {round} \u00e9\u4e16"
+        assert {"Name": "name", "Value": name} not in before
+        idp_a.update_user_attributes(AccessToken=tokens["AccessToken"], UserAttributes=[{"Name": "name", "Value": name}])
+        assert {"Name": "name", "Value": name} in get_user(idp_a, tokens["AccessToken"])["UserAttributes"]
+        eventually(lambda: {"Name": "name", "Value": name} in get_user(idp_b, tokens["AccessToken"])["UserAttributes"],
+                   within=NOTICE_BOUND, interval=0.005, what="the new name on B")
+    # A user deleted on A is gone on B.
+    get_user(idp_b, tokens["AccessToken"])
+    idp_a.admin_delete_user(UserPoolId=pool["Id"], Username=username)
+
+    def gone_on_b():
+        with cognito_error("UserNotFoundException"):
+            get_user(idp_b, tokens["AccessToken"])
+        return True
+    eventually(gone_on_b, within=NOTICE_BOUND, interval=0.005, what="the deletion on B")
 
 
 def test_admin_disable_on_a_applies_on_b(idp_a, idp_b, pool, client):

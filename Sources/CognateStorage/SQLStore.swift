@@ -7,6 +7,8 @@ public final class SQLStore: Store {
     public let backend: any SQLBackend
     private let connectionUse = ConnectionUse()
     private let userNumbers: UserNumbers
+    /// Users as read-only requests see them, where the database notifies changes (PostgreSQL).
+    let userCache: UserReadCache?
 
     /// The database's SQL dialect (and with it, how it is reached: in process, or over a connection).
     public var flavor: SQLFlavor { backend.flavor }
@@ -14,6 +16,13 @@ public final class SQLStore: Store {
     public init(backend: any SQLBackend) {
         self.backend = backend
         self.userNumbers = UserNumbers.for(backend.flavor)
+        if let notifying = backend as? any UserChangeNotifying {
+            let cache = UserReadCache()
+            notifying.keepCurrent(cache)
+            userCache = cache
+        } else {
+            userCache = nil
+        }
     }
 
     /// Opens the database a location names and brings its schema up to date:
@@ -47,9 +56,11 @@ public final class SQLStore: Store {
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
         let requested = ContinuousClock.now
+        let changes = userCache.map { _ in UserChanges() }
+        defer { if let changes { userCache?.invalidate(changes.collected) } }
         return try await backend.write { [connectionUse, userNumbers] session in
             try await connectionUse.holding(.write, requested: requested) {
-                try await body(SQLTransaction(session: session, userNumbers: userNumbers))
+                try await body(SQLTransaction(session: session, userNumbers: userNumbers, userChanges: changes))
             }
         }
     }
@@ -58,9 +69,12 @@ public final class SQLStore: Store {
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
         let requested = ContinuousClock.now
+        let changes = userCache.map { _ in UserChanges() }
+        defer { if let changes { userCache?.invalidate(changes.collected) } }
         return try await backend.writeSingleStatement { [connectionUse, userNumbers] session in
             try await connectionUse.holding(.write, requested: requested) {
-                try await body(SQLTransaction(session: SingleStatementSession(session), userNumbers: userNumbers))
+                try await body(SQLTransaction(
+                    session: SingleStatementSession(session), userNumbers: userNumbers, userChanges: changes))
             }
         }
     }
@@ -74,6 +88,20 @@ public final class SQLStore: Store {
                 try await body(SQLTransaction(session: session, userNumbers: userNumbers))
             }
         }
+    }
+
+    /// From the node's cache where there is one (``UserReadCache`` states what it promises).
+    public func userToAnswer(poolId: String, sub: String, withTokenFamily originJti: String) async throws
+        -> (user: UserRecord, family: TokenFamilyStanding?)?
+    {
+        let read = { try await self.read { try await $0.user(poolId: poolId, sub: sub, withTokenFamily: originJti) } }
+        guard let userCache else { return try await read() }
+        let now = ContinuousClock.now
+        if let cached = userCache.value(poolId: poolId, sub: sub, originJti: originJti, now: now) { return cached }
+        let ticket = userCache.ticket()
+        let found = try await read()
+        if let ticket, let found { userCache.keep(found, for: originJti, ticket: ticket, now: now) }
+        return found
     }
 
     public func ping() async throws { try await backend.ping() }

@@ -8,11 +8,16 @@ struct SQLTransaction: Sendable {
     let session: any SQLSession
     let userNumbers: UserNumbers
     let insertedUsers = InsertedUserNumbers()
+    /// What a write changes of users cached by the node (nil: the store caches none).
+    var userChanges: UserChanges? = nil
 
     var flavor: SQLFlavor { session.flavor }
 
-    func run(_ statement: SQLStatement) async throws {
-        try await mappingReferences { try await session.execute(statement) }
+    /// Runs `statement`. `changing` names what it changes of what a node caches (users' rows,
+    /// attributes, token families); without it the statement's text decides
+    /// (``UserChanges/note(_:)``).
+    func run(_ statement: SQLStatement, changing change: UserChanges.Change? = nil) async throws {
+        try await all(statement, changing: change)
     }
 
     /// Runs an insert; a unique-key violation becomes `StoreError.conflict(key)`.
@@ -39,12 +44,17 @@ struct SQLTransaction: Sendable {
         }
     }
 
-    func all(_ statement: SQLStatement) async throws -> [SQLRow] {
-        try await mappingReferences { try await session.execute(statement) }
+    /// The statement's rows; `changing` as for ``run(_:changing:)``.
+    @discardableResult
+    func all(_ statement: SQLStatement, changing change: UserChanges.Change? = nil) async throws -> [SQLRow] {
+        if let userChanges {
+            if let change { userChanges.record(change) } else { userChanges.note(statement) }
+        }
+        return try await mappingReferences { try await session.execute(statement) }
     }
 
-    func first(_ statement: SQLStatement) async throws -> SQLRow? {
-        try await all(statement).first
+    func first(_ statement: SQLStatement, changing change: UserChanges.Change? = nil) async throws -> SQLRow? {
+        try await all(statement, changing: change).first
     }
 
     /// Foreign-key violations become `StoreError.referenceMissing`.

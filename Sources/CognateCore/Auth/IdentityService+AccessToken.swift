@@ -13,8 +13,10 @@ struct AuthenticatedUser: Sendable {
 extension IdentityService {
     /// The user an access token speaks for, after checking signature, expiry, scope, revocation
     /// (GlobalSignOut, RevokeToken, deletion) and the user's state. Every operation that takes
-    /// an access token goes through here.
-    func authenticatedUser(_ accessToken: String) async throws -> AuthenticatedUser {
+    /// an access token goes through here. `onlyToAnswer`: the request writes nothing after it
+    /// and answers with the user (GetUser), who may come from the node's cache
+    /// (``Store/userToAnswer(poolId:sub:withTokenFamily:)``).
+    func authenticatedUser(_ accessToken: String, onlyToAnswer: Bool = false) async throws -> AuthenticatedUser {
         let claims = try await accessTokens.verify(accessToken, now: time.now)
         guard claims.scopes.contains("aws.cognito.signin.user.admin") else {
             throw CognitoError.notAuthorized("Access Token does not have required scopes")
@@ -22,10 +24,12 @@ extension IdentityService {
         guard let pool = try await cachedPool(claims.poolId), let client = try await cachedClient(claims.clientId),
             client.poolId == pool.id
         else { throw CognitoError.invalidAccessToken }
-        guard let (user, family) = try await store.read({
-            try await $0.user(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti)
-        })
-        else { throw CognitoError.userNotFound }
+        let found = if onlyToAnswer {
+            try await store.userToAnswer(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti)
+        } else {
+            try await store.read { try await $0.user(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti) }
+        }
+        guard let (user, family) = found else { throw CognitoError.userNotFound }
         guard let family, family.revokedAt == nil else { throw CognitoError.revokedAccessToken }
         guard user.enabled else { throw CognitoError.userDisabled }
         if user.status == .resetRequired { throw CognitoError.passwordResetRequired }

@@ -27,6 +27,16 @@ public protocol Store: Sendable {
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result
 
+    /// The user an access token names and its family's standing, as
+    /// ``TokenFamilyRepository/user(poolId:sub:withTokenFamily:)`` reads them, for a request
+    /// that only answers with them (GetUser): may come from the node's cache.
+    ///
+    /// Contract: reflects every write this store made before the call; a write made through
+    /// another node (or process) within milliseconds, as the database's notice of it arrives,
+    /// and within seconds whatever happens. Never for a request that writes what it read.
+    func userToAnswer(poolId: String, sub: String, withTokenFamily originJti: String) async throws
+        -> (user: UserRecord, family: TokenFamilyStanding?)?
+
     /// Whether the database answers (for readiness checks).
     func ping() async throws
 }

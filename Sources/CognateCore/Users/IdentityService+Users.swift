@@ -3,7 +3,7 @@ import CognateProtocol
 extension IdentityService {
     /// GetUser: the attributes the token's app client may read (all when it lists none).
     public func getUser(_ request: GetUserRequest) async throws -> GetUserResponse {
-        let caller = try await authenticatedUser(request.accessToken)
+        let caller = try await authenticatedUser(request.accessToken, onlyToAnswer: true)
         let readable = caller.client.settings.readAttributes.map { ["sub"] + $0 }
         let mfa = try await mfaSettings(of: caller.user, pool: caller.pool)
         return GetUserResponse(

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// PostgreSQL, for several stateless Cognate nodes sharing one database: PostgresNIO's
 /// connection pools (`PostgresClients`: one per event loop), each session pinned to one connection.
@@ -10,8 +11,9 @@ import PostgresNIO
 /// Every connection carries the configured `statement_timeout`, so no query can hold a request
 /// (or a row lock) forever. Migrations run under a session advisory lock, so nodes starting at
 /// once migrate one after the other.
-public final class PostgresBackend: SQLBackend {
+public final class PostgresBackend: SQLBackend, UserChangeNotifying {
     public let flavor = SQLFlavor.postgres
+    private let location: PostgresURL
     private let clients: PostgresClients
     private let running: Task<Void, Never>
     private let logger: Logger
@@ -21,6 +23,7 @@ public final class PostgresBackend: SQLBackend {
     private let connectionWait: TimeInterval
     private let deadlines = DeadlineWatch()
     private let statements = PostgresPreparedStatements()
+    private let userChangeListener = Mutex<PostgresUserChangeListener?>(nil)
     /// Key of the advisory lock held while migrating (arbitrary, fixed: "cognate" in ASCII).
     static let migrationLockKey: Int64 = 0x636f_676e_6174_65
 
@@ -48,7 +51,7 @@ public final class PostgresBackend: SQLBackend {
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(Int(timeout * 1000))))
         }
         let clients = PostgresClients(configuration: configuration, connections: options.poolSize, logger: logger)
-        let backend = PostgresBackend(clients: clients, options: options, logger: logger)
+        let backend = PostgresBackend(location: location, clients: clients, options: options, logger: logger)
         await clients.waitUntilRunning()
         do {
             try await backend.ping(within: options.connectionWaitTimeout)
@@ -99,7 +102,8 @@ public final class PostgresBackend: SQLBackend {
         }
     }
 
-    private init(clients: PostgresClients, options: DatabaseOptions, logger: Logger) {
+    private init(location: PostgresURL, clients: PostgresClients, options: DatabaseOptions, logger: Logger) {
+        self.location = location
         self.clients = clients
         self.logger = logger
         self.connectionWait = options.connectionWaitTimeout
@@ -193,7 +197,17 @@ public final class PostgresBackend: SQLBackend {
         }
     }
 
+    func keepCurrent(_ cache: UserReadCache) {
+        let listener = PostgresUserChangeListener(location: location, cache: cache, logger: logger)
+        let previous = userChangeListener.withLock { current in
+            defer { current = listener }
+            return current
+        }
+        if let previous { Task { await previous.stop() } }
+    }
+
     public func shutdown() async {
+        await userChangeListener.withLock { $0.take() }?.stop()
         deadlines.stop()
         running.cancel()
         await running.value

@@ -108,3 +108,10 @@ public protocol SQLBackend: Sendable {
     func ping() async throws
     func shutdown() async
 }
+
+/// A backend whose database tells every node which users changed, so a node may cache them.
+protocol UserChangeNotifying: SQLBackend {
+    /// Starts keeping `cache` current with the database's notices until shutdown: the cache
+    /// serves entries only while they arrive (``UserReadCache``).
+    func keepCurrent(_ cache: UserReadCache)
+}

@@ -116,7 +116,7 @@ extension SQLTransaction: TokenFamilyRepository {
             THEN \(bind: Columns.time(previousValidUntil)) ELSE previous_valid_until END \
             WHERE origin_jti = \(bind: originJti) AND (refresh_token_hash = \(bind: presentedHash) \
             OR previous_refresh_token_hash = \(bind: presentedHash)) RETURNING origin_jti
-            """) != nil
+            """, changing: .nothingCached) != nil
     }
 
     func tokenFamily(originJti: String) async throws -> TokenFamilyRecord? {
@@ -141,12 +141,13 @@ extension SQLTransaction: TokenFamilyRepository {
             """
             UPDATE token_families SET revoked_at = \(bind: Columns.time(date)) \
             WHERE origin_jti = \(bind: originJti) AND revoked_at IS NULL
-            """)
+            """, changing: .family(originJti: originJti))
     }
 
     func setTokenFamilyScopes(originJti: String, scopes: [String]) async throws {
         try await run(
-            "UPDATE token_families SET scopes = \(bind: scopes.joined(separator: " ")) WHERE origin_jti = \(bind: originJti)")
+            "UPDATE token_families SET scopes = \(bind: scopes.joined(separator: " ")) WHERE origin_jti = \(bind: originJti)",
+            changing: .nothingCached)
     }
 
     func revokeTokenFamilies(poolId: String, userSub: String, at date: Date) async throws {
@@ -154,7 +155,7 @@ extension SQLTransaction: TokenFamilyRepository {
             """
             UPDATE token_families SET revoked_at = \(bind: Columns.time(date)) \
             WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub) AND revoked_at IS NULL
-            """)
+            """, changing: .user(poolId: poolId, sub: userSub))
     }
 
     /// The columns ``family(from:prefix:)`` reads.

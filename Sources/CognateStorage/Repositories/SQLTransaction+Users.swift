@@ -36,13 +36,16 @@ extension SQLTransaction: UserRepository {
             password_verifier = \(bind: user.password.map { Columns.hex($0.verifier) }), \
             password_updated_at = \(bind: user.passwordUpdatedAt.map(Columns.time)) \
             WHERE pool_id = \(bind: user.poolId) AND sub = \(bind: user.sub)
-            """)
-        try await run("DELETE FROM user_attributes WHERE user_number = " + userNumber(user.poolId, user.sub))
+            """, changing: .user(poolId: user.poolId, sub: user.sub))
+        try await run(
+            "DELETE FROM user_attributes WHERE user_number = " + userNumber(user.poolId, user.sub),
+            changing: .user(poolId: user.poolId, sub: user.sub))
         if let attributes = attributesInsert(of: user) { try await run(attributes) }
     }
 
     func deleteUser(poolId: String, sub: String) async throws {
-        try await run("DELETE FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)")
+        try await run(
+            "DELETE FROM users WHERE pool_id = \(bind: poolId) AND sub = \(bind: sub)", changing: .user(poolId: poolId, sub: sub))
     }
 
     func user(poolId: String, signInName: String, forUpdate: Bool) async throws -> UserRecord? {

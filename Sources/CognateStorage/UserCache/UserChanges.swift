@@ -1,0 +1,71 @@
+import Synchronization
+
+/// What one write changed of the users a node's ``UserReadCache`` may hold, collected as its
+/// statements run and applied once the write is over (committed or not: a commit whose answer
+/// was lost may have happened).
+///
+/// The repository methods that change a user's row, attributes or token families name the
+/// user or family (``record(_:)``); any other
+/// statement that changes those tables, or deletes pools (whose users go with them), counts
+/// as changing everyone (``note(_:)``), so a method that forgets to name what it changes makes
+/// the cache colder, never stale.
+final class UserChanges: Sendable {
+    enum Changed: Sendable, Equatable {
+        case nothing
+        case everyone
+        case some(users: Set<UserReadCache.UserKey>, families: Set<String>)
+    }
+
+    /// What one statement changes.
+    enum Change: Sendable {
+        /// The user's row, attributes or token families.
+        case user(poolId: String, sub: String)
+        /// One token family (its user unknown to the statement).
+        case family(originJti: String)
+        /// Only what no entry holds (a family's refresh token hashes or scopes).
+        case nothingCached
+    }
+
+    private let changed = Mutex(Changed.nothing)
+
+    var collected: Changed { changed.withLock { $0 } }
+
+    func record(_ change: Change) {
+        switch change {
+        case .user(let poolId, let sub): add(users: [UserReadCache.UserKey(poolId: poolId, sub: sub)], families: [])
+        case .family(let originJti): add(users: [], families: [originJti])
+        case .nothingCached: return
+        }
+    }
+
+    /// Counts `statement`, run without naming what it changes, as changing everyone if it
+    /// writes a table the cache's entries are made of.
+    func note(_ statement: SQLStatement) {
+        guard Self.changesCachedUsers(statement) else { return }
+        changed.withLock { $0 = .everyone }
+    }
+
+    /// Whether the statement's own text (not its bound values) updates or deletes rows of
+    /// users, their attributes or token families, or deletes pools.
+    static func changesCachedUsers(_ statement: SQLStatement) -> Bool {
+        var text = ""
+        for case .text(let piece) in statement.pieces { text += piece }
+        return writesOfCachedTables.contains { text.contains($0) }
+    }
+
+    private static let writesOfCachedTables = [
+        "UPDATE users ", "DELETE FROM users ", "UPDATE user_attributes ", "DELETE FROM user_attributes ",
+        "UPDATE token_families ", "DELETE FROM token_families ", "DELETE FROM user_pools ",
+    ]
+
+    private func add(users: Set<UserReadCache.UserKey>, families: Set<String>) {
+        changed.withLock { changed in
+            switch changed {
+            case .everyone: return
+            case .nothing: changed = .some(users: users, families: families)
+            case .some(let known, let knownFamilies):
+                changed = .some(users: known.union(users), families: knownFamilies.union(families))
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import CognateCore
+import Synchronization
+
+/// A node's copy of users as access-token requests that only read (GetUser) see them: the user
+/// and the standing of the token's family, keyed by pool, `sub` and the family's `origin_jti`.
+/// On PostgreSQL only, where the read is a round trip that costs the node more than the rest of
+/// the request; SQLite reads in process.
+///
+/// Contract:
+/// - It serves entries only while the database's notices of changed users reach it
+///   (``startListening()`` … ``stopListening()``): a change committed by another node (or the
+///   `cognate` tool) drops the user's entries when its notice arrives, milliseconds after the
+///   commit. Cognito itself takes about 0.6 s to apply a GlobalSignOut.
+/// - A change committed through this node's store drops them before the write returns
+///   (``invalidate(_:)``, from the write's ``UserChanges``), so a client reads its own writes.
+/// - A read that raced a change is not kept: an entry is kept only if nothing was invalidated
+///   between the read's ``ticket()`` and its ``keep(_:for:ticket:now:)``.
+/// - No entry is served after `lifetime`, whatever happened to the notices.
+final class UserReadCache: Sendable {
+    typealias Value = (user: UserRecord, family: TokenFamilyStanding?)
+
+    struct UserKey: Hashable, Sendable {
+        var poolId: String
+        var sub: String
+    }
+
+    /// Taken before a read; the read's result is kept only if no invalidation came after it.
+    struct Ticket: Sendable {
+        fileprivate let generation: UInt64
+    }
+
+    static let defaultLifetime: Duration = .seconds(5)
+    static let defaultCapacity = 50_000
+
+    private struct Entry {
+        var value: Value
+        var keptAt: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var listening = false
+        var generation: UInt64 = 0
+        /// Per user, per family `origin_jti`.
+        var users: [UserKey: [String: Entry]] = [:]
+        /// Which user each cached family belongs to.
+        var familyOwners: [String: UserKey] = [:]
+        var count = 0
+
+        mutating func removeAll() {
+            generation &+= 1
+            users.removeAll(keepingCapacity: true)
+            familyOwners.removeAll(keepingCapacity: true)
+            count = 0
+        }
+
+        mutating func remove(_ user: UserKey) {
+            generation &+= 1
+            guard let families = users.removeValue(forKey: user) else { return }
+            for originJti in families.keys { familyOwners[originJti] = nil }
+            count -= families.count
+        }
+    }
+
+    private let state = Mutex(State())
+    let lifetime: Duration
+    let capacity: Int
+
+    init(lifetime: Duration = defaultLifetime, capacity: Int = defaultCapacity) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    /// The cached user and family standing, if served now.
+    func value(poolId: String, sub: String, originJti: String, now: ContinuousClock.Instant) -> Value? {
+        state.withLock { state in
+            guard state.listening, let entry = state.users[UserKey(poolId: poolId, sub: sub)]?[originJti],
+                entry.keptAt.duration(to: now) < lifetime
+            else { return nil }
+            return entry.value
+        }
+    }
+
+    /// A ticket for a read about to start; nil while notices do not arrive (nothing is kept).
+    func ticket() -> Ticket? {
+        state.withLock { $0.listening ? Ticket(generation: $0.generation) : nil }
+    }
+
+    /// Keeps what a read found, unless anything was invalidated since its ticket.
+    func keep(_ value: Value, for originJti: String, ticket: Ticket, now: ContinuousClock.Instant) {
+        let user = UserKey(poolId: value.user.poolId, sub: value.user.sub)
+        state.withLock { state in
+            guard state.listening, state.generation == ticket.generation else { return }
+            if state.count >= capacity { state.removeAll() }
+            if state.users[user, default: [:]].updateValue(Entry(value: value, keptAt: now), forKey: originJti) == nil {
+                state.count += 1
+            }
+            state.familyOwners[originJti] = user
+        }
+    }
+
+    /// Drops what `changes` may have made stale.
+    func invalidate(_ changes: UserChanges.Changed) {
+        state.withLock { state in
+            switch changes {
+            case .nothing: return
+            case .everyone: state.removeAll()
+            case .some(let users, let families):
+                for user in users { state.remove(user) }
+                for originJti in families {
+                    if let owner = state.familyOwners[originJti] { state.remove(owner) } else { state.generation &+= 1 }
+                }
+            }
+        }
+    }
+
+    /// A notice from the database: `payload` is "<pool id> <sub>" of a user whose row, attributes
+    /// or token families changed; anything else drops every entry.
+    func noticed(_ payload: String) {
+        let parts = payload.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return invalidate(.everyone) }
+        invalidate(.some(users: [UserKey(poolId: String(parts[0]), sub: String(parts[1]))], families: []))
+    }
+
+    /// Notices arrive from now on: entries may be kept and served.
+    func startListening() {
+        state.withLock { state in
+            state.removeAll()
+            state.listening = true
+        }
+    }
+
+    /// Notices may be missed from now on: nothing is served or kept until ``startListening()``.
+    func stopListening() {
+        state.withLock { state in
+            state.listening = false
+            state.removeAll()
+        }
+    }
+
+    var isListening: Bool { state.withLock { $0.listening } }
+    var count: Int { state.withLock { $0.count } }
+}

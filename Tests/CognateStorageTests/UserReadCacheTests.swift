@@ -1,0 +1,215 @@
+@testable import CognateStorage
+import CognateCore
+import Foundation
+import Logging
+import Testing
+
+/// The cache's own rules, without a database.
+struct UserReadCacheTests {
+    let t0 = ContinuousClock.now
+    let user = StoreConformance.user("a")
+    var value: UserReadCache.Value { (user, TokenFamilyStanding(revokedAt: nil, deviceKey: nil)) }
+
+    func cached(_ cache: UserReadCache, _ jti: String = "j1", at now: ContinuousClock.Instant? = nil) -> UserReadCache.Value? {
+        cache.value(poolId: "p1", sub: "sub-a", originJti: jti, now: now ?? t0)
+    }
+
+    @Test func keepsNothingUntilNoticesArrive() {
+        let cache = UserReadCache()
+        #expect(cache.ticket() == nil)
+        cache.startListening()
+        cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
+        #expect(cached(cache)?.user == user)
+        cache.stopListening()
+        #expect(cached(cache) == nil && cache.count == 0 && cache.ticket() == nil)
+    }
+
+    @Test func aReadThatRacedAChangeIsNotKept() {
+        let cache = UserReadCache()
+        cache.startListening()
+        for change in [UserChanges.Changed.everyone, .some(users: [.init(poolId: "p9", sub: "other")], families: []),
+                       .some(users: [], families: ["unknown"])] {
+            let ticket = cache.ticket()!
+            cache.invalidate(change)
+            cache.keep(value, for: "j1", ticket: ticket, now: t0)
+            #expect(cached(cache) == nil, "\(change)")
+        }
+        // A write that changed nothing cached does not spoil the read.
+        let ticket = cache.ticket()!
+        cache.invalidate(.nothing)
+        cache.keep(value, for: "j1", ticket: ticket, now: t0)
+        #expect(cached(cache) != nil)
+    }
+
+    @Test func changesDropTheirUsersEntries() {
+        let cache = UserReadCache()
+        cache.startListening()
+        func fill() {
+            for jti in ["j1", "j2"] { cache.keep(value, for: jti, ticket: cache.ticket()!, now: t0) }
+        }
+        fill()
+        #expect(cache.count == 2)
+        cache.invalidate(.some(users: [], families: ["j2"]))   // a family: its user's entries go
+        #expect(cached(cache, "j1") == nil && cached(cache, "j2") == nil && cache.count == 0)
+        fill()
+        cache.noticed("p1 sub-other")
+        #expect(cached(cache, "j1") != nil)
+        cache.noticed("p1 sub-a")
+        #expect(cached(cache, "j1") == nil && cache.count == 0)
+        fill()
+        cache.noticed("*")
+        #expect(cache.count == 0)
+    }
+
+    @Test func entriesAgeOutAndTheCacheStaysBounded() {
+        let cache = UserReadCache(lifetime: .seconds(5), capacity: 3)
+        cache.startListening()
+        cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
+        #expect(cached(cache, at: t0 + .seconds(4)) != nil)
+        #expect(cached(cache, at: t0 + .seconds(5)) == nil)
+        for jti in ["j2", "j3", "j4"] { cache.keep(value, for: jti, ticket: cache.ticket()!, now: t0) }
+        #expect(cache.count <= 3 && cached(cache, "j4") != nil)
+    }
+
+    @Test func statementsThatChangeCachedTablesCountAsChangingEveryone() {
+        #expect(UserChanges.changesCachedUsers("UPDATE users SET enabled = \(bind: 0) WHERE sub = \(bind: "x")"))
+        #expect(UserChanges.changesCachedUsers(
+            "DELETE FROM \(unsafeRaw: "token_families") WHERE ctid IN (SELECT 1)"))
+        #expect(UserChanges.changesCachedUsers("DELETE FROM user_pools WHERE id = \(bind: "p1")"))
+        #expect(!UserChanges.changesCachedUsers("INSERT INTO users (sub) VALUES (\(bind: "UPDATE users SET"))"))
+        #expect(!UserChanges.changesCachedUsers("SELECT * FROM users u WHERE u.sub = \(bind: "x")"))
+        let changes = UserChanges()
+        changes.record(.user(poolId: "p1", sub: "a"))
+        changes.record(.family(originJti: "j"))
+        changes.record(.nothingCached)
+        #expect(changes.collected == .some(users: [.init(poolId: "p1", sub: "a")], families: ["j"]))
+        changes.note("UPDATE token_families SET revoked_at = 1")
+        #expect(changes.collected == .everyone)
+    }
+}
+
+/// Two nodes on one PostgreSQL database: what one changes, the other's cache drops.
+@Suite(.enabled(if: !PostgresTestDatabase.skipped, "COGNATE_SKIP_POSTGRES=1"), .serialized)
+struct PostgresUserCacheTests {
+    static let t0 = StoreConformance.t0
+
+    static func family(_ jti: String, device: String? = nil) -> TokenFamilyRecord {
+        TokenFamilyRecord(originJti: jti, poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "hash-\(jti)",
+                          authTime: t0, createdAt: t0, expiresAt: t0 + 3600, deviceKey: device)
+    }
+
+    /// Runs `body` with two nodes, each listening, over a database with user `a` and families
+    /// j1 and j2 (of device d1).
+    static func withNodes(_ body: (SQLStore, SQLStore) async throws -> Void) async throws {
+        let url = try await PostgresTestDatabase.create()
+        let a = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        let b = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        let outcome: Result<Void, any Error>
+        do {
+            try await StoreConformance.seed(a, users: [StoreConformance.user("a", attributes: ["email": "a@x.io"])])
+            try await a.write { tx in
+                try await tx.insertTokenFamily(family("j1"))
+                try await tx.insertTokenFamily(family("j2", device: "d1"))
+            }
+            for node in [a, b] { try await eventually("the node listens") { node.userCache?.isListening == true } }
+            try await body(a, b)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        await a.close()
+        await b.close()
+        try outcome.get()
+    }
+
+    /// Waits up to ten seconds for `condition` (a notice crosses between nodes in milliseconds).
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("not within 10 s: \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    static func answer(_ node: SQLStore, _ jti: String = "j1") async throws -> UserReadCache.Value? {
+        try await node.userToAnswer(poolId: "p1", sub: "sub-a", withTokenFamily: jti)
+    }
+
+    @Test func anotherNodesChangesReachTheCache() async throws {
+        try await Self.withNodes { a, b in
+            #expect(try await Self.answer(a)?.family?.revokedAt == nil)
+            #expect(a.userCache?.count == 1)
+            // A revocation on b: a's answer follows once the notice arrives.
+            try await b.write { try await $0.revokeTokenFamily(originJti: "j1", at: Self.t0 + 1) }
+            try await Self.eventually("the revocation reaches a") { try await Self.answer(a)?.family?.revokedAt == Self.t0 + 1 }
+            // A change of attributes, a disabled user, a device's families revoked, a deletion.
+            #expect(try await Self.answer(a, "j2")?.user.attributes["email"] == "a@x.io")
+            var changed = try #require(try await b.read { try await $0.user(poolId: "p1", sub: "sub-a", forUpdate: false) })
+            changed.attributes["email"] = "new@x.io"
+            changed.enabled = false
+            try await b.write { [changed] in try await $0.updateUser(changed) }
+            try await Self.eventually("the update reaches a") {
+                let user = try await Self.answer(a, "j2")?.user
+                return user?.attributes["email"] == "new@x.io" && user?.enabled == false
+            }
+            try await b.write { try await $0.revokeTokenFamilies(poolId: "p1", deviceKey: "d1", at: Self.t0 + 2) }
+            try await Self.eventually("the device's revocation reaches a") {
+                try await Self.answer(a, "j2")?.family?.revokedAt == Self.t0 + 2
+            }
+            try await b.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+            try await Self.eventually("the deletion reaches a") { try await Self.answer(a, "j2") == nil }
+        }
+    }
+
+    @Test func aNodeReadsItsOwnWritesAtOnce() async throws {
+        try await Self.withNodes { a, b in
+            for round in 1...20 {
+                #expect(try await Self.answer(a)?.family?.revokedAt == nil)
+                #expect(try await Self.answer(a)?.user.attributes["round"] == (round == 1 ? nil : String(round - 1)))
+                var user = try #require(try await a.read { try await $0.user(poolId: "p1", sub: "sub-a", forUpdate: false) })
+                user.attributes["round"] = String(round)
+                try await a.write { [user] in try await $0.updateUser(user) }
+                #expect(try await Self.answer(a)?.user.attributes["round"] == String(round), "round \(round)")
+            }
+            try await a.write { try await $0.revokeTokenFamilies(poolId: "p1", userSub: "sub-a", at: Self.t0 + 3) }
+            #expect(try await Self.answer(a)?.family?.revokedAt == Self.t0 + 3)
+            // A statement no repository method names (the `cognate` tool's, a future one's): everyone.
+            #expect(try await Self.answer(a, "j2")?.user.enabled == true)
+            try await a.write { tx in
+                try await (tx as! SQLTransaction).run("UPDATE users SET enabled = 0 WHERE pool_id = \(bind: "p1")")
+            }
+            #expect(try await Self.answer(a, "j2")?.user.enabled == false)
+            // A pool's deletion, on the other node: "*", everyone.
+            #expect(try await Self.answer(b, "j2") != nil)
+            try await a.write { try await $0.deletePool(id: "p1") }
+            try await Self.eventually("the pool's deletion reaches b") { try await Self.answer(b, "j2") == nil }
+        }
+    }
+
+    /// When the listening connection fails, the cache serves nothing until a new one listens;
+    /// what it held before is gone.
+    @Test func aLostListenerTurnsTheCacheOff() async throws {
+        try await Self.withNodes { a, b in
+            _ = try await Self.answer(a)
+            #expect(a.userCache?.count == 1)
+            let terminated = try await b.read { session in
+                try await session.execute("""
+                    SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
+                    WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                    """)
+            }.first?.int("n")
+            #expect(terminated == 2)
+            try await Self.eventually("a's listener is lost") { a.userCache?.isListening == false }
+            #expect(a.userCache?.count == 0)
+            try await b.write { try await $0.revokeTokenFamily(originJti: "j1", at: Self.t0 + 4) }
+            #expect(try await Self.answer(a)?.family?.revokedAt == Self.t0 + 4)
+            try await Self.eventually("a listens again") { a.userCache?.isListening == true }
+            #expect(try await Self.answer(a)?.family?.revokedAt == Self.t0 + 4)
+            try await b.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+            try await Self.eventually("the deletion reaches a") { try await Self.answer(a) == nil }
+        }
+    }
+}
