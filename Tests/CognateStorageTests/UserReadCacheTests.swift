@@ -195,7 +195,7 @@ struct PostgresUserCacheTests {
         try await Self.withNodes { a, b in
             _ = try await Self.answer(a)
             #expect(a.userCache?.count == 1)
-            let terminated = try await b.read { session in
+            let terminated = try await b.backend.read { session in
                 try await session.execute("""
                     SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
                     WHERE datname = current_database() AND query LIKE 'LISTEN%'

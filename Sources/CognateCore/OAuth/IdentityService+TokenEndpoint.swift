@@ -92,9 +92,8 @@ extension IdentityService {
         guard claims.scopes.contains("openid") else {
             throw OAuthError("insufficient_scope", "The access token does not have the openid scope.", status: 403)
         }
-        let read = try await store.read {
-            try await $0.user(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
-        }
+        // Only answers with the user: may come from the node's cache, as GetUser's.
+        let read = try await store.userToAnswer(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
         guard let (user, family) = read, user.enabled, let family, family.revokedAt == nil,
             let (_, client) = try? await requireClient(claims.clientId)
         else {

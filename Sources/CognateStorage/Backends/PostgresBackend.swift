@@ -24,6 +24,10 @@ public final class PostgresBackend: SQLBackend, UserChangeNotifying {
     private let deadlines = DeadlineWatch()
     private let statements = PostgresPreparedStatements()
     private let userChangeListener = Mutex<PostgresUserChangeListener?>(nil)
+    /// What each connection asks of the server: TCP keep-alive probes (see `open`).
+    static let keepAliveParameters = [
+        ("tcp_keepalives_idle", "60"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "6"),
+    ]
     /// Key of the advisory lock held while migrating (arbitrary, fixed: "cognate" in ASCII).
     static let migrationLockKey: Int64 = 0x636f_676e_6174_65
 
@@ -43,9 +47,7 @@ public final class PostgresBackend: SQLBackend, UserChangeNotifying {
         // firewalls and NAT by TCP keep-alive instead, which the server sends (below): the
         // kernel's work, nothing per statement.
         configuration.options.keepAliveBehavior = nil
-        configuration.options.additionalStartupParameters += [
-            ("tcp_keepalives_idle", "60"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "6"),
-        ]
+        configuration.options.additionalStartupParameters += keepAliveParameters
         configuration.options.connectTimeout = .milliseconds(Int64(options.connectionWaitTimeout * 1000))
         if let timeout = options.statementTimeout {
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(Int(timeout * 1000))))

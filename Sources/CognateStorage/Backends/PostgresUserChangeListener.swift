@@ -36,8 +36,9 @@ final class PostgresUserChangeListener: Sendable {
 
     /// One connection's LISTEN, until it fails or the task is cancelled.
     private static func listen(location: PostgresURL, cache: UserReadCache, logger: Logger, failures: inout Int) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: try location.connectionConfiguration(), id: 0, logger: logger)
+        var configuration = try location.connectionConfiguration()
+        configuration.options.additionalStartupParameters += PostgresBackend.keepAliveParameters
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         do {
             try await connection.listen(on: channel) { notices in
                 cache.startListening()
