@@ -29,7 +29,7 @@ public protocol Store: Sendable {
 
     /// The user an access token names and its family's standing, as
     /// ``TokenFamilyRepository/user(poolId:sub:withTokenFamily:)`` reads them, for a request
-    /// that only answers with them (GetUser): may come from the node's cache.
+    /// that only answers with them (GetUser, userInfo): may come from the node's cache.
     ///
     /// Contract: reflects every write this store made before the call; a write made through
     /// another node (or process) within milliseconds, as the database's notice of it arrives,

@@ -3,9 +3,9 @@ import Logging
 import PostgresNIO
 
 /// Keeps a ``UserReadCache`` current on PostgreSQL: a connection of its own LISTENs on the
-/// channel that migration 023's triggers notify when a user's row, attributes or token
-/// families change (whichever node, or the `cognate` tool, changed them), and each notice
-/// drops that user's entries.
+/// channel that migration 023's triggers notify when a user's row (with its attributes) or
+/// token families change or go (whichever node, or the `cognate` tool, changed them), and each
+/// notice drops that user's entries.
 ///
 /// The cache serves entries only while the LISTEN stands: when the connection fails the cache
 /// stops (and empties), and the listener connects again after a second.

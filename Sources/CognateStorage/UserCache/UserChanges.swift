@@ -5,10 +5,9 @@ import Synchronization
 /// was lost may have happened).
 ///
 /// The repository methods that change a user's row, attributes or token families name the
-/// user or family (``record(_:)``); any other
-/// statement that changes those tables, or deletes pools (whose users go with them), counts
-/// as changing everyone (``note(_:)``), so a method that forgets to name what it changes makes
-/// the cache colder, never stale.
+/// user or family (``record(_:)``); any other statement that changes those tables, or deletes
+/// pools (whose users go with them), counts as changing everyone (``note(_:)``), so a method
+/// that forgets to name what it changes makes the cache colder, never stale.
 final class UserChanges: Sendable {
     enum Changed: Sendable, Equatable {
         case nothing
