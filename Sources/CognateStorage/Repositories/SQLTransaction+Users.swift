@@ -27,6 +27,8 @@ extension SQLTransaction: UserRepository {
         try await firstUser(Self.lookUp(poolId: poolId, sub: sub), forUpdate)
     }
 
+    /// The row's UPDATE runs whatever changed: on PostgreSQL it is what tells other nodes that
+    /// the user changed (migration 023; attributes have no trigger of their own).
     func updateUser(_ user: UserRecord) async throws {
         try await run(
             """
