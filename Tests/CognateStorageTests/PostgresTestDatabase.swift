@@ -10,6 +10,11 @@ enum PostgresTestDatabase {
     static let environment = ProcessInfo.processInfo.environment
     static var skipped: Bool { environment["COGNATE_SKIP_POSTGRES"] == "1" }
     static var serverURL: String? { environment["COGNATE_TEST_POSTGRES_URL"] }
+    /// Whether the server runs on this machine (its processes can be seen and signalled).
+    static var isLocal: Bool {
+        guard !skipped, let serverURL, let host = URLComponents(string: serverURL)?.host else { return false }
+        return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+    }
 
     /// Generous limits: the suites run beside every other test on two cores, and a starved
     /// machine must make them slow, not fail.

@@ -17,7 +17,7 @@ struct UserReadCacheTests {
     @Test func keepsNothingUntilNoticesArrive() {
         let cache = UserReadCache()
         #expect(cache.ticket() == nil)
-        cache.startListening()
+        cache.startListening(at: t0)
         cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
         #expect(cached(cache)?.user == user)
         cache.stopListening()
@@ -26,7 +26,7 @@ struct UserReadCacheTests {
 
     @Test func aReadThatRacedAChangeIsNotKept() {
         let cache = UserReadCache()
-        cache.startListening()
+        cache.startListening(at: t0)
         for change in [UserChanges.Changed.everyone, .some(users: [.init(poolId: "p9", sub: "other")], families: []),
                        .some(users: [], families: ["unknown"])] {
             let ticket = cache.ticket()!
@@ -43,7 +43,7 @@ struct UserReadCacheTests {
 
     @Test func changesDropTheirUsersEntries() {
         let cache = UserReadCache()
-        cache.startListening()
+        cache.startListening(at: t0)
         func fill() {
             for jti in ["j1", "j2"] { cache.keep(value, for: jti, ticket: cache.ticket()!, now: t0) }
         }
@@ -62,13 +62,37 @@ struct UserReadCacheTests {
     }
 
     @Test func entriesAgeOutAndTheCacheStaysBounded() {
-        let cache = UserReadCache(lifetime: .seconds(5), capacity: 3)
-        cache.startListening()
+        let cache = UserReadCache(lifetime: .seconds(5), lease: .seconds(60), capacity: 3)
+        cache.startListening(at: t0)
         cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
         #expect(cached(cache, at: t0 + .seconds(4)) != nil)
         #expect(cached(cache, at: t0 + .seconds(5)) == nil)
         for jti in ["j2", "j3", "j4"] { cache.keep(value, for: jti, ticket: cache.ticket()!, now: t0) }
         #expect(cache.count <= 3 && cached(cache, "j4") != nil)
+    }
+
+    @Test func servesOnlyWhileHeartbeatsComeBack() {
+        let cache = UserReadCache(lifetime: .seconds(60), lease: .seconds(3))
+        cache.startListening(at: t0)
+        cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
+        #expect(cached(cache, at: t0 + .seconds(2)) != nil)
+        #expect(cached(cache, at: t0 + .seconds(3)) == nil, "no heartbeat came back")
+        cache.confirm(upTo: t0 + .seconds(2))
+        #expect(cached(cache, at: t0 + .seconds(4)) != nil)
+        cache.confirm(upTo: t0 + .seconds(1))   // an earlier heartbeat arriving late vouches for less
+        #expect(cache.unconfirmed(at: t0 + .seconds(4)) == .seconds(2))
+        #expect(cached(cache, at: t0 + .seconds(5)) == nil)
+        cache.stopListening()
+        cache.confirm(upTo: t0 + .seconds(6))   // a heartbeat does not turn a stopped cache on
+        #expect(cache.unconfirmed(at: t0 + .seconds(6)) == nil && cache.ticket() == nil)
+    }
+
+    @Test func aListenerRecognizesItsOwnHeartbeats() {
+        let mine = Heartbeat(), theirs = Heartbeat()
+        let sent = mine.start + .milliseconds(1_500)
+        #expect(mine.sentAt(mine.payload(sentAt: sent)) == sent)
+        #expect(mine.sentAt(theirs.payload(sentAt: sent)) == nil && Heartbeat.isHeartbeat(theirs.payload(sentAt: sent)))
+        #expect(mine.sentAt("p1 sub-a") == nil && !Heartbeat.isHeartbeat("p1 sub-a"))
     }
 
     @Test func statementsThatChangeCachedTablesCountAsChangingEveryone() {
@@ -122,12 +146,12 @@ struct PostgresUserCacheTests {
         try outcome.get()
     }
 
-    /// Waits up to ten seconds for `condition` (a notice crosses between nodes in milliseconds).
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+    /// Waits up to `limit` for `condition` (a notice crosses between nodes in milliseconds).
+    static func eventually(_ what: String, within limit: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
         while try await !condition() {
             guard ContinuousClock.now < deadline else {
-                Issue.record("not within 10 s: \(what)")
+                Issue.record("not within \(limit): \(what)")
                 return
             }
             try await Task.sleep(for: .milliseconds(5))
@@ -198,7 +222,7 @@ struct PostgresUserCacheTests {
             let terminated = try await b.backend.read { session in
                 try await session.execute("""
                     SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
-                    WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                    WHERE datname = current_database() AND application_name = \(bind: PostgresUserChangeListener.applicationName)
                     """)
             }.first?.int("n")
             #expect(terminated == 2)
@@ -208,6 +232,46 @@ struct PostgresUserCacheTests {
             #expect(try await Self.answer(a)?.family?.revokedAt == Self.t0 + 4)
             try await Self.eventually("a listens again") { a.userCache?.isListening == true }
             #expect(try await Self.answer(a)?.family?.revokedAt == Self.t0 + 4)
+            try await b.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+            try await Self.eventually("the deletion reaches a") { try await Self.answer(a) == nil }
+        }
+    }
+
+    /// When the listening connections fall silent without failing (their backends stopped, as
+    /// a peer that vanished without a word), the cache stops serving once no heartbeat came back
+    /// for its lease, and the listener gives the connection up and opens a new one.
+    @Test(.enabled(if: PostgresTestDatabase.isLocal, "the database's processes are on this machine"))
+    func aSilentListenerStopsServingWithinItsLease() async throws {
+        try await Self.withNodes { a, b in
+            let lease = try #require(a.userCache?.lease)
+            #expect(try await Self.answer(a)?.family?.revokedAt == nil)
+            let backends = try await b.backend.read { session in
+                try await session.execute("""
+                    SELECT pid FROM pg_stat_activity \
+                    WHERE datname = current_database() AND application_name = \(bind: PostgresUserChangeListener.applicationName)
+                    """)
+            }.map { try $0.int("pid") }
+            #expect(backends.count == 2)
+            for pid in backends {
+                let command = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+                try #require(command.hasPrefix("postgres"), "process \(pid) is \(command)")
+            }
+            func signal(_ signal: Int32) { for pid in backends { kill(pid_t(pid), signal) } }
+            signal(SIGSTOP)
+            defer { signal(SIGCONT) }
+            let stopped = ContinuousClock.now
+            try await b.write { try await $0.revokeTokenFamily(originJti: "j1", at: Self.t0 + 5) }
+            try await Self.eventually("a stops serving what it held") {
+                try await Self.answer(a)?.family?.revokedAt == Self.t0 + 5
+            }
+            let served = stopped.duration(to: .now)
+            #expect(served < lease + .seconds(2), "served for \(served)")
+            try await Self.eventually("a gives the silent connection up", within: PostgresUserChangeListener.silenceLimit + .seconds(10)) {
+                a.userCache?.isListening == false
+            }
+            signal(SIGCONT)
+            try await Self.eventually("a listens again") { a.userCache?.isListening == true }
+            #expect(try await Self.answer(a)?.family?.revokedAt == Self.t0 + 5)
             try await b.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
             try await Self.eventually("the deletion reaches a") { try await Self.answer(a) == nil }
         }

@@ -7,12 +7,33 @@ import PostgresNIO
 /// token families change or go (whichever node, or the `cognate` tool, changed them), and each
 /// notice drops that user's entries.
 ///
-/// The cache serves entries only while the LISTEN stands: when the connection fails the cache
-/// stops (and empties), and the listener connects again after a second.
+/// The cache serves entries only while notices demonstrably arrive: every second the listener
+/// sends a heartbeat notice of its own through the same queue, and PostgreSQL delivers notices
+/// in commit order, so a heartbeat that comes back vouches that every change committed before
+/// it was sent has been applied (``UserReadCache/confirm(upTo:)``). When the connection fails,
+/// or stays silent for `silenceLimit` (a peer gone without a word, a stopped backend), the
+/// cache stops (and empties) and the listener connects again after a second.
 final class PostgresUserChangeListener: Sendable {
     /// The channel the triggers notify; a notice's payload is "<pool id> <sub>".
     static let channel = "cognate_user_changes"
+    /// How the listener's connection shows in `pg_stat_activity`.
+    static let applicationName = "cognate user changes"
     static let retryDelay: Duration = .seconds(1)
+    static let heartbeatInterval: Duration = .seconds(1)
+    /// Without a heartbeat back for this long, the connection is given up and opened again.
+    static let silenceLimit: Duration = .seconds(10)
+
+    private enum Failure: Error, CustomStringConvertible {
+        case noticesEnded
+        case silent(Duration)
+
+        var description: String {
+            switch self {
+            case .noticesEnded: "the notices ended"
+            case .silent(let duration): "no heartbeat came back for \(duration)"
+            }
+        }
+    }
 
     private let task: Task<Void, Never>
 
@@ -34,17 +55,50 @@ final class PostgresUserChangeListener: Sendable {
         }
     }
 
-    /// One connection's LISTEN, until it fails or the task is cancelled.
+    /// One connection's LISTEN, until it fails, falls silent or the task is cancelled.
     private static func listen(location: PostgresURL, cache: UserReadCache, logger: Logger, failures: inout Int) async throws {
         var configuration = try location.connectionConfiguration()
         configuration.options.additionalStartupParameters += PostgresBackend.keepAliveParameters
+        configuration.options.additionalStartupParameters.append(("application_name", applicationName))
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        let heartbeat = Heartbeat()
         do {
             try await connection.listen(on: channel) { notices in
-                cache.startListening()
+                cache.startListening(at: .now)
                 if failures > 0 { logger.info("PostgreSQL notices of changed users arrive again; the user cache is on") }
                 failures = 0
-                for try await notice in notices { cache.noticed(notice.payload) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await notice in notices {
+                            if let sentAt = heartbeat.sentAt(notice.payload) {
+                                cache.confirm(upTo: sentAt)
+                            } else if !Heartbeat.isHeartbeat(notice.payload) {   // another node's
+                                cache.noticed(notice.payload)
+                            }
+                        }
+                        throw Failure.noticesEnded
+                    }
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: heartbeatInterval)
+                            _ = try await connection.query(
+                                "SELECT pg_notify(\(channel), \(heartbeat.payload(sentAt: .now)))", logger: logger
+                            ).collect()
+                        }
+                    }
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: heartbeatInterval)
+                            if let silence = cache.unconfirmed(at: .now), silence > silenceLimit { throw Failure.silent(silence) }
+                        }
+                    }
+                    do {
+                        _ = try await group.next()
+                    } catch {
+                        try? await connection.close()   // fails a heartbeat stuck on a dead connection
+                        throw error
+                    }
+                }
             }
         } catch {
             try? await connection.close()
@@ -57,4 +111,27 @@ final class PostgresUserChangeListener: Sendable {
         task.cancel()
         await task.value
     }
+}
+
+/// A listener's own notices, "heartbeat <listener id> <nanoseconds since its start>": other
+/// nodes see them on the shared channel and ignore them.
+struct Heartbeat: Sendable {
+    static let prefix = "heartbeat"
+
+    let id = UUID().uuidString
+    let start = ContinuousClock.now
+
+    func payload(sentAt instant: ContinuousClock.Instant) -> String {
+        let elapsed = start.duration(to: instant).components
+        return "\(Self.prefix) \(id) \(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)"
+    }
+
+    /// When this listener sent `payload`; nil for any other notice.
+    func sentAt(_ payload: String) -> ContinuousClock.Instant? {
+        let parts = payload.split(separator: " ")
+        guard parts.count == 3, parts[0] == Self.prefix, parts[1] == id, let nanoseconds = Int64(parts[2]) else { return nil }
+        return start + .nanoseconds(nanoseconds)
+    }
+
+    static func isHeartbeat(_ payload: String) -> Bool { payload.hasPrefix(prefix + " ") }
 }

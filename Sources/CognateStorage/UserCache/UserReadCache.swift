@@ -7,15 +7,20 @@ import Synchronization
 /// the request; SQLite reads in process.
 ///
 /// Contract:
-/// - It serves entries only while the database's notices of changed users reach it
-///   (``startListening()`` … ``stopListening()``): a change committed by another node (or the
-///   `cognate` tool) drops the user's entries when its notice arrives, milliseconds after the
-///   commit. Cognito itself takes about 0.6 s to apply a GlobalSignOut.
+/// - It serves entries only while the database's notices of changed users demonstrably reach
+///   it: between ``startListening(at:)`` and ``stopListening()``, and only until `lease` after
+///   the latest instant ``confirm(upTo:)`` vouched for (the listener's heartbeat, a notice it
+///   sends itself through the same queue every second). A change committed by another node (or
+///   the `cognate` tool) drops the user's entries when its notice arrives, milliseconds after
+///   the commit; if notices stop arriving without the connection failing, nothing is served
+///   past `lease` after the last heartbeat that came back. Cognito itself takes about 0.6 s to
+///   apply a GlobalSignOut.
 /// - A change committed through this node's store drops them before the write returns
 ///   (``invalidate(_:)``, from the write's ``UserChanges``), so a client reads its own writes.
 /// - A read that raced a change is not kept: an entry is kept only if nothing was invalidated
 ///   between the read's ``ticket()`` and its ``keep(_:for:ticket:now:)``.
-/// - No entry is served after `lifetime`, whatever happened to the notices.
+/// - No entry is served after `lifetime`: the bound for a change made outside Cognate's
+///   statements (by hand in SQL to a table without a trigger), which sends no notice.
 final class UserReadCache: Sendable {
     typealias Value = (user: UserRecord, family: TokenFamilyStanding?)
 
@@ -29,7 +34,9 @@ final class UserReadCache: Sendable {
         fileprivate let generation: UInt64
     }
 
-    static let defaultLifetime: Duration = .seconds(5)
+    static let defaultLifetime: Duration = .seconds(60)
+    /// Three heartbeats: one late or lost heartbeat does not turn the cache off.
+    static let defaultLease: Duration = .seconds(3)
     static let defaultCapacity = 50_000
 
     private struct Entry {
@@ -38,7 +45,10 @@ final class UserReadCache: Sendable {
     }
 
     private struct State {
-        var listening = false
+        /// Every change committed before this instant has been applied; nil while notices
+        /// may be missed (not listening).
+        var confirmedUpTo: ContinuousClock.Instant?
+        var listening: Bool { confirmedUpTo != nil }
         var generation: UInt64 = 0
         /// Per user, per family `origin_jti`.
         var users: [UserKey: [String: Entry]] = [:]
@@ -63,17 +73,20 @@ final class UserReadCache: Sendable {
 
     private let state = Mutex(State())
     let lifetime: Duration
+    let lease: Duration
     let capacity: Int
 
-    init(lifetime: Duration = defaultLifetime, capacity: Int = defaultCapacity) {
+    init(lifetime: Duration = defaultLifetime, lease: Duration = defaultLease, capacity: Int = defaultCapacity) {
         self.lifetime = lifetime
+        self.lease = lease
         self.capacity = capacity
     }
 
     /// The cached user and family standing, if served now.
     func value(poolId: String, sub: String, originJti: String, now: ContinuousClock.Instant) -> Value? {
         state.withLock { state in
-            guard state.listening, let entry = state.users[UserKey(poolId: poolId, sub: sub)]?[originJti],
+            guard let confirmedUpTo = state.confirmedUpTo, confirmedUpTo.duration(to: now) < lease,
+                let entry = state.users[UserKey(poolId: poolId, sub: sub)]?[originJti],
                 entry.keptAt.duration(to: now) < lifetime
             else { return nil }
             return entry.value
@@ -121,20 +134,35 @@ final class UserReadCache: Sendable {
         invalidate(.some(users: [UserKey(poolId: String(parts[0]), sub: String(parts[1]))], families: []))
     }
 
-    /// Notices arrive from now on: entries may be kept and served.
-    func startListening() {
+    /// Notices arrive from `instant` on (the LISTEN stands): entries may be kept, and served
+    /// until `lease` after the latest confirmed instant.
+    func startListening(at instant: ContinuousClock.Instant) {
         state.withLock { state in
             state.removeAll()
-            state.listening = true
+            state.confirmedUpTo = instant
         }
     }
 
-    /// Notices may be missed from now on: nothing is served or kept until ``startListening()``.
+    /// Every change committed before `instant` has been applied (its heartbeat came back
+    /// through the notices' queue after them): entries may be served until `lease` after it.
+    func confirm(upTo instant: ContinuousClock.Instant) {
+        state.withLock { state in
+            guard let confirmed = state.confirmedUpTo, confirmed < instant else { return }
+            state.confirmedUpTo = instant
+        }
+    }
+
+    /// Notices may be missed from now on: nothing is served or kept until ``startListening(at:)``.
     func stopListening() {
         state.withLock { state in
-            state.listening = false
+            state.confirmedUpTo = nil
             state.removeAll()
         }
+    }
+
+    /// How long ago the latest confirmed instant was; nil while not listening.
+    func unconfirmed(at now: ContinuousClock.Instant) -> Duration? {
+        state.withLock { $0.confirmedUpTo?.duration(to: now) }
     }
 
     var isListening: Bool { state.withLock { $0.listening } }
