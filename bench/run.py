@@ -6,7 +6,7 @@ request, Cognate's p99 at half of its peak rate, and the Cognate/moto ratios, as
 table. Usage:
 
     python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
-                         [--node-cpus 0.4] [--users 1000000] [--only GetUser]
+                         [--node-cpus 0.4] [--users 1000000] [--only GetUser] [--pool-mfa]
     python3 bench/run.py --compare-users 1000000 [--rounds 3] [--only GetUser]
 
 Load: wrk (Debian's `wrk`) with one thread and --connections connections for the single-request
@@ -187,10 +187,15 @@ def start_moto(workdir):
     return Server("moto", [f"http://127.0.0.1:{port}"], [p])
 
 
-def prepare(server):
-    """A pool, a client and USERS confirmed users (bench0, bench1 …); bench0 signed in."""
+def prepare(server, mfa=False):
+    """A pool, a client and USERS confirmed users (bench0, bench1 …); bench0 signed in. `mfa`: the
+    pool has MFA optional (authenticator apps; no user sets one up, so sign-ins are unchanged, but
+    GetUser also reads the user's MFA settings)."""
     idp = server.client()
     pool = idp.create_user_pool(PoolName="bench-" + uuid.uuid4().hex[:6], AutoVerifiedAttributes=["email"])["UserPool"]
+    if mfa:
+        idp.set_user_pool_mfa_config(UserPoolId=pool["Id"], SoftwareTokenMfaConfiguration={"Enabled": True},
+                                     MfaConfiguration="OPTIONAL")
     client = idp.create_user_pool_client(
         UserPoolId=pool["Id"], ClientName="bench",
         ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH", "ALLOW_USER_SRP_AUTH"])["UserPoolClient"]
@@ -435,6 +440,8 @@ def main():
                         help="SQLite only, Cognate only: a 32-user pool against one with this many synthetic users "
                              "more, measured alternately")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of --compare-users")
+    parser.add_argument("--pool-mfa", action="store_true",
+                        help="the pool has MFA optional: GetUser also reads the user's MFA settings")
     parser.add_argument("--only", action="append", default=[],
                         help="measure only operations whose name contains this (repeatable; 'SRP' for sign-ins)")
     parser.add_argument("--skip-build", action="store_true")
@@ -465,7 +472,7 @@ def main():
         try:
             run_id = uuid.uuid4().hex[:6]
             for server in servers:
-                pool_id, client_id, tokens = prepare(server)
+                pool_id, client_id, tokens = prepare(server, mfa=args.pool_mfa)
                 if server.name == "Cognate" and args.users:
                     print(f"Cognate: {args.users} synthetic users ...", file=sys.stderr)
                     synthesize(args.binary, server.database, pool_id, args.users)
@@ -486,7 +493,8 @@ def main():
     each = " each" if args.nodes > 1 else ""
     limit_text = f" of {args.node_cpus:g} cores{each} (cgroup quota)" if args.node_cpus else ""
     title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}{limit_text}, {args.connections} connections, "
-             f"{args.seconds} s per operation, {USERS + args.users} users in the pool")
+             f"{args.seconds} s per operation, {USERS + args.users} users in the pool"
+             + (", MFA optional in the pool" if args.pool_mfa else ""))
     print(json.dumps(results), file=sys.stderr)
     print(table(results, limit, title, database_column=storage == "PostgreSQL"))
 

@@ -13,6 +13,7 @@ import re
 import time
 import urllib.parse
 
+import pyotp
 import pytest
 import requests
 from botocore.exceptions import ClientError
@@ -516,6 +517,25 @@ def test_global_sign_out_on_a_revokes_on_b(idp_a, idp_b, pool, client):
         with cognito_error(*REFRESH_REVOKED):
             refresh(idp, client, tokens["RefreshToken"])
     assert sign_in(idp_b, client, username)["AccessToken"]  # signing in again still works
+
+
+def test_mfa_changes_on_a_reach_get_user_on_b(idp_a, idp_b, pool, client):
+    idp_a.set_user_pool_mfa_config(UserPoolId=pool["Id"], SoftwareTokenMfaConfiguration={"Enabled": True},
+                                   MfaConfiguration="OPTIONAL")
+    username = admin_user(idp_a, pool["Id"])
+    access = sign_in(idp_a, client, username)["AccessToken"]
+    assert "UserMFASettingList" not in get_user(idp_b, access)   # B keeps the user without MFA settings
+    secret = idp_a.associate_software_token(AccessToken=access)["SecretCode"]
+    assert idp_a.verify_software_token(AccessToken=access, UserCode=pyotp.TOTP(secret).now())["Status"] == "SUCCESS"
+    idp_a.set_user_mfa_preference(AccessToken=access, SoftwareTokenMfaSettings={"Enabled": True, "PreferredMfa": True})
+    assert get_user(idp_a, access)["UserMFASettingList"] == ["SOFTWARE_TOKEN_MFA"]
+
+    def on_b(expected):
+        user = get_user(idp_b, access)
+        return user.get("UserMFASettingList") == expected and user.get("PreferredMfaSetting") == (expected or [None])[0]
+    eventually(lambda: on_b(["SOFTWARE_TOKEN_MFA"]), within=NOTICE_BOUND, interval=0.005, what="the factor on B")
+    idp_a.set_user_mfa_preference(AccessToken=access, SoftwareTokenMfaSettings={"Enabled": False})
+    eventually(lambda: on_b(None), within=NOTICE_BOUND, interval=0.005, what="the factor turned off, on B")
 
 
 def test_attribute_changes_on_a_reach_get_user_on_b(idp_a, idp_b, pool, client):

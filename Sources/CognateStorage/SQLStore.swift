@@ -104,6 +104,18 @@ public final class SQLStore: Store {
         return found
     }
 
+    /// From the node's cache where there is one, as ``userToAnswer(poolId:sub:withTokenFamily:)``.
+    public func mfaToAnswer(poolId: String, sub: String) async throws -> UserMfaRecord? {
+        let read = { try await self.read { try await $0.userMfa(poolId: poolId, sub: sub) } }
+        guard let userCache else { return try await read() }
+        let now = ContinuousClock.now
+        if let cached = userCache.mfa(poolId: poolId, sub: sub, now: now) { return cached }
+        let ticket = userCache.ticket()
+        let found = try await read()
+        if let ticket { userCache.keepMfa(found, poolId: poolId, sub: sub, ticket: ticket, now: now) }
+        return found
+    }
+
     public func ping() async throws { try await backend.ping() }
 
     public func close() async { await backend.shutdown() }

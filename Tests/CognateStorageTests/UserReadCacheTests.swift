@@ -71,6 +71,23 @@ struct UserReadCacheTests {
         #expect(cache.count <= 3 && cached(cache, "j4") != nil)
     }
 
+    @Test func mfaSettingsAreKeptAndDroppedWithTheirUser() {
+        let cache = UserReadCache()
+        cache.startListening(at: t0)
+        #expect(cache.mfa(poolId: "p1", sub: "sub-a", now: t0) == nil)
+        cache.keepMfa(nil, poolId: "p1", sub: "sub-a", ticket: cache.ticket()!, now: t0)   // none: kept as none
+        #expect(cache.mfa(poolId: "p1", sub: "sub-a", now: t0) == .some(nil) && cache.count == 1)
+        let record = UserMfaRecord(poolId: "p1", userSub: "sub-a", smsEnabled: true, updatedAt: StoreConformance.t0)
+        cache.keepMfa(record, poolId: "p1", sub: "sub-a", ticket: cache.ticket()!, now: t0)
+        cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
+        #expect(cache.mfa(poolId: "p1", sub: "sub-a", now: t0) == .some(record) && cache.count == 2)
+        let ticket = cache.ticket()!
+        cache.noticed("p1 sub-a")
+        #expect(cache.mfa(poolId: "p1", sub: "sub-a", now: t0) == nil && cached(cache) == nil && cache.count == 0)
+        cache.keepMfa(record, poolId: "p1", sub: "sub-a", ticket: ticket, now: t0)   // read before the change
+        #expect(cache.mfa(poolId: "p1", sub: "sub-a", now: t0) == nil)
+    }
+
     @Test func servesOnlyWhileHeartbeatsComeBack() {
         let cache = UserReadCache(lifetime: .seconds(60), lease: .seconds(3))
         cache.startListening(at: t0)
@@ -102,6 +119,7 @@ struct UserReadCacheTests {
         #expect(UserChanges.changesCachedUsers("DELETE FROM user_pools WHERE id = \(bind: "p1")"))
         #expect(!UserChanges.changesCachedUsers("INSERT INTO users (sub) VALUES (\(bind: "UPDATE users SET"))"))
         #expect(!UserChanges.changesCachedUsers("SELECT * FROM users u WHERE u.sub = \(bind: "x")"))
+        #expect(UserChanges.changesCachedUsers("INSERT INTO user_mfa (pool_id) VALUES (\(bind: "p1"))"))
         let changes = UserChanges()
         changes.record(.user(poolId: "p1", sub: "a"))
         changes.record(.family(originJti: "j"))
@@ -274,6 +292,44 @@ struct PostgresUserCacheTests {
             #expect(try await Self.answer(a)?.family?.revokedAt == Self.t0 + 5)
             try await b.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
             try await Self.eventually("the deletion reaches a") { try await Self.answer(a) == nil }
+        }
+    }
+
+    /// Waits until every notice committed before `instant` has reached `node` (its own
+    /// heartbeat sent after it came back): after that, a notice not applied was never sent.
+    static func noticesReached(_ node: SQLStore, upTo instant: ContinuousClock.Instant) async throws {
+        try await eventually("a heartbeat sent after the write comes back") {
+            (node.userCache?.unconfirmed(at: instant)).map { $0 < .zero } ?? false
+        }
+    }
+
+    static func mfa(_ node: SQLStore) async throws -> UserMfaRecord? {
+        try await node.mfaToAnswer(poolId: "p1", sub: "sub-a")
+    }
+
+    @Test func anotherNodesMfaChangesReachTheCache() async throws {
+        try await Self.withNodes { a, b in
+            #expect(try await Self.mfa(a) == nil)   // none, and kept as none
+            #expect(a.userCache?.count == 1)
+            var record = UserMfaRecord(poolId: "p1", userSub: "sub-a", pendingTotpSecret: "PENDING", updatedAt: Self.t0)
+            try await b.write { [record] in try await $0.saveUserMfa(record) }   // the first save: an insert
+            try await Self.eventually("the new settings reach a") { try await Self.mfa(a)?.pendingTotpSecret == "PENDING" }
+            record.totpSecret = "SECRET"
+            record.totpEnabled = true
+            record.preferred = "SOFTWARE_TOKEN_MFA"
+            try await b.write { [record] in try await $0.saveUserMfa(record) }
+            try await Self.eventually("the change reaches a") { try await Self.mfa(a)?.preferred == "SOFTWARE_TOKEN_MFA" }
+            // A code's use changes nothing GetUser shows, and sends no notice.
+            #expect(try await b.write { try await $0.useTotpStep(poolId: "p1", sub: "sub-a", step: 7) })
+            try await Self.noticesReached(a, upTo: .now)
+            #expect(try await Self.mfa(a)?.lastTotpStep == nil, "served from the cache")
+            #expect(try await b.read { try await $0.userMfa(poolId: "p1", sub: "sub-a") }?.lastTotpStep == 7)
+            // On the node that writes, at once.
+            record.smsEnabled = true
+            try await a.write { [record] in try await $0.saveUserMfa(record) }
+            #expect(try await Self.mfa(a)?.smsEnabled == true)
+            try await b.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+            try await Self.eventually("the deletion reaches a") { try await Self.mfa(a) == nil }
         }
     }
 }

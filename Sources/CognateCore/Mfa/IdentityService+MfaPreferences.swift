@@ -117,13 +117,17 @@ extension IdentityService {
 
     /// The MFA settings GetUser and AdminGetUser show: the factors the user enabled (nil when
     /// none, or the pool has MFA off), the preferred one, and — for SMS — the older
-    /// `MFAOptions` form.
-    func mfaSettings(of user: UserRecord, pool: PoolRecord) async throws
+    /// `MFAOptions` form. `onlyToAnswer`: as for ``authenticatedUser(_:onlyToAnswer:)``.
+    func mfaSettings(of user: UserRecord, pool: PoolRecord, onlyToAnswer: Bool = false) async throws
         -> (list: [String]?, preferred: String?, options: [MFAOptionType]?)
     {
-        guard (pool.settings.mfaConfiguration ?? .off) != .off,
-            let record = try await store.read({ try await $0.userMfa(poolId: pool.id, sub: user.sub) })
-        else { return (nil, nil, nil) }
+        guard (pool.settings.mfaConfiguration ?? .off) != .off else { return (nil, nil, nil) }
+        let found = if onlyToAnswer {
+            try await store.mfaToAnswer(poolId: pool.id, sub: user.sub)
+        } else {
+            try await store.read { try await $0.userMfa(poolId: pool.id, sub: user.sub) }
+        }
+        guard let record = found else { return (nil, nil, nil) }
         var list: [String] = []
         if record.totpEnabled, record.totpSecret != nil { list.append(ChallengeNameType.softwareTokenMfa.rawValue) }
         if record.smsEnabled { list.append(ChallengeNameType.smsMfa.rawValue) }

@@ -37,6 +37,12 @@ public protocol Store: Sendable {
     func userToAnswer(poolId: String, sub: String, withTokenFamily originJti: String) async throws
         -> (user: UserRecord, family: TokenFamilyStanding?)?
 
+    /// A user's MFA settings as ``MfaRepository/userMfa(poolId:sub:)`` reads them, for a request
+    /// that only answers with them (GetUser): may come from the node's cache, under the contract
+    /// of ``userToAnswer(poolId:sub:withTokenFamily:)``, except for the last TOTP step used
+    /// (which such an answer does not show).
+    func mfaToAnswer(poolId: String, sub: String) async throws -> UserMfaRecord?
+
     /// Whether the database answers (for readiness checks).
     func ping() async throws
 }

@@ -5,7 +5,7 @@ extension IdentityService {
     public func getUser(_ request: GetUserRequest) async throws -> GetUserResponse {
         let caller = try await authenticatedUser(request.accessToken, onlyToAnswer: true)
         let readable = caller.client.settings.readAttributes.map { ["sub"] + $0 }
-        let mfa = try await mfaSettings(of: caller.user, pool: caller.pool)
+        let mfa = try await mfaSettings(of: caller.user, pool: caller.pool, onlyToAnswer: true)
         return GetUserResponse(
             username: caller.user.username, userAttributes: caller.user.wireAttributes(only: readable),
             mfaOptions: mfa.options, preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list)

@@ -44,7 +44,7 @@ public enum Migrator {
         Migration017Terms.migration, Migration018ThreatProtection.migration,
         Migration019AttributeValueIndex.migration, Migration020ByteOrderedNames.migration,
         Migration021UnconfirmedDeviceIndex.migration, Migration022UserNumbers.migration,
-        Migration023UserChangeNotices.migration,
+        Migration023UserChangeNotices.migration, Migration024MfaChangeNotices.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

@@ -30,7 +30,7 @@ extension SQLTransaction: MfaRepository {
             totp_enabled = \(bind: enabled), totp_last_step = \(bind: record.lastTotpStep), \
             sms_enabled = \(bind: sms), email_enabled = \(bind: email), \
             preferred = \(bind: record.preferred), updated_at = \(bind: at)
-            """)
+            """, changing: .user(poolId: record.poolId, sub: record.userSub))
     }
 
     func useTotpStep(poolId: String, sub: String, step: Int64) async throws -> Bool {
@@ -38,6 +38,6 @@ extension SQLTransaction: MfaRepository {
             """
             UPDATE user_mfa SET totp_last_step = \(bind: step) WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: sub) \
             AND (totp_last_step IS NULL OR totp_last_step < \(bind: step)) RETURNING user_sub
-            """) != nil
+            """, changing: .nothingCached) != nil
     }
 }

@@ -4,10 +4,11 @@ import Synchronization
 /// statements run and applied once the write is over (committed or not: a commit whose answer
 /// was lost may have happened).
 ///
-/// The repository methods that change a user's row, attributes or token families name the
-/// user or family (``record(_:)``); any other statement that changes those tables, or deletes
-/// pools (whose users go with them), counts as changing everyone (``note(_:)``), so a method
-/// that forgets to name what it changes makes the cache colder, never stale.
+/// The repository methods that change a user's row, attributes, token families or MFA
+/// settings name the user or family (``record(_:)``); any other statement that changes those
+/// tables, or deletes pools (whose users go with them), counts as changing everyone
+/// (``note(_:)``), so a method that forgets to name what it changes makes the cache colder,
+/// never stale.
 final class UserChanges: Sendable {
     enum Changed: Sendable, Equatable {
         case nothing
@@ -17,11 +18,12 @@ final class UserChanges: Sendable {
 
     /// What one statement changes.
     enum Change: Sendable {
-        /// The user's row, attributes or token families.
+        /// The user's row, attributes, token families or MFA settings.
         case user(poolId: String, sub: String)
         /// One token family (its user unknown to the statement).
         case family(originJti: String)
-        /// Only what no entry holds (a family's refresh token hashes or scopes).
+        /// Only what no entry is read for (a family's refresh token hashes or scopes, the
+        /// last TOTP step used).
         case nothingCached
     }
 
@@ -45,7 +47,7 @@ final class UserChanges: Sendable {
     }
 
     /// Whether the statement's own text (not its bound values) updates or deletes rows of
-    /// users, their attributes or token families, or deletes pools.
+    /// users, their attributes or token families, writes MFA settings, or deletes pools.
     static func changesCachedUsers(_ statement: SQLStatement) -> Bool {
         var text = ""
         for case .text(let piece) in statement.pieces { text += piece }
@@ -55,6 +57,8 @@ final class UserChanges: Sendable {
     private static let writesOfCachedTables = [
         "UPDATE users ", "DELETE FROM users ", "UPDATE user_attributes ", "DELETE FROM user_attributes ",
         "UPDATE token_families ", "DELETE FROM token_families ", "DELETE FROM user_pools ",
+        // A user without MFA settings is cached as such: their first insert changes it.
+        "INSERT INTO user_mfa ", "UPDATE user_mfa ", "DELETE FROM user_mfa ",
     ]
 
     private func add(users: Set<UserReadCache.UserKey>, families: Set<String>) {

@@ -2,7 +2,8 @@ import CognateCore
 import Synchronization
 
 /// A node's copy of users as access-token requests that only read (GetUser) see them: the user
-/// and the standing of the token's family, keyed by pool, `sub` and the family's `origin_jti`.
+/// and the standing of the token's family, keyed by pool, `sub` and the family's `origin_jti`,
+/// and the user's MFA settings.
 /// On PostgreSQL only, where the read is a round trip that costs the node more than the rest of
 /// the request; SQLite reads in process.
 ///
@@ -39,9 +40,17 @@ final class UserReadCache: Sendable {
     static let defaultLease: Duration = .seconds(3)
     static let defaultCapacity = 50_000
 
-    private struct Entry {
-        var value: Value
+    private struct Entry<Kept> {
+        var value: Kept
         var keptAt: ContinuousClock.Instant
+    }
+
+    /// What is kept of one user: per family `origin_jti`, and the MFA settings (nil inside:
+    /// the user has none).
+    private struct UserEntries {
+        var families: [String: Entry<Value>] = [:]
+        var mfa: Entry<UserMfaRecord?>?
+        var count: Int { families.count + (mfa == nil ? 0 : 1) }
     }
 
     private struct State {
@@ -50,11 +59,24 @@ final class UserReadCache: Sendable {
         var confirmedUpTo: ContinuousClock.Instant?
         var listening: Bool { confirmedUpTo != nil }
         var generation: UInt64 = 0
-        /// Per user, per family `origin_jti`.
-        var users: [UserKey: [String: Entry]] = [:]
+        var users: [UserKey: UserEntries] = [:]
         /// Which user each cached family belongs to.
         var familyOwners: [String: UserKey] = [:]
         var count = 0
+
+        /// Whether an entry kept at `keptAt` may be served at `now`: within `lease` of the latest
+        /// confirmed instant, and within its `lifetime`.
+        func serves(_ keptAt: ContinuousClock.Instant, now: ContinuousClock.Instant, lease: Duration, lifetime: Duration) -> Bool {
+            guard let confirmedUpTo, confirmedUpTo.duration(to: now) < lease else { return false }
+            return keptAt.duration(to: now) < lifetime
+        }
+
+        /// Whether the read of `ticket` may be kept (nothing invalidated since), making room for it.
+        mutating func admits(_ ticket: Ticket, capacity: Int) -> Bool {
+            guard listening, generation == ticket.generation else { return false }
+            if count >= capacity { removeAll() }
+            return true
+        }
 
         mutating func removeAll() {
             generation &+= 1
@@ -65,9 +87,9 @@ final class UserReadCache: Sendable {
 
         mutating func remove(_ user: UserKey) {
             generation &+= 1
-            guard let families = users.removeValue(forKey: user) else { return }
-            for originJti in families.keys { familyOwners[originJti] = nil }
-            count -= families.count
+            guard let entries = users.removeValue(forKey: user) else { return }
+            for originJti in entries.families.keys { familyOwners[originJti] = nil }
+            count -= entries.count
         }
     }
 
@@ -85,11 +107,20 @@ final class UserReadCache: Sendable {
     /// The cached user and family standing, if served now.
     func value(poolId: String, sub: String, originJti: String, now: ContinuousClock.Instant) -> Value? {
         state.withLock { state in
-            guard let confirmedUpTo = state.confirmedUpTo, confirmedUpTo.duration(to: now) < lease,
-                let entry = state.users[UserKey(poolId: poolId, sub: sub)]?[originJti],
-                entry.keptAt.duration(to: now) < lifetime
+            guard let entry = state.users[UserKey(poolId: poolId, sub: sub)]?.families[originJti],
+                state.serves(entry.keptAt, now: now, lease: lease, lifetime: lifetime)
             else { return nil }
             return entry.value
+        }
+    }
+
+    /// The cached MFA settings of a user (`.some(nil)`: none), if served now.
+    func mfa(poolId: String, sub: String, now: ContinuousClock.Instant) -> UserMfaRecord?? {
+        state.withLock { state in
+            guard let entry = state.users[UserKey(poolId: poolId, sub: sub)]?.mfa,
+                state.serves(entry.keptAt, now: now, lease: lease, lifetime: lifetime)
+            else { return nil }
+            return .some(entry.value)
         }
     }
 
@@ -102,12 +133,22 @@ final class UserReadCache: Sendable {
     func keep(_ value: Value, for originJti: String, ticket: Ticket, now: ContinuousClock.Instant) {
         let user = UserKey(poolId: value.user.poolId, sub: value.user.sub)
         state.withLock { state in
-            guard state.listening, state.generation == ticket.generation else { return }
-            if state.count >= capacity { state.removeAll() }
-            if state.users[user, default: [:]].updateValue(Entry(value: value, keptAt: now), forKey: originJti) == nil {
+            guard state.admits(ticket, capacity: capacity) else { return }
+            if state.users[user, default: UserEntries()].families.updateValue(Entry(value: value, keptAt: now), forKey: originJti) == nil {
                 state.count += 1
             }
             state.familyOwners[originJti] = user
+        }
+    }
+
+    /// Keeps the MFA settings a read found for a user (nil: none), unless anything was
+    /// invalidated since its ticket.
+    func keepMfa(_ record: UserMfaRecord?, poolId: String, sub: String, ticket: Ticket, now: ContinuousClock.Instant) {
+        state.withLock { state in
+            guard state.admits(ticket, capacity: capacity) else { return }
+            let user = UserKey(poolId: poolId, sub: sub)
+            if state.users[user]?.mfa == nil { state.count += 1 }
+            state.users[user, default: UserEntries()].mfa = Entry(value: record, keptAt: now)
         }
     }
 
