@@ -33,7 +33,7 @@ public final class SQLStore: Store {
         let backend = try await openBackend(location, options: options, logger: logger)
         if migrate {
             do {
-                try await Migrator.migrate(backend)
+                try await Migrator.migrate(backend, logger: logger)
             } catch {
                 await backend.shutdown()
                 throw error

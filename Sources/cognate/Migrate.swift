@@ -8,9 +8,10 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func run() async throws {
-        let backend = try await SQLStore.openBackend(database.resolved, options: try database.options(), logger: Logger(label: "cognate"))
+        let logger = Logger(label: "cognate")
+        let backend = try await SQLStore.openBackend(database.resolved, options: try database.options(), logger: logger)
         do {
-            let applied = try await Migrator.migrate(backend)
+            let applied = try await Migrator.migrate(backend, logger: logger)
             print(applied.isEmpty
                 ? "Schema is up to date (version \(Migrator.latestVersion))."
                 : "Applied migrations \(applied.map(String.init).joined(separator: ", ")); schema is at version \(Migrator.latestVersion).")

@@ -61,6 +61,42 @@ struct PostgresStoreTests {
         await holder.shutdown()
     }
 
+    /// In a rolling upgrade, a migration that needs a table another session keeps locked (a
+    /// transaction left open) steps back after its lock timeout instead of making every request
+    /// for that table queue behind its wait, and applies once the table is free.
+    @Test func aMigrationWaitingForALockDoesNotHoldUpRequests() async throws {
+        let url = try await PostgresTestDatabase.create()
+        let running = try await SQLStore.openBackend(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        try await Migrator.migrate(running, upTo: 23)
+        let upgrading = try await SQLStore.openBackend(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        let outcome: Result<Void, any Error>
+        do {
+            // Migration 24 adds a trigger to user_mfa, which this transaction keeps for 4 s.
+            let holding = Task {
+                try await running.write { session in
+                    try await session.execute("LOCK TABLE user_mfa IN ROW EXCLUSIVE MODE")
+                    try await Task.sleep(for: .seconds(4))
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let migration = Task { try await Migrator.migrate(upgrading, lockTimeout: .milliseconds(200)) }
+            try await Task.sleep(for: .milliseconds(500))
+            // A request for the same table waits at most for one attempt of the migration.
+            let started = ContinuousClock.now
+            try await running.write { try await $0.execute("LOCK TABLE user_mfa IN ROW EXCLUSIVE MODE") }
+            let waited = started.duration(to: .now)
+            #expect(waited < .milliseconds(1_500), "the request waited \(waited)")
+            try await holding.value
+            #expect(try await migration.value == [24])
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        await upgrading.shutdown()
+        await running.shutdown()
+        try outcome.get()
+    }
+
     @Test func userNumbersMigrationKeepsEveryUsersRows() async throws {
         try await UserNumbersTests.migrationKeepsEveryUsersRows(
             try await SQLStore.openBackend(try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options,

@@ -269,6 +269,7 @@ struct PostgresSession: SQLSession {
             switch error.serverInfo?[.sqlState] {
             case "23505": throw violation(.unique, error.serverInfo?[.tableName])
             case "23503": throw violation(.foreignKey, error.serverInfo?[.tableName])
+            case "55P03": throw SQLLockTimeout(description: "PostgreSQL: \(error.serverInfo?[.message] ?? "lock not available")")
             default: throw SQLError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error)) (in \(sql.prefix(120)))")
             }
         }

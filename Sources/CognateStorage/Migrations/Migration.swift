@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 
 /// One versioned schema change, written once for every flavor (see ``SQLFlavor`` for the
@@ -32,7 +33,17 @@ struct Migration: Sendable {
 /// Contract: safe when several nodes start at once (the backend's migration lock serializes
 /// them; a node that finds the work done does nothing); refuses to run on a database whose
 /// schema is newer than this binary knows (`MigrationError.schemaNewerThanBinary`).
+///
+/// On PostgreSQL, while nodes of the previous version serve requests (a rolling upgrade), a
+/// migration waits at most `lockTimeout` for each table lock it needs: a lock request that
+/// waits also holds up every later request for the same table, so one long transaction
+/// elsewhere (an operator's session left open) would otherwise stall every request that
+/// touches the table until it ends. The migration steps back instead (its transaction rolls
+/// back), says so, and tries again after `retryDelay`, for as long as it takes.
 public enum Migrator {
+    public static let defaultLockTimeout: Duration = .seconds(5)
+    static let retryDelay: Duration = .seconds(1)
+
     static let all: [Migration] = [
         Migration001Initial.migration, Migration002SignIn.migration, Migration003AccountLifecycle.migration,
         Migration004Hardening.migration, Migration005MessageQueue.migration, Migration006Functions.migration,
@@ -63,7 +74,8 @@ public enum Migrator {
 
     /// Returns the versions applied now; with `version` (tests of a migration), stops there.
     @discardableResult
-    public static func migrate(_ backend: any SQLBackend, upTo version: Int? = nil) async throws -> [Int] {
+    public static func migrate(_ backend: any SQLBackend, upTo version: Int? = nil,
+                               lockTimeout: Duration = defaultLockTimeout, logger: Logger? = nil) async throws -> [Int] {
         let flavor = backend.flavor
         return try await backend.withMigrationLock { session in
             try await session.execute(
@@ -76,20 +88,40 @@ public enum Migrator {
             let last = version ?? latestVersion
             for migration in all.sorted(by: { $0.version < $1.version })
             where migration.version > current && migration.version <= last {
-                if try await apply(migration, in: session, flavor: flavor) { applied.append(migration.version) }
+                while true {
+                    do {
+                        if try await apply(migration, in: session, flavor: flavor, lockTimeout: lockTimeout) {
+                            applied.append(migration.version)
+                        }
+                        break
+                    } catch let error as SQLLockTimeout {
+                        logger?.warning("""
+                            Migration \(migration.version) (\(migration.name)) waited \(lockTimeout) for a table lock \
+                            that another session holds (\(error)); it stepped back so that requests do not queue behind \
+                            it, and tries again. A transaction left open (pg_stat_activity: state 'idle in transaction') \
+                            holds it up.
+                            """)
+                        try await Task.sleep(for: retryDelay)
+                    }
+                }
             }
             return applied
         }
     }
 
     /// Applies `migration` in one transaction; false when another process applied it first.
-    private static func apply(_ migration: Migration, in session: any SQLSession, flavor: SQLFlavor) async throws -> Bool {
+    private static func apply(_ migration: Migration, in session: any SQLSession, flavor: SQLFlavor,
+                              lockTimeout: Duration) async throws -> Bool {
         // A no-op inside a transaction: set before it begins, and back after it ends.
         let foreignKeysOff = migration.rebuildsReferencedTables && flavor == .sqlite
         if foreignKeysOff { try await session.execute("PRAGMA foreign_keys = OFF") }
         let outcome: Result<Bool, any Error>
         do {
             try await session.execute(SQLStatement(stringLiteral: flavor.beginWrite))
+            if flavor == .postgres {
+                let milliseconds = max(1, Int(lockTimeout / .milliseconds(1)))
+                try await session.execute(SQLStatement(stringLiteral: "SET LOCAL lock_timeout = \(milliseconds)"))
+            }
             outcome = .success(try await applyInTransaction(migration, in: session, flavor: flavor, checkReferences: foreignKeysOff))
         } catch {
             _ = try? await session.execute("ROLLBACK")

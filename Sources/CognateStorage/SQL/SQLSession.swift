@@ -46,3 +46,8 @@ public struct SQLError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// A statement gave up waiting for a lock (PostgreSQL's `lock_timeout`, SQLSTATE 55P03).
+public struct SQLLockTimeout: Error, CustomStringConvertible {
+    public let description: String
+}
