@@ -94,25 +94,36 @@ public final class SQLStore: Store {
     public func userToAnswer(poolId: String, sub: String, withTokenFamily originJti: String) async throws
         -> (user: UserRecord, family: TokenFamilyStanding?)?
     {
-        let read = { try await self.read { try await $0.user(poolId: poolId, sub: sub, withTokenFamily: originJti) } }
-        guard let userCache else { return try await read() }
-        let now = ContinuousClock.now
-        if let cached = userCache.value(poolId: poolId, sub: sub, originJti: originJti, now: now) { return cached }
-        let ticket = userCache.ticket()
-        let found = try await read()
-        if let ticket, let found { userCache.keep(found, for: originJti, ticket: ticket, now: now) }
-        return found
+        try await fromUserCache(
+            cached: { $0.value(poolId: poolId, sub: sub, originJti: originJti, now: $1) },
+            read: { try await $0.user(poolId: poolId, sub: sub, withTokenFamily: originJti) },
+            keep: { cache, found, ticket, now in
+                if let found { cache.keep(found, for: originJti, ticket: ticket, now: now) }   // no user: nothing to key
+            })
     }
 
     /// From the node's cache where there is one, as ``userToAnswer(poolId:sub:withTokenFamily:)``.
     public func mfaToAnswer(poolId: String, sub: String) async throws -> UserMfaRecord? {
-        let read = { try await self.read { try await $0.userMfa(poolId: poolId, sub: sub) } }
-        guard let userCache else { return try await read() }
+        try await fromUserCache(
+            cached: { $0.mfa(poolId: poolId, sub: sub, now: $1) },
+            read: { try await $0.userMfa(poolId: poolId, sub: sub) },
+            keep: { cache, found, ticket, now in cache.keepMfa(found, poolId: poolId, sub: sub, ticket: ticket, now: now) })
+    }
+
+    /// What `cached` serves, or else what `read` finds, handed to `keep` with a ticket taken
+    /// before the read (the cache keeps it only if nothing changed meanwhile).
+    private func fromUserCache<Found: Sendable>(
+        cached: (UserReadCache, ContinuousClock.Instant) -> Found??,
+        read: @escaping @Sendable (any StoreTransaction) async throws -> Found?,
+        keep: (UserReadCache, Found?, UserReadCache.Ticket, ContinuousClock.Instant) -> Void
+    ) async throws -> Found? {
+        let readNow = { try await self.read(read) }
+        guard let userCache else { return try await readNow() }
         let now = ContinuousClock.now
-        if let cached = userCache.mfa(poolId: poolId, sub: sub, now: now) { return cached }
+        if let served = cached(userCache, now) { return served }
         let ticket = userCache.ticket()
-        let found = try await read()
-        if let ticket { userCache.keepMfa(found, poolId: poolId, sub: sub, ticket: ticket, now: now) }
+        let found = try await readNow()
+        if let ticket { keep(userCache, found, ticket, now) }
         return found
     }
 
