@@ -68,32 +68,11 @@ final class PostgresUserChangeListener: Sendable {
                 if failures > 0 { logger.info("PostgreSQL notices of changed users arrive again; the user cache is on") }
                 failures = 0
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await notice in notices {
-                            if let sentAt = heartbeat.sentAt(notice.payload) {
-                                cache.confirm(upTo: sentAt)
-                            } else if !Heartbeat.isHeartbeat(notice.payload) {   // another node's
-                                cache.noticed(notice.payload)
-                            }
-                        }
-                        throw Failure.noticesEnded
-                    }
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: heartbeatInterval)
-                            _ = try await connection.query(
-                                "SELECT pg_notify(\(channel), \(heartbeat.payload(sentAt: .now)))", logger: logger
-                            ).collect()
-                        }
-                    }
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: heartbeatInterval)
-                            if let silence = cache.unconfirmed(at: .now), silence > silenceLimit { throw Failure.silent(silence) }
-                        }
-                    }
+                    group.addTask { try await apply(notices, to: cache, heartbeat: heartbeat) }
+                    group.addTask { try await sendHeartbeats(heartbeat, on: connection, logger: logger) }
+                    group.addTask { try await watchForSilence(of: cache) }
                     do {
-                        _ = try await group.next()
+                        _ = try await group.next()   // each runs until it fails
                     } catch {
                         try? await connection.close()   // fails a heartbeat stuck on a dead connection
                         throw error
@@ -105,6 +84,37 @@ final class PostgresUserChangeListener: Sendable {
             throw error
         }
         try? await connection.close()
+    }
+
+    /// Drops the users other nodes' notices name, and confirms this listener's heartbeats.
+    private static func apply(_ notices: PostgresNotificationSequence, to cache: UserReadCache, heartbeat: Heartbeat)
+        async throws
+    {
+        for try await notice in notices {
+            if let sentAt = heartbeat.sentAt(notice.payload) {
+                cache.confirm(upTo: sentAt)
+            } else if !Heartbeat.isHeartbeat(notice.payload) {   // another listener's are not for us
+                cache.noticed(notice.payload)
+            }
+        }
+        throw Failure.noticesEnded
+    }
+
+    private static func sendHeartbeats(_ heartbeat: Heartbeat, on connection: PostgresConnection, logger: Logger) async throws {
+        while true {
+            try await Task.sleep(for: heartbeatInterval)
+            _ = try await connection.query(
+                "SELECT pg_notify(\(channel), \(heartbeat.payload(sentAt: .now)))", logger: logger
+            ).collect()
+        }
+    }
+
+    /// Fails once no heartbeat came back for `silenceLimit`.
+    private static func watchForSilence(of cache: UserReadCache) async throws {
+        while true {
+            try await Task.sleep(for: heartbeatInterval)
+            if let silence = cache.unconfirmed(at: .now), silence > silenceLimit { throw Failure.silent(silence) }
+        }
     }
 
     func stop() async {

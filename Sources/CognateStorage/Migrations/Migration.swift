@@ -88,24 +88,32 @@ public enum Migrator {
             let last = version ?? latestVersion
             for migration in all.sorted(by: { $0.version < $1.version })
             where migration.version > current && migration.version <= last {
-                while true {
-                    do {
-                        if try await apply(migration, in: session, flavor: flavor, lockTimeout: lockTimeout) {
-                            applied.append(migration.version)
-                        }
-                        break
-                    } catch let error as SQLLockTimeout {
-                        logger?.warning("""
-                            Migration \(migration.version) (\(migration.name)) waited \(lockTimeout) for a table lock \
-                            that another session holds (\(error)); it stepped back so that requests do not queue behind \
-                            it, and tries again. A transaction left open (pg_stat_activity: state 'idle in transaction') \
-                            holds it up.
-                            """)
-                        try await Task.sleep(for: retryDelay)
-                    }
+                if try await applyWhenItsLocksAreFree(migration, in: session, flavor: flavor, lockTimeout: lockTimeout,
+                                                      logger: logger) {
+                    applied.append(migration.version)
                 }
             }
             return applied
+        }
+    }
+
+    /// ``apply(_:in:flavor:lockTimeout:)``, again after `retryDelay` for as long as it gives up
+    /// waiting for a table lock.
+    private static func applyWhenItsLocksAreFree(
+        _ migration: Migration, in session: any SQLSession, flavor: SQLFlavor, lockTimeout: Duration, logger: Logger?
+    ) async throws -> Bool {
+        while true {
+            do {
+                return try await apply(migration, in: session, flavor: flavor, lockTimeout: lockTimeout)
+            } catch let error as SQLLockTimeout {
+                logger?.warning("""
+                    Migration \(migration.version) (\(migration.name)) waited \(lockTimeout) for a table lock \
+                    that another session holds (\(error)); it stepped back so that requests do not queue behind \
+                    it, and tries again. A transaction left open (pg_stat_activity: state 'idle in transaction') \
+                    holds it up.
+                    """)
+                try await Task.sleep(for: retryDelay)
+            }
         }
     }
 
