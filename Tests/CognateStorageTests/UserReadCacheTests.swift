@@ -71,6 +71,39 @@ struct UserReadCacheTests {
         #expect(cache.count <= 3 && cached(cache, "j4") != nil)
     }
 
+    func keep(_ names: [String], in cache: UserReadCache, at now: ContinuousClock.Instant, ticket: UserReadCache.Ticket? = nil) {
+        for name in names {
+            let user = StoreConformance.user(name)
+            cache.keep((user, TokenFamilyStanding(revokedAt: nil, deviceKey: nil)), for: "jti-\(name)", ticket: ticket ?? cache.ticket()!, now: now)
+        }
+    }
+
+    func served(_ names: [String], by cache: UserReadCache, at now: ContinuousClock.Instant) -> [String] {
+        names.filter { cache.value(poolId: "p1", sub: "sub-\($0)", originJti: "jti-\($0)", now: now) != nil }
+    }
+
+    @Test func aFullCacheDropsWhatAgedOutFirst() {
+        let cache = UserReadCache(lifetime: .seconds(5), lease: .seconds(60), capacity: 4)
+        cache.startListening(at: t0)
+        keep(["a", "b"], in: cache, at: t0)
+        let later = t0 + .seconds(6)
+        keep(["c", "d"], in: cache, at: later)
+        keep(["e"], in: cache, at: later)   // full: a and b are past their lifetime
+        #expect(served(["c", "d", "e"], by: cache, at: later) == ["c", "d", "e"] && cache.count == 3)
+    }
+
+    @Test func aFullCacheFreesAQuarterAndSpoilsNoReadInFlight() {
+        let cache = UserReadCache(lifetime: .seconds(60), lease: .seconds(60), capacity: 8)
+        cache.startListening(at: t0)
+        let names = (1...8).map { "u\($0)" }
+        keep(names, in: cache, at: t0)
+        let readBeforeEviction = cache.ticket()!
+        keep(["new"], in: cache, at: t0)
+        #expect(cache.count == 7 && served(names, by: cache, at: t0).count == 6 && served(["new"], by: cache, at: t0) == ["new"])
+        keep(["late"], in: cache, at: t0, ticket: readBeforeEviction)
+        #expect(served(["late"], by: cache, at: t0) == ["late"] && cache.count == 8)
+    }
+
     @Test func mfaSettingsAreKeptAndDroppedWithTheirUser() {
         let cache = UserReadCache()
         cache.startListening(at: t0)

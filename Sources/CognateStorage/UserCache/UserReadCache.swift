@@ -22,6 +22,10 @@ import Synchronization
 ///   between the read's ``ticket()`` and its ``keep(_:for:ticket:now:)``.
 /// - No entry is served after `lifetime`: the bound for a change made outside Cognate's
 ///   statements (by hand in SQL to a table without a trigger), which sends no notice.
+/// - It holds at most `capacity` entries. A full cache drops the users whose entries are all
+///   past `lifetime`, then others in no particular order, until a quarter of it is free; this
+///   spoils no read in flight (dropping an entry makes nothing stale), and the users kept go on
+///   being served.
 final class UserReadCache: Sendable {
     typealias Value = (user: UserRecord, family: TokenFamilyStanding?)
 
@@ -51,6 +55,13 @@ final class UserReadCache: Sendable {
         var families: [String: Entry<Value>] = [:]
         var mfa: Entry<UserMfaRecord?>?
         var count: Int { families.count + (mfa == nil ? 0 : 1) }
+
+        /// When the most recent of these entries was kept.
+        var lastKeptAt: ContinuousClock.Instant? {
+            var latest = mfa?.keptAt
+            for entry in families.values where latest.map({ $0 < entry.keptAt }) ?? true { latest = entry.keptAt }
+            return latest
+        }
     }
 
     private struct State {
@@ -72,10 +83,33 @@ final class UserReadCache: Sendable {
         }
 
         /// Whether the read of `ticket` may be kept (nothing invalidated since), making room for it.
-        mutating func admits(_ ticket: Ticket, capacity: Int) -> Bool {
+        mutating func admits(_ ticket: Ticket, capacity: Int, now: ContinuousClock.Instant, lifetime: Duration) -> Bool {
             guard listening, generation == ticket.generation else { return false }
-            if count >= capacity { removeAll() }
+            if count >= capacity { makeRoom(capacity: capacity, now: now, lifetime: lifetime) }
             return true
+        }
+
+        /// Frees a quarter of `capacity` (one pass over the users per quarter filled, so each
+        /// entry kept costs constant time): drops every user whose entries are past `lifetime`,
+        /// then users in the dictionary's order (its hashing's, unrelated to their use) until
+        /// enough is free. Bumps no generation: no read in flight is made stale by it.
+        mutating func makeRoom(capacity: Int, now: ContinuousClock.Instant, lifetime: Duration) {
+            var excess = count - (capacity - max(1, capacity / 4))
+            var dropped: [UserKey] = []
+            var kept: [UserKey] = []
+            for (user, entries) in users {
+                if let lastKeptAt = entries.lastKeptAt, lastKeptAt.duration(to: now) < lifetime {
+                    kept.append(user)
+                } else {
+                    dropped.append(user)
+                    excess -= entries.count
+                }
+            }
+            for user in kept where excess > 0 {
+                dropped.append(user)
+                excess -= users[user]?.count ?? 0
+            }
+            for user in dropped { drop(user) }
         }
 
         mutating func removeAll() {
@@ -85,8 +119,14 @@ final class UserReadCache: Sendable {
             count = 0
         }
 
+        /// Drops a user's entries because they may be stale: reads in flight are not kept.
         mutating func remove(_ user: UserKey) {
             generation &+= 1
+            drop(user)
+        }
+
+        /// Drops a user's entries to make room.
+        mutating func drop(_ user: UserKey) {
             guard let entries = users.removeValue(forKey: user) else { return }
             for originJti in entries.families.keys { familyOwners[originJti] = nil }
             count -= entries.count
@@ -133,7 +173,7 @@ final class UserReadCache: Sendable {
     func keep(_ value: Value, for originJti: String, ticket: Ticket, now: ContinuousClock.Instant) {
         let user = UserKey(poolId: value.user.poolId, sub: value.user.sub)
         state.withLock { state in
-            guard state.admits(ticket, capacity: capacity) else { return }
+            guard state.admits(ticket, capacity: capacity, now: now, lifetime: lifetime) else { return }
             if state.users[user, default: UserEntries()].families.updateValue(Entry(value: value, keptAt: now), forKey: originJti) == nil {
                 state.count += 1
             }
@@ -145,7 +185,7 @@ final class UserReadCache: Sendable {
     /// invalidated since its ticket.
     func keepMfa(_ record: UserMfaRecord?, poolId: String, sub: String, ticket: Ticket, now: ContinuousClock.Instant) {
         state.withLock { state in
-            guard state.admits(ticket, capacity: capacity) else { return }
+            guard state.admits(ticket, capacity: capacity, now: now, lifetime: lifetime) else { return }
             let user = UserKey(poolId: poolId, sub: sub)
             if state.users[user]?.mfa == nil { state.count += 1 }
             state.users[user, default: UserEntries()].mfa = Entry(value: record, keptAt: now)
