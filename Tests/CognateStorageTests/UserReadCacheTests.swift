@@ -17,7 +17,7 @@ struct UserReadCacheTests {
     @Test func keepsNothingUntilNoticesArrive() {
         let cache = UserReadCache()
         #expect(cache.ticket() == nil)
-        cache.startListening(at: t0)
+        cache.confirm(upTo: t0)
         cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
         #expect(cached(cache)?.user == user)
         cache.stopListening()
@@ -26,7 +26,7 @@ struct UserReadCacheTests {
 
     @Test func aReadThatRacedAChangeIsNotKept() {
         let cache = UserReadCache()
-        cache.startListening(at: t0)
+        cache.confirm(upTo: t0)
         for change in [UserChanges.Changed.everyone, .some(users: [.init(poolId: "p9", sub: "other")], families: []),
                        .some(users: [], families: ["unknown"])] {
             let ticket = cache.ticket()!
@@ -43,7 +43,7 @@ struct UserReadCacheTests {
 
     @Test func changesDropTheirUsersEntries() {
         let cache = UserReadCache()
-        cache.startListening(at: t0)
+        cache.confirm(upTo: t0)
         func fill() {
             for jti in ["j1", "j2"] { cache.keep(value, for: jti, ticket: cache.ticket()!, now: t0) }
         }
@@ -61,14 +61,12 @@ struct UserReadCacheTests {
         #expect(cache.count == 0)
     }
 
-    @Test func entriesAgeOutAndTheCacheStaysBounded() {
-        let cache = UserReadCache(lifetime: .seconds(5), lease: .seconds(60), capacity: 3)
-        cache.startListening(at: t0)
+    @Test func entriesAgeOut() {
+        let cache = UserReadCache(lifetime: .seconds(5), lease: .seconds(60))
+        cache.confirm(upTo: t0)
         cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
         #expect(cached(cache, at: t0 + .seconds(4)) != nil)
         #expect(cached(cache, at: t0 + .seconds(5)) == nil)
-        for jti in ["j2", "j3", "j4"] { cache.keep(value, for: jti, ticket: cache.ticket()!, now: t0) }
-        #expect(cache.count <= 3 && cached(cache, "j4") != nil)
     }
 
     func keep(_ names: [String], in cache: UserReadCache, at now: ContinuousClock.Instant, ticket: UserReadCache.Ticket? = nil) {
@@ -82,31 +80,53 @@ struct UserReadCacheTests {
         names.filter { cache.value(poolId: "p1", sub: "sub-\($0)", originJti: "jti-\($0)", now: now) != nil }
     }
 
+    /// What one user of a two-character name with one family takes by the cache's estimate.
+    func bytesOfOneUser() -> Int {
+        let cache = UserReadCache()
+        cache.confirm(upTo: t0)
+        keep(["xx"], in: cache, at: t0)
+        return cache.bytes
+    }
+
     @Test func aFullCacheDropsWhatAgedOutFirst() {
-        let cache = UserReadCache(lifetime: .seconds(5), lease: .seconds(60), capacity: 4)
-        cache.startListening(at: t0)
-        keep(["a", "b"], in: cache, at: t0)
+        let cache = UserReadCache(lifetime: .seconds(5), lease: .seconds(60), capacity: 4 * bytesOfOneUser())
+        cache.confirm(upTo: t0)
+        keep(["aa", "bb"], in: cache, at: t0)
         let later = t0 + .seconds(6)
-        keep(["c", "d"], in: cache, at: later)
-        keep(["e"], in: cache, at: later)   // full: a and b are past their lifetime
-        #expect(served(["c", "d", "e"], by: cache, at: later) == ["c", "d", "e"] && cache.count == 3)
+        keep(["cc", "dd"], in: cache, at: later)
+        keep(["ee"], in: cache, at: later)   // full: aa and bb are past their lifetime
+        #expect(served(["cc", "dd", "ee"], by: cache, at: later) == ["cc", "dd", "ee"] && cache.count == 3)
     }
 
     @Test func aFullCacheFreesAQuarterAndSpoilsNoReadInFlight() {
-        let cache = UserReadCache(lifetime: .seconds(60), lease: .seconds(60), capacity: 8)
-        cache.startListening(at: t0)
+        let cache = UserReadCache(lifetime: .seconds(60), lease: .seconds(60), capacity: 8 * bytesOfOneUser())
+        cache.confirm(upTo: t0)
         let names = (1...8).map { "u\($0)" }
         keep(names, in: cache, at: t0)
         let readBeforeEviction = cache.ticket()!
-        keep(["new"], in: cache, at: t0)
-        #expect(cache.count == 7 && served(names, by: cache, at: t0).count == 6 && served(["new"], by: cache, at: t0) == ["new"])
-        keep(["late"], in: cache, at: t0, ticket: readBeforeEviction)
-        #expect(served(["late"], by: cache, at: t0) == ["late"] && cache.count == 8)
+        keep(["nn"], in: cache, at: t0)
+        #expect(cache.count == 7 && served(names, by: cache, at: t0).count == 6 && served(["nn"], by: cache, at: t0) == ["nn"])
+        keep(["ll"], in: cache, at: t0, ticket: readBeforeEviction)
+        #expect(served(["ll"], by: cache, at: t0) == ["ll"] && cache.count == 8)
+    }
+
+    @Test func aUserIsKeptOnceHoweverManyOfTheirFamiliesAre() {
+        let cache = UserReadCache()
+        cache.confirm(upTo: t0)
+        let large = StoreConformance.user("a", attributes: Dictionary(uniqueKeysWithValues: (0..<50).map {
+            ("custom:field\($0)", String(repeating: "x", count: 2048))
+        }))
+        cache.keep((large, nil), for: "j0", ticket: cache.ticket()!, now: t0)
+        let one = cache.bytes
+        #expect(one > 50 * 2048)
+        for jti in (1..<100).map({ "j\($0)" }) { cache.keep((large, nil), for: jti, ticket: cache.ticket()!, now: t0) }
+        #expect(cache.count == 100 && cache.bytes < one + 100 * 256)
+        #expect(cached(cache, "j0")?.user == large && cached(cache, "j99")?.user == large)
     }
 
     @Test func mfaSettingsAreKeptAndDroppedWithTheirUser() {
         let cache = UserReadCache()
-        cache.startListening(at: t0)
+        cache.confirm(upTo: t0)
         #expect(cache.mfa(poolId: "p1", sub: "sub-a", now: t0) == nil)
         cache.keepMfa(nil, poolId: "p1", sub: "sub-a", ticket: cache.ticket()!, now: t0)   // none: kept as none
         #expect(cache.mfa(poolId: "p1", sub: "sub-a", now: t0) == .some(nil) && cache.count == 1)
@@ -123,7 +143,7 @@ struct UserReadCacheTests {
 
     @Test func servesOnlyWhileHeartbeatsComeBack() {
         let cache = UserReadCache(lifetime: .seconds(60), lease: .seconds(3))
-        cache.startListening(at: t0)
+        cache.confirm(upTo: t0)
         cache.keep(value, for: "j1", ticket: cache.ticket()!, now: t0)
         #expect(cached(cache, at: t0 + .seconds(2)) != nil)
         #expect(cached(cache, at: t0 + .seconds(3)) == nil, "no heartbeat came back")
@@ -133,8 +153,9 @@ struct UserReadCacheTests {
         #expect(cache.unconfirmed(at: t0 + .seconds(4)) == .seconds(2))
         #expect(cached(cache, at: t0 + .seconds(5)) == nil)
         cache.stopListening()
-        cache.confirm(upTo: t0 + .seconds(6))   // a heartbeat does not turn a stopped cache on
         #expect(cache.unconfirmed(at: t0 + .seconds(6)) == nil && cache.ticket() == nil)
+        cache.confirm(upTo: t0 + .seconds(6))   // a new connection's first heartbeat back turns it on, empty
+        #expect(cache.unconfirmed(at: t0 + .seconds(6)) == .zero && cache.ticket() != nil && cache.count == 0)
     }
 
     @Test func aListenerRecognizesItsOwnHeartbeats() {

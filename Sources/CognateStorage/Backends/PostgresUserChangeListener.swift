@@ -10,7 +10,8 @@ import PostgresNIO
 /// The cache serves entries only while notices demonstrably arrive: every second the listener
 /// sends a heartbeat notice of its own through the same queue, and PostgreSQL delivers notices
 /// in commit order, so a heartbeat that comes back vouches that every change committed before
-/// it was sent has been applied (``UserReadCache/confirm(upTo:)``). When the connection fails,
+/// it was sent has been applied (``UserReadCache/confirm(upTo:)``); the first one back turns the
+/// cache on. When the connection fails,
 /// or stays silent for `silenceLimit` (a peer gone without a word, a stopped backend), the
 /// cache stops (and empties) and the listener connects again after a second.
 final class PostgresUserChangeListener: Sendable {
@@ -64,13 +65,13 @@ final class PostgresUserChangeListener: Sendable {
         let heartbeat = Heartbeat()
         do {
             try await connection.listen(on: channel) { notices in
-                cache.startListening(at: .now)
-                if failures > 0 { logger.info("PostgreSQL notices of changed users arrive again; the user cache is on") }
+                let listening = ContinuousClock.now
+                if failures > 0 { logger.info("Listening to PostgreSQL notices of changed users again; the user cache turns on with the first heartbeat back") }
                 failures = 0
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await apply(notices, to: cache, heartbeat: heartbeat) }
                     group.addTask { try await sendHeartbeats(heartbeat, on: connection, logger: logger) }
-                    group.addTask { try await watchForSilence(of: cache) }
+                    group.addTask { try await watchForSilence(of: cache, since: listening) }
                     do {
                         _ = try await group.next()   // each runs until it fails
                     } catch {
@@ -86,7 +87,9 @@ final class PostgresUserChangeListener: Sendable {
         try? await connection.close()
     }
 
-    /// Drops the users other nodes' notices name, and confirms this listener's heartbeats.
+    /// Drops the users other nodes' notices name, and confirms this listener's heartbeats: the
+    /// first one back turns the cache on. Not the LISTEN's answer: the proof that the LISTEN
+    /// stands is a notice that came through it (a driver or proxy may answer before it commits).
     private static func apply(_ notices: PostgresNotificationSequence, to cache: UserReadCache, heartbeat: Heartbeat)
         async throws
     {
@@ -102,18 +105,19 @@ final class PostgresUserChangeListener: Sendable {
 
     private static func sendHeartbeats(_ heartbeat: Heartbeat, on connection: PostgresConnection, logger: Logger) async throws {
         while true {
-            try await Task.sleep(for: heartbeatInterval)
             _ = try await connection.query(
                 "SELECT pg_notify(\(channel), \(heartbeat.payload(sentAt: .now)))", logger: logger
             ).collect()
+            try await Task.sleep(for: heartbeatInterval)
         }
     }
 
-    /// Fails once no heartbeat came back for `silenceLimit`.
-    private static func watchForSilence(of cache: UserReadCache) async throws {
+    /// Fails once no heartbeat came back for `silenceLimit` (counted from `listening` until the first).
+    private static func watchForSilence(of cache: UserReadCache, since listening: ContinuousClock.Instant) async throws {
         while true {
             try await Task.sleep(for: heartbeatInterval)
-            if let silence = cache.unconfirmed(at: .now), silence > silenceLimit { throw Failure.silent(silence) }
+            let silence = cache.unconfirmed(at: .now) ?? listening.duration(to: .now)
+            if silence > silenceLimit { throw Failure.silent(silence) }
         }
     }
 

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// Contract:
 /// - It serves entries only while the database's notices of changed users demonstrably reach
-///   it: between ``startListening(at:)`` and ``stopListening()``, and only until `lease` after
-///   the latest instant ``confirm(upTo:)`` vouched for (the listener's heartbeat, a notice it
-///   sends itself through the same queue every second). A change committed by another node (or
+///   it: from the first ``confirm(upTo:)`` (the listener's heartbeat, a notice it sends itself
+///   through the same queue every second, come back) until ``stopListening()``, and only until
+///   `lease` after the latest instant a heartbeat vouched for. A change committed by another node (or
 ///   the `cognate` tool) drops the user's entries when its notice arrives, milliseconds after
 ///   the commit; if notices stop arriving without the connection failing, nothing is served
 ///   past `lease` after the last heartbeat that came back. Cognito itself takes about 0.6 s to
@@ -22,10 +22,11 @@ import Synchronization
 ///   between the read's ``ticket()`` and its ``keep(_:for:ticket:now:)``.
 /// - No entry is served after `lifetime`: the bound for a change made outside Cognate's
 ///   statements (by hand in SQL to a table without a trigger), which sends no notice.
-/// - It holds at most `capacity` entries. A full cache drops the users whose entries are all
-///   past `lifetime`, then others in no particular order, until a quarter of it is free; this
-///   spoils no read in flight (dropping an entry makes nothing stale), and the users kept go on
-///   being served.
+/// - It holds at most `capacity` bytes by its own estimate of what it keeps (a user's record once,
+///   however many of their token families are kept). A full cache drops the users whose entries
+///   are all past `lifetime`, then others in no particular order, until a quarter of it is free;
+///   this spoils no read in flight (dropping an entry makes nothing stale), and the users kept go
+///   on being served.
 final class UserReadCache: Sendable {
     typealias Value = (user: UserRecord, family: TokenFamilyStanding?)
 
@@ -42,25 +43,37 @@ final class UserReadCache: Sendable {
     static let defaultLifetime: Duration = .seconds(60)
     /// Three heartbeats: one late or lost heartbeat does not turn the cache off.
     static let defaultLease: Duration = .seconds(3)
-    static let defaultCapacity = 50_000
+    /// 128 MiB: about 55,000 users of eight attributes, each with a token family and MFA settings
+    /// (2.4 KB each, measured; the estimate errs a little low).
+    static let defaultCapacity = 128 << 20
 
     private struct Entry<Kept> {
         var value: Kept
         var keptAt: ContinuousClock.Instant
     }
 
-    /// What is kept of one user: per family `origin_jti`, and the MFA settings (nil inside:
-    /// the user has none).
+    /// What is kept of one user: the record as last read, the standing of each family by
+    /// `origin_jti`, and the MFA settings (nil inside: the user has none). Everything in it is
+    /// current, whenever it was read: any change to the user drops all of it.
     private struct UserEntries {
-        var families: [String: Entry<Value>] = [:]
+        var user: Entry<UserRecord>?
+        var families: [String: Entry<TokenFamilyStanding?>] = [:]
         var mfa: Entry<UserMfaRecord?>?
-        var count: Int { families.count + (mfa == nil ? 0 : 1) }
+        /// The estimate of what all of it takes.
+        var bytes = 0
 
         /// When the most recent of these entries was kept.
         var lastKeptAt: ContinuousClock.Instant? {
-            var latest = mfa?.keptAt
+            var latest = user?.keptAt
+            if let mfa, latest.map({ $0 < mfa.keptAt }) ?? true { latest = mfa.keptAt }
             for entry in families.values where latest.map({ $0 < entry.keptAt }) ?? true { latest = entry.keptAt }
             return latest
+        }
+
+        /// Keeps a value, accounting for what it replaces.
+        mutating func set<Kept>(_ path: WritableKeyPath<Self, Entry<Kept>?>, to entry: Entry<Kept>, size: (Kept) -> Int) {
+            bytes += size(entry.value) - (self[keyPath: path].map { size($0.value) } ?? 0)
+            self[keyPath: path] = entry
         }
     }
 
@@ -73,7 +86,7 @@ final class UserReadCache: Sendable {
         var users: [UserKey: UserEntries] = [:]
         /// Which user each cached family belongs to.
         var familyOwners: [String: UserKey] = [:]
-        var count = 0
+        var bytes = 0
 
         /// Whether an entry kept at `keptAt` may be served at `now`: within `lease` of the latest
         /// confirmed instant, and within its `lifetime`.
@@ -85,7 +98,7 @@ final class UserReadCache: Sendable {
         /// Whether the read of `ticket` may be kept (nothing invalidated since), making room for it.
         mutating func admits(_ ticket: Ticket, capacity: Int, now: ContinuousClock.Instant, lifetime: Duration) -> Bool {
             guard listening, generation == ticket.generation else { return false }
-            if count >= capacity { makeRoom(capacity: capacity, now: now, lifetime: lifetime) }
+            if bytes >= capacity { makeRoom(capacity: capacity, now: now, lifetime: lifetime) }
             return true
         }
 
@@ -94,7 +107,7 @@ final class UserReadCache: Sendable {
         /// then users in the dictionary's order (its hashing's, unrelated to their use) until
         /// enough is free. Bumps no generation: no read in flight is made stale by it.
         mutating func makeRoom(capacity: Int, now: ContinuousClock.Instant, lifetime: Duration) {
-            var excess = count - (capacity - max(1, capacity / 4))
+            var excess = bytes - (capacity - max(1, capacity / 4))
             var dropped: [UserKey] = []
             var kept: [UserKey] = []
             for (user, entries) in users {
@@ -102,12 +115,12 @@ final class UserReadCache: Sendable {
                     kept.append(user)
                 } else {
                     dropped.append(user)
-                    excess -= entries.count
+                    excess -= entries.bytes
                 }
             }
             for user in kept where excess > 0 {
                 dropped.append(user)
-                excess -= users[user]?.count ?? 0
+                excess -= users[user]?.bytes ?? 0
             }
             for user in dropped { drop(user) }
         }
@@ -116,7 +129,14 @@ final class UserReadCache: Sendable {
             generation &+= 1
             users.removeAll(keepingCapacity: true)
             familyOwners.removeAll(keepingCapacity: true)
-            count = 0
+            bytes = 0
+        }
+
+        /// Changes a user's entries, keeping the total of their estimates.
+        mutating func update(_ user: UserKey, _ change: (inout UserEntries) -> Void) {
+            let before = users[user]?.bytes ?? 0
+            change(&users[user, default: UserEntries()])
+            bytes += (users[user]?.bytes ?? 0) - before
         }
 
         /// Drops a user's entries because they may be stale: reads in flight are not kept.
@@ -129,7 +149,7 @@ final class UserReadCache: Sendable {
         mutating func drop(_ user: UserKey) {
             guard let entries = users.removeValue(forKey: user) else { return }
             for originJti in entries.families.keys { familyOwners[originJti] = nil }
-            count -= entries.count
+            bytes -= entries.bytes
         }
     }
 
@@ -147,10 +167,12 @@ final class UserReadCache: Sendable {
     /// The cached user and family standing, if served now.
     func value(poolId: String, sub: String, originJti: String, now: ContinuousClock.Instant) -> Value? {
         state.withLock { state in
-            guard let entry = state.users[UserKey(poolId: poolId, sub: sub)]?.families[originJti],
-                state.serves(entry.keptAt, now: now, lease: lease, lifetime: lifetime)
+            guard let entries = state.users[UserKey(poolId: poolId, sub: sub)],
+                let user = entries.user, let family = entries.families[originJti],
+                state.serves(user.keptAt, now: now, lease: lease, lifetime: lifetime),
+                state.serves(family.keptAt, now: now, lease: lease, lifetime: lifetime)
             else { return nil }
-            return entry.value
+            return (user.value, family.value)
         }
     }
 
@@ -174,8 +196,9 @@ final class UserReadCache: Sendable {
         let user = UserKey(poolId: value.user.poolId, sub: value.user.sub)
         state.withLock { state in
             guard state.admits(ticket, capacity: capacity, now: now, lifetime: lifetime) else { return }
-            if state.users[user, default: UserEntries()].families.updateValue(Entry(value: value, keptAt: now), forKey: originJti) == nil {
-                state.count += 1
+            state.update(user) { entries in
+                entries.set(\.user, to: Entry(value: value.user, keptAt: now), size: Size.of)
+                entries.set(\.families[originJti], to: Entry(value: value.family, keptAt: now)) { _ in Size.family(originJti) }
             }
             state.familyOwners[originJti] = user
         }
@@ -186,9 +209,9 @@ final class UserReadCache: Sendable {
     func keepMfa(_ record: UserMfaRecord?, poolId: String, sub: String, ticket: Ticket, now: ContinuousClock.Instant) {
         state.withLock { state in
             guard state.admits(ticket, capacity: capacity, now: now, lifetime: lifetime) else { return }
-            let user = UserKey(poolId: poolId, sub: sub)
-            if state.users[user]?.mfa == nil { state.count += 1 }
-            state.users[user, default: UserEntries()].mfa = Entry(value: record, keptAt: now)
+            state.update(UserKey(poolId: poolId, sub: sub)) { entries in
+                entries.set(\.mfa, to: Entry(value: record, keptAt: now), size: Size.of)
+            }
         }
     }
 
@@ -215,25 +238,22 @@ final class UserReadCache: Sendable {
         invalidate(.some(users: [UserKey(poolId: String(parts[0]), sub: String(parts[1]))], families: []))
     }
 
-    /// Notices arrive from `instant` on (the LISTEN stands): entries may be kept, and served
-    /// until `lease` after the latest confirmed instant.
-    func startListening(at instant: ContinuousClock.Instant) {
-        state.withLock { state in
-            state.removeAll()
-            state.confirmedUpTo = instant
-        }
-    }
-
-    /// Every change committed before `instant` has been applied (its heartbeat came back
-    /// through the notices' queue after them): entries may be served until `lease` after it.
+    /// Every change committed before `instant` has been applied, and notices arrive (a heartbeat
+    /// sent at `instant` came back through the notices' queue after them): entries may be kept,
+    /// and served until `lease` after the latest such instant. The first one after
+    /// ``stopListening()`` (or ever) turns the cache on, empty.
     func confirm(upTo instant: ContinuousClock.Instant) {
         state.withLock { state in
-            guard let confirmed = state.confirmedUpTo, confirmed < instant else { return }
-            state.confirmedUpTo = instant
+            guard let confirmed = state.confirmedUpTo else {
+                state.removeAll()
+                state.confirmedUpTo = instant
+                return
+            }
+            if confirmed < instant { state.confirmedUpTo = instant }
         }
     }
 
-    /// Notices may be missed from now on: nothing is served or kept until ``startListening(at:)``.
+    /// Notices may be missed from now on: nothing is served or kept until a heartbeat comes back.
     func stopListening() {
         state.withLock { state in
             state.confirmedUpTo = nil
@@ -247,5 +267,32 @@ final class UserReadCache: Sendable {
     }
 
     var isListening: Bool { state.withLock { $0.listening } }
-    var count: Int { state.withLock { $0.count } }
+    /// The estimate of what the entries take, in bytes.
+    var bytes: Int { state.withLock { $0.bytes } }
+    /// How many families' standings and users' MFA settings are kept.
+    var count: Int { state.withLock { $0.users.values.reduce(0) { $0 + $1.families.count + ($1.mfa == nil ? 0 : 1) } } }
+}
+
+/// Estimates of what kept values take in memory: the bytes of their strings and arrays plus a
+/// fixed allowance for each value's and each string's own storage and the dictionaries' slots.
+private enum Size {
+    static let perString = 32
+
+    static func of(_ user: UserRecord) -> Int {
+        var bytes = 384 + [user.poolId, user.sub, user.username, user.usernameKey].reduce(0) { $0 + text($1) }
+        if let password = user.password { bytes += 64 + password.salt.count + password.verifier.count }
+        for (name, value) in user.attributes { bytes += 32 + text(name) + text(value) }
+        return bytes
+    }
+
+    static func of(_ mfa: UserMfaRecord?) -> Int {
+        guard let mfa else { return 64 }
+        return 128 + [mfa.poolId, mfa.userSub, mfa.totpSecret, mfa.pendingTotpSecret, mfa.totpName, mfa.preferred]
+            .reduce(0) { $0 + ($1.map(text) ?? 0) }
+    }
+
+    /// A family's standing and its place in the owners' index.
+    static func family(_ originJti: String) -> Int { 128 + 2 * text(originJti) }
+
+    private static func text(_ string: String) -> Int { perString + string.utf8.count }
 }
