@@ -5,15 +5,19 @@ import Foundation
 /// encoded. Keyset pagination makes them stable: items added or removed elsewhere in the
 /// listing do not shift a page.
 enum PageToken {
+    private static let version = Data("v1:".utf8)
+
     static func encode(_ key: String?) -> String? {
-        key.map { Base64URL.encode(Data("v1:\($0)".utf8)) }
+        key.map { Base64URL.encode(version + Data($0.utf8)) }
     }
 
+    /// The key `token` carries. Compared as bytes, not characters: a key that starts with
+    /// combining marks makes one character of them and the version's colon.
     static func decode(_ token: String?) throws -> String? {
         guard let token else { return nil }
-        guard let data = Base64URL.decode(token), let text = String(data: data, encoding: .utf8),
-            text.hasPrefix("v1:")
+        guard let data = Base64URL.decode(token), data.starts(with: version),
+            let key = String(data: data.dropFirst(version.count), encoding: .utf8)
         else { throw CognitoError.invalidParameter("Invalid pagination token.") }
-        return String(text.dropFirst(3))
+        return key
     }
 }
