@@ -162,6 +162,13 @@ class Generator:
             return ".null"
         return f"{name}.wirePlaceholder"
 
+    def decode_if_present(self, stype, shape_name, prop):
+        """The expression decoding member `prop`: an `integer` shape is 32 bits on the wire
+        (Smithy's Integer), so a number outside Int32 is refused like any value of a wrong type."""
+        if self.shapes[shape_name]["type"] == "integer":
+            return f"container.decodeIfPresent(Int32.self, forKey: .{prop}).map(Int.init)"
+        return f"container.decodeIfPresent({stype}.self, forKey: .{prop})"
+
     # Constraint checks -------------------------------------------------------------------
 
     def checks_for(self, shape_name, value_expr, path_expr, depth=0):
@@ -288,7 +295,7 @@ class Generator:
             for mname, p, stype, opt, sh in props:
                 path = f'validator.path({swift_string_literal(lower_camel(mname))})'
                 if opt:
-                    out.append(f"        self.{p} = try container.decodeIfPresent({stype}.self, forKey: .{p})")
+                    out.append(f"        self.{p} = try {self.decode_if_present(stype, sh, p)}")
                     checks = self.checks_for(sh, "value", "memberPath")
                     if checks:
                         out.append(f"        if let value = self.{p} {{")
@@ -296,7 +303,7 @@ class Generator:
                         out += ["            " + l for l in checks]
                         out.append("        }")
                 else:
-                    out.append(f"        if let value = try container.decodeIfPresent({stype}.self, forKey: .{p}) {{")
+                    out.append(f"        if let value = try {self.decode_if_present(stype, sh, p)} {{")
                     checks = self.checks_for(sh, "value", "memberPath")
                     if checks:
                         out.append(f"            let memberPath = {path}")

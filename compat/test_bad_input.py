@@ -118,6 +118,18 @@ def test_wrong_number_types(server, value):
     assert response.json()["__type"] in ("SerializationException", "InvalidParameterException")
 
 
+def test_integers_are_32_bits(server, idp, pool):
+    """Smithy's Integer is 32 bits: 2**31 is refused before it reaches a 32-bit column (it was a
+    500 on PostgreSQL), 2**31 - 1 is taken."""
+    for operation in ("CreateGroup", "UpdateGroup"):
+        body = {"UserPoolId": pool["Id"], "GroupName": "wide", "Precedence": 2 ** 31}
+        response = raw_call(server, operation, body)
+        assert response.status_code == 400 and response.json()["__type"] == "SerializationException", response.text
+    created = raw_call(server, "CreateGroup", {"UserPoolId": pool["Id"], "GroupName": "widest", "Precedence": 2 ** 31 - 1})
+    assert created.status_code == 200 and created.json()["Group"]["Precedence"] == 2 ** 31 - 1, created.text
+    assert idp.get_group(UserPoolId=pool["Id"], GroupName="widest")["Group"]["Precedence"] == 2 ** 31 - 1
+
+
 def test_missing_required_members_are_all_reported(server):
     message = assert_raw_error(raw_call(server, "SignUp", {"Password": PASSWORD}), "InvalidParameterException")
     assert message == (

@@ -365,7 +365,7 @@ public struct AdminCreateUserConfigType: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.allowAdminCreateUserOnly = try container.decodeIfPresent(Bool.self, forKey: .allowAdminCreateUserOnly)
-        self.unusedAccountValidityDays = try container.decodeIfPresent(Int.self, forKey: .unusedAccountValidityDays)
+        self.unusedAccountValidityDays = try container.decodeIfPresent(Int32.self, forKey: .unusedAccountValidityDays).map(Int.init)
         if let value = self.unusedAccountValidityDays {
             let memberPath = validator.path("unusedAccountValidityDays")
             validator.checkNumber(value, at: memberPath, min: 0, max: 365)
@@ -1208,7 +1208,7 @@ public struct AdminListDevicesRequest: WireShape {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
-        self.limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
             let memberPath = validator.path("limit")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -1290,7 +1290,7 @@ public struct AdminListGroupsForUserRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
             let memberPath = validator.path("limit")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -1372,7 +1372,7 @@ public struct AdminListUserAuthEventsRequest: WireShape {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
-        self.maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults)
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -2465,7 +2465,7 @@ public struct AuthenticationResultType: WireShape {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p10, sensitive: true)
         }
-        self.expiresIn = try container.decodeIfPresent(Int.self, forKey: .expiresIn)
+        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
         self.tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         if let value = self.tokenType {
             let memberPath = validator.path("tokenType")
@@ -3185,7 +3185,7 @@ public struct CreateGroupRequest: WireShape {
             let memberPath = validator.path("roleArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p8, sensitive: false)
         }
-        self.precedence = try container.decodeIfPresent(Int.self, forKey: .precedence)
+        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
         if let value = self.precedence {
             let memberPath = validator.path("precedence")
             validator.checkNumber(value, at: memberPath, min: 0)
@@ -3758,17 +3758,17 @@ public struct CreateUserPoolClientRequest: WireShape {
             let memberPath = validator.path("clientSecret")
             validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p1, sensitive: true)
         }
-        self.refreshTokenValidity = try container.decodeIfPresent(Int.self, forKey: .refreshTokenValidity)
+        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
         if let value = self.refreshTokenValidity {
             let memberPath = validator.path("refreshTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
         }
-        self.accessTokenValidity = try container.decodeIfPresent(Int.self, forKey: .accessTokenValidity)
+        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
         if let value = self.accessTokenValidity {
             let memberPath = validator.path("accessTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
         }
-        self.idTokenValidity = try container.decodeIfPresent(Int.self, forKey: .idTokenValidity)
+        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
         if let value = self.idTokenValidity {
             let memberPath = validator.path("idTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
@@ -3856,7 +3856,7 @@ public struct CreateUserPoolClientRequest: WireShape {
         }
         self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
         self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
-        self.authSessionValidity = try container.decodeIfPresent(Int.self, forKey: .authSessionValidity)
+        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
         if let value = self.authSessionValidity {
             let memberPath = validator.path("authSessionValidity")
             validator.checkNumber(value, at: memberPath, min: 3, max: 15)
@@ -3925,7 +3925,7 @@ public struct CreateUserPoolDomainRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.managedLoginVersion = try container.decodeIfPresent(Int.self, forKey: .managedLoginVersion)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
     }
 }
@@ -3949,7 +3949,7 @@ public struct CreateUserPoolDomainResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
-        self.managedLoginVersion = try container.decodeIfPresent(Int.self, forKey: .managedLoginVersion)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
         if let value = self.cloudFrontDomain {
             let memberPath = validator.path("cloudFrontDomain")
@@ -5494,7 +5494,7 @@ public struct DomainDescriptionType: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
         self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
-        self.managedLoginVersion = try container.decodeIfPresent(Int.self, forKey: .managedLoginVersion)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
     }
 }
 

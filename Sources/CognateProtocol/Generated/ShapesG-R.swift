@@ -885,7 +885,7 @@ public struct GroupType: WireShape {
             let memberPath = validator.path("roleArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p8, sensitive: false)
         }
-        self.precedence = try container.decodeIfPresent(Int.self, forKey: .precedence)
+        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
         if let value = self.precedence {
             let memberPath = validator.path("precedence")
             validator.checkNumber(value, at: memberPath, min: 0)
@@ -1336,7 +1336,7 @@ public struct ListDevicesRequest: WireShape {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
-        self.limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
             let memberPath = validator.path("limit")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -1407,7 +1407,7 @@ public struct ListGroupsRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
             let memberPath = validator.path("limit")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -1478,7 +1478,7 @@ public struct ListIdentityProvidersRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults)
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -1556,7 +1556,7 @@ public struct ListResourceServersRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults)
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 1, max: 50)
@@ -1687,7 +1687,7 @@ public struct ListTermsRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults)
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
@@ -1763,7 +1763,7 @@ public struct ListUserImportJobsRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        if let value = try container.decodeIfPresent(Int.self, forKey: .maxResults) {
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
             self.maxResults = value
@@ -1915,7 +1915,7 @@ public struct ListUserPoolClientsRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults)
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
@@ -1980,7 +1980,7 @@ public struct ListUserPoolsRequest: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p3, sensitive: false)
         }
-        if let value = try container.decodeIfPresent(Int.self, forKey: .maxResults) {
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
             self.maxResults = value
@@ -2060,7 +2060,7 @@ public struct ListUsersInGroupRequest: WireShape {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
             self.groupName = ""
         }
-        self.limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
             let memberPath = validator.path("limit")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -2145,7 +2145,7 @@ public struct ListUsersRequest: WireShape {
                 validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p4, sensitive: false)
             }
         }
-        self.limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
             let memberPath = validator.path("limit")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
@@ -2226,7 +2226,7 @@ public struct ListWebAuthnCredentialsRequest: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p3, sensitive: false)
         }
-        self.maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults)
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 0, max: 20)
@@ -2679,7 +2679,7 @@ public struct PasswordPolicyType: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
-        self.minimumLength = try container.decodeIfPresent(Int.self, forKey: .minimumLength)
+        self.minimumLength = try container.decodeIfPresent(Int32.self, forKey: .minimumLength).map(Int.init)
         if let value = self.minimumLength {
             let memberPath = validator.path("minimumLength")
             validator.checkNumber(value, at: memberPath, min: 6, max: 99)
@@ -2688,12 +2688,12 @@ public struct PasswordPolicyType: WireShape {
         self.requireLowercase = try container.decodeIfPresent(Bool.self, forKey: .requireLowercase)
         self.requireNumbers = try container.decodeIfPresent(Bool.self, forKey: .requireNumbers)
         self.requireSymbols = try container.decodeIfPresent(Bool.self, forKey: .requireSymbols)
-        self.passwordHistorySize = try container.decodeIfPresent(Int.self, forKey: .passwordHistorySize)
+        self.passwordHistorySize = try container.decodeIfPresent(Int32.self, forKey: .passwordHistorySize).map(Int.init)
         if let value = self.passwordHistorySize {
             let memberPath = validator.path("passwordHistorySize")
             validator.checkNumber(value, at: memberPath, min: 0, max: 24)
         }
-        self.temporaryPasswordValidityDays = try container.decodeIfPresent(Int.self, forKey: .temporaryPasswordValidityDays)
+        self.temporaryPasswordValidityDays = try container.decodeIfPresent(Int32.self, forKey: .temporaryPasswordValidityDays).map(Int.init)
         if let value = self.temporaryPasswordValidityDays {
             let memberPath = validator.path("temporaryPasswordValidityDays")
             validator.checkNumber(value, at: memberPath, min: 0, max: 365)
@@ -2838,7 +2838,7 @@ public struct RecoveryOptionType: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(Int.self, forKey: .priority) {
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .priority).map(Int.init) {
             let memberPath = validator.path("priority")
             validator.checkNumber(value, at: memberPath, min: 1, max: 2)
             self.priority = value
@@ -2884,7 +2884,7 @@ public struct RefreshTokenRotationType: WireShape {
             try validator.missing(.feature, in: container, path: validator.path("feature"))
             self.feature = FeatureType(rawValue: "")
         }
-        self.retryGracePeriodSeconds = try container.decodeIfPresent(Int.self, forKey: .retryGracePeriodSeconds)
+        self.retryGracePeriodSeconds = try container.decodeIfPresent(Int32.self, forKey: .retryGracePeriodSeconds).map(Int.init)
         if let value = self.retryGracePeriodSeconds {
             let memberPath = validator.path("retryGracePeriodSeconds")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)

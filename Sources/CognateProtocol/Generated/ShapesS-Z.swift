@@ -1544,7 +1544,7 @@ public struct UpdateGroupRequest: WireShape {
             let memberPath = validator.path("roleArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p8, sensitive: false)
         }
-        self.precedence = try container.decodeIfPresent(Int.self, forKey: .precedence)
+        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
         if let value = self.precedence {
             let memberPath = validator.path("precedence")
             validator.checkNumber(value, at: memberPath, min: 0)
@@ -2083,17 +2083,17 @@ public struct UpdateUserPoolClientRequest: WireShape {
             let memberPath = validator.path("clientName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p16, sensitive: false)
         }
-        self.refreshTokenValidity = try container.decodeIfPresent(Int.self, forKey: .refreshTokenValidity)
+        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
         if let value = self.refreshTokenValidity {
             let memberPath = validator.path("refreshTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
         }
-        self.accessTokenValidity = try container.decodeIfPresent(Int.self, forKey: .accessTokenValidity)
+        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
         if let value = self.accessTokenValidity {
             let memberPath = validator.path("accessTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
         }
-        self.idTokenValidity = try container.decodeIfPresent(Int.self, forKey: .idTokenValidity)
+        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
         if let value = self.idTokenValidity {
             let memberPath = validator.path("idTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
@@ -2181,7 +2181,7 @@ public struct UpdateUserPoolClientRequest: WireShape {
         }
         self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
         self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
-        self.authSessionValidity = try container.decodeIfPresent(Int.self, forKey: .authSessionValidity)
+        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
         if let value = self.authSessionValidity {
             let memberPath = validator.path("authSessionValidity")
             validator.checkNumber(value, at: memberPath, min: 3, max: 15)
@@ -2250,7 +2250,7 @@ public struct UpdateUserPoolDomainRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
-        self.managedLoginVersion = try container.decodeIfPresent(Int.self, forKey: .managedLoginVersion)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
     }
 }
@@ -2274,7 +2274,7 @@ public struct UpdateUserPoolDomainResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
-        self.managedLoginVersion = try container.decodeIfPresent(Int.self, forKey: .managedLoginVersion)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
         if let value = self.cloudFrontDomain {
             let memberPath = validator.path("cloudFrontDomain")
@@ -2787,17 +2787,17 @@ public struct UserPoolClientType: WireShape {
         }
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.refreshTokenValidity = try container.decodeIfPresent(Int.self, forKey: .refreshTokenValidity)
+        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
         if let value = self.refreshTokenValidity {
             let memberPath = validator.path("refreshTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
         }
-        self.accessTokenValidity = try container.decodeIfPresent(Int.self, forKey: .accessTokenValidity)
+        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
         if let value = self.accessTokenValidity {
             let memberPath = validator.path("accessTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
         }
-        self.idTokenValidity = try container.decodeIfPresent(Int.self, forKey: .idTokenValidity)
+        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
         if let value = self.idTokenValidity {
             let memberPath = validator.path("idTokenValidity")
             validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
@@ -2885,7 +2885,7 @@ public struct UserPoolClientType: WireShape {
         }
         self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
         self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
-        self.authSessionValidity = try container.decodeIfPresent(Int.self, forKey: .authSessionValidity)
+        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
         if let value = self.authSessionValidity {
             let memberPath = validator.path("authSessionValidity")
             validator.checkNumber(value, at: memberPath, min: 3, max: 15)
@@ -3165,7 +3165,7 @@ public struct UserPoolType: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
         self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
-        self.estimatedNumberOfUsers = try container.decodeIfPresent(Int.self, forKey: .estimatedNumberOfUsers)
+        self.estimatedNumberOfUsers = try container.decodeIfPresent(Int32.self, forKey: .estimatedNumberOfUsers).map(Int.init)
         self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
         self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
         self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
