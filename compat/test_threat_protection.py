@@ -4,6 +4,7 @@ takeover actions with notification emails and one-click feedback links), and log
 auth events to files — through boto3, with callers' addresses given by X-Forwarded-For."""
 import hashlib
 import json
+import os
 import tempfile
 import time
 import urllib.request
@@ -261,6 +262,22 @@ def test_auth_events_delivered_to_a_log_file(server, idp):
     assert [line["eventType"] for line in mine] == ["SignUp", "SignIn"]
     assert mine[1]["eventResponse"] == "Pass" and mine[1]["userPoolId"] == pool["Id"]
     assert PASSWORD not in json.dumps(lines)
+
+
+def test_a_log_group_name_too_long_for_a_file_still_gets_its_events(server, idp):
+    """CloudWatch takes log group names of up to 512 characters; a file name, 255 bytes. A long
+    name is shortened with a hash of the whole, so its events are still written."""
+    pool, client = protected_pool(idp)
+    group = "cognate-" + "long-" * 60 + "events"
+    idp.set_log_delivery_configuration(UserPoolId=pool["Id"], LogConfigurations=[
+        {"LogLevel": "INFO", "EventSource": "userAuthEvents",
+         "CloudWatchLogsConfiguration": {"LogGroupArn": f"arn:aws:logs:us-east-1:000000000000:log-group:{group}"}}])
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    sign_in(idp, client, username)
+    files = [f for f in os.listdir(server.logs) if f.startswith(group[:150]) and f.endswith(".jsonl")]
+    assert len(files) == 1 and len(files[0].encode()) <= 206
+    with open(os.path.join(server.logs, files[0])) as f:
+        assert [json.loads(line)["eventType"] for line in f if username in line] == ["SignUp", "SignIn"]
 
 
 def test_failed_deliveries_go_to_the_user_notification_log(tmp_path):

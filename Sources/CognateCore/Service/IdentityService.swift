@@ -22,7 +22,7 @@ public final class IdentityService: Sendable {
     /// Calls to identity providers (federation).
     let upstream: any UpstreamHTTP
     let changeFeedCursor = ChangeFeedCursor()
-    var logDeliveryFiles: LogDeliveryFiles { LogDeliveryFiles(directory: configuration.logDeliveryDirectory) }
+    let logDeliveryFiles: LogDeliveryFiles
 
     /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
     /// pool on first use. Messages go through a durable queue to `channels`; `log` hears about
@@ -44,7 +44,7 @@ public final class IdentityService: Sendable {
         let senders = CustomSenders(triggers: triggers, store: store) { id in
             try await cache.pool(id, now: time.now) { try await store.read { try await $0.pool(id: id) } }
         }
-        let logFiles = LogDeliveryFiles(directory: configuration.logDeliveryDirectory)
+        let logFiles = LogDeliveryFiles(directory: configuration.logDeliveryDirectory, log: log)
         let deliveryQueue = DeliveryQueue(
             store: store, channels: channels, customSenders: senders, time: time, log: log
         ) { message, failure, gaveUp in
@@ -57,7 +57,7 @@ public final class IdentityService: Sendable {
             store: store, time: time, random: random,
             deliveryQueue: deliveryQueue,
             triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey),
-            upstream: upstream)
+            logDeliveryFiles: logFiles, upstream: upstream)
     }
 
     /// The same, with one channel for both media.
@@ -70,8 +70,9 @@ public final class IdentityService: Sendable {
 
     init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
          triggers: Triggers, cache: ConfigurationCache, configuration: CoreConfiguration, keys: SigningKeyRing,
-         codeKey: SymmetricKey, upstream: any UpstreamHTTP = URLSessionUpstreamHTTP()) {
+         codeKey: SymmetricKey, logDeliveryFiles: LogDeliveryFiles, upstream: any UpstreamHTTP = URLSessionUpstreamHTTP()) {
         self.upstream = upstream
+        self.logDeliveryFiles = logDeliveryFiles
         self.store = store
         self.time = time
         self.random = random

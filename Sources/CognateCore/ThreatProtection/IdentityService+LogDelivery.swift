@@ -1,4 +1,5 @@
 import CognateProtocol
+import Crypto
 import Foundation
 
 /// Where a pool's exported logs go (SetLogDeliveryConfiguration). Cognate has no CloudWatch,
@@ -7,13 +8,26 @@ import Foundation
 /// stream name), so log shippers can pick the files up.
 struct LogDeliveryFiles: Sendable {
     let directory: String?
+    /// Hears about lines that could not be written (the file and the system's reason).
+    var log: @Sendable (String) -> Void = { _ in }
 
-    /// The file a destination ARN maps to; nil without a directory or for an unusable name.
+    /// Names longer than this (in bytes) are shortened: file systems take 255 at most.
+    static let longestName = 200
+
+    /// The file a destination ARN maps to; nil without a directory or for an unusable name. A
+    /// name too long for a file keeps its first part and gains a hash of the whole, so that two
+    /// long names sharing their beginning stay two files.
     func path(forARN arn: String) -> String? {
         guard let directory else { return nil }
         let last = arn.split(separator: ":", omittingEmptySubsequences: true).last { $0 != "*" } ?? ""
-        let name = String(last.split(separator: "/").last ?? "").filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        var name = String(last.split(separator: "/").last ?? "").filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
         guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        if name.utf8.count > Self.longestName {
+            let digest = SRPEncoding.hexString(SHA256.hash(data: Data(name.utf8))).prefix(16)
+            var kept = ""
+            for character in name where kept.utf8.count + character.utf8.count <= Self.longestName - 17 { kept.append(character) }
+            name = kept + "-" + digest
+        }
         return (directory as NSString).appendingPathComponent(name + ".jsonl")
     }
 
@@ -48,11 +62,12 @@ struct LogDeliveryFiles: Sendable {
     /// Appends one line (a single write, so concurrent lines never interleave).
     private func append(_ line: Data, to path: String) {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o640)
-        guard descriptor >= 0 else { return }
+        guard descriptor >= 0 else { return log("Could not open the log delivery file \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var data = line
         data.append(0x0A)
-        _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written != data.count { log("Could not write to the log delivery file \(path): \(String(cString: strerror(errno)))") }
     }
 }
 
