@@ -7,16 +7,20 @@ public final class SQLStore: Store {
     public let backend: any SQLBackend
     private let connectionUse = ConnectionUse()
     private let userNumbers: UserNumbers
-    /// Users as read-only requests see them, where the database notifies changes (PostgreSQL).
+    /// Users as read-only requests see them, where asked for and the database notifies changes
+    /// (PostgreSQL).
     let userCache: UserReadCache?
 
     /// The database's SQL dialect (and with it, how it is reached: in process, or over a connection).
     public var flavor: SQLFlavor { backend.flavor }
 
-    public init(backend: any SQLBackend) {
+    /// `cachingUsers`: keep a ``UserReadCache`` where the backend notifies changes, at the cost
+    /// of a connection of its own that listens to them. A server's store; not the command-line
+    /// tool's, which makes a few statements and exits.
+    public init(backend: any SQLBackend, cachingUsers: Bool = false) {
         self.backend = backend
         self.userNumbers = UserNumbers.for(backend.flavor)
-        if let notifying = backend as? any UserChangeNotifying {
+        if cachingUsers, let notifying = backend as? any UserChangeNotifying {
             let cache = UserReadCache()
             notifying.keepCurrent(cache)
             userCache = cache
@@ -27,9 +31,9 @@ public final class SQLStore: Store {
 
     /// Opens the database a location names and brings its schema up to date:
     /// `postgres://…` / `postgresql://…` for PostgreSQL, anything else is a SQLite file path
-    /// (an optional `sqlite://` prefix is stripped).
+    /// (an optional `sqlite://` prefix is stripped). `cachingUsers`: as ``init(backend:cachingUsers:)``.
     public static func open(_ location: String, options: DatabaseOptions = DatabaseOptions(), logger: Logger,
-                             migrate: Bool = true) async throws -> SQLStore {
+                             migrate: Bool = true, cachingUsers: Bool = false) async throws -> SQLStore {
         let backend = try await openBackend(location, options: options, logger: logger)
         if migrate {
             do {
@@ -39,7 +43,7 @@ public final class SQLStore: Store {
                 throw error
             }
         }
-        return SQLStore(backend: backend)
+        return SQLStore(backend: backend, cachingUsers: cachingUsers)
     }
 
     public static func openBackend(_ location: String, options: DatabaseOptions = DatabaseOptions(), logger: Logger)

@@ -198,8 +198,8 @@ struct PostgresUserCacheTests {
     /// j1 and j2 (of device d1).
     static func withNodes(_ body: (SQLStore, SQLStore) async throws -> Void) async throws {
         let url = try await PostgresTestDatabase.create()
-        let a = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
-        let b = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        let a = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"), cachingUsers: true)
+        let b = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"), cachingUsers: true)
         let outcome: Result<Void, any Error>
         do {
             try await StoreConformance.seed(a, users: [StoreConformance.user("a", attributes: ["email": "a@x.io"])])
@@ -282,6 +282,20 @@ struct PostgresUserCacheTests {
             #expect(try await Self.answer(b, "j2") != nil)
             try await a.write { try await $0.deletePool(id: "p1") }
             try await Self.eventually("the pool's deletion reaches b") { try await Self.answer(b, "j2") == nil }
+        }
+    }
+
+    /// A store closes whatever its listener is doing: connecting, listening, sending its first
+    /// heartbeat. (A heartbeat written just after its connection closed was never answered, and
+    /// `close()` waited for it forever: the command-line tool hung about once in a few hundred
+    /// runs on a busy machine.) The stores close at staggered moments of their listeners' start.
+    @Test func aStoreClosesWhileItsListenerStarts() async throws {
+        let url = try await PostgresTestDatabase.create()
+        for round in 0..<40 {
+            let store = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"),
+                                                migrate: round == 0, cachingUsers: true)
+            try await Task.sleep(for: .microseconds(round * 500))
+            await store.close()
         }
     }
 

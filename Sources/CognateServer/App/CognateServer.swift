@@ -30,7 +30,8 @@ public struct CognateServer: Sendable {
         }
         let store: SQLStore
         do {
-            store = try await SQLStore.open(configuration.database, options: configuration.databaseOptions, logger: logger)
+            store = try await SQLStore.open(
+                configuration.database, options: configuration.databaseOptions, logger: logger, cachingUsers: true)
         } catch {
             throw DatabaseUnavailable(location: SQLStore.redacted(configuration.database), reason: error)
         }

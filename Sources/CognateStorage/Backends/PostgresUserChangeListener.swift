@@ -103,11 +103,16 @@ final class PostgresUserChangeListener: Sendable {
         throw Failure.noticesEnded
     }
 
+    /// Each heartbeat is abandoned when the listener stops: the connection may close between
+    /// the loop's last look at cancellation and the statement's write, and PostgresNIO never
+    /// answers a statement written after its connection closed (a store's `close()` hung on it).
     private static func sendHeartbeats(_ heartbeat: Heartbeat, on connection: PostgresConnection, logger: Logger) async throws {
         while true {
-            _ = try await connection.query(
-                "SELECT pg_notify(\(channel), \(heartbeat.payload(sentAt: .now)))", logger: logger
-            ).collect()
+            _ = try await abandoningOnCancellation {
+                try await connection.query(
+                    "SELECT pg_notify(\(channel), \(heartbeat.payload(sentAt: .now)))", logger: logger
+                ).collect()
+            }
             try await Task.sleep(for: heartbeatInterval)
         }
     }
