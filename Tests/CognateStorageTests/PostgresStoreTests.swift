@@ -10,7 +10,8 @@ struct PostgresStoreTests {
     @Test(arguments: StoreConformance.cases)
     func conformance(_ check: StoreConformance.Case) async throws {
         let store = try await SQLStore.open(
-            try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+            try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options, logger: Logger(label: "test"),
+            cachingUsers: true)
         do { try await check.run(store) } catch {
             await store.close()
             throw error
@@ -153,6 +154,53 @@ struct PostgresStoreTests {
         #expect(try settings.first?.string("idle") == "60")
         #expect(try settings.first?.string("every") == "10")
         #expect(try settings.first?.string("count") == "6")
+    }
+
+    /// A connection that dies inside a write (the database restarted, an operator terminated
+    /// its backend) fails the write, and the statements after it (the roll-back among them) fail
+    /// at once: they do not wait forever for an answer, nor keep the connection from the pool.
+    @Test func aConnectionLostInsideAWriteFailsItAndThePoolGoesOn() async throws {
+        let backend = try await SQLStore.openBackend(
+            try await PostgresTestDatabase.create(), options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        for _ in 0..<PostgresTestDatabase.options.poolSize + 1 {   // every connection, and one reopened
+            await #expect(throws: (any Error).self) {
+                try await backend.write { session in
+                    try await session.execute("SELECT 1 AS one")   // begins the transaction
+                    _ = try? await session.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+                    return try await session.execute("SELECT 1 AS one")
+                }
+            }
+        }
+        #expect(try await backend.read { try await $0.execute("SELECT 2 AS two") }.first?.int("two") == 2)
+        await backend.shutdown()
+    }
+
+    /// A statement whose preparation failed on a connection (its wait for a lock cut short by
+    /// the statement timeout) runs on that connection once the lock is free. PostgresNIO keeps
+    /// a failed preparation and answers every later execution of the name with it: one lock
+    /// wait made a user's updates fail on that connection until the node restarted.
+    @Test func aStatementThatTimedOutPreparingRunsAgainOnItsConnection() async throws {
+        let url = try await PostgresTestDatabase.create()
+        let holder = try await SQLStore.openBackend(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        let impatient = DatabaseOptions(poolSize: 1, statementTimeout: 1, connectionWaitTimeout: 30)
+        let node = try await SQLStore.openBackend(url, options: impatient, logger: Logger(label: "test"))
+        try await holder.write { try await $0.execute("CREATE TABLE t (x INTEGER)") }
+        let locked = AsyncStream.makeStream(of: Void.self), released = AsyncStream.makeStream(of: Void.self)
+        let holding = Task {
+            try await holder.write { session in
+                try await session.execute("LOCK TABLE t IN ACCESS EXCLUSIVE MODE")
+                locked.continuation.yield()
+                for await _ in released.stream { break }
+            }
+        }
+        for await _ in locked.stream { break }
+        let count: SQLStatement = "SELECT count(*) AS n FROM t"
+        await #expect(throws: (any Error).self) { try await node.read { try await $0.execute(count) } }
+        released.continuation.yield()
+        try await holding.value
+        #expect(try await node.read { try await $0.execute(count) }.first?.int("n") == 0)
+        await node.shutdown()
+        await holder.shutdown()
     }
 
     @Test func unreachableDatabaseIsAClearError() async throws {

@@ -237,6 +237,15 @@ struct PostgresSession: SQLSession {
         async throws -> [SQLRow]
     {
         let (sql, values) = try statement.rendered { "$\($0)" }
+        // PostgresNIO never answers a statement written to a connection it has closed (the
+        // database ended the session: a restart, a terminated backend): the statement after
+        // the one that saw it go, or the roll-back, would wait forever, its cancellation
+        // unheard, and its connection with it. The connection closes on its event loop, where
+        // a request's statements run; from elsewhere a statement could still slip in between
+        // this look and its write.
+        guard !connection.isClosed else {
+            throw StorageError.unreachable("PostgreSQL closed the connection (before \(sql.prefix(120)))")
+        }
         var binds = PostgresBindings(capacity: values.count)
         var types = ""
         for value in values {
@@ -257,8 +266,7 @@ struct PostgresSession: SQLSession {
                     }
                     if let columns, columns !== known { statements.remember(columns, of: name) }
                     return rows
-                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "0A000" {
-                    // "cached plan must not change result type": the schema changed under the plan.
+                } catch let error as PSQLError where Self.mayHaveFailedPreparing(error) {
                     statements.forget(sql, types: types)
                     throw error
                 }
@@ -273,6 +281,18 @@ struct PostgresSession: SQLSession {
             default: throw SQLError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error)) (in \(sql.prefix(120)))")
             }
         }
+    }
+
+    /// Whether `error` may have come from preparing the statement, which PostgresNIO then
+    /// repeats for every later execution of its name on that connection, without asking the
+    /// server: a lock wait cut short by the statement timeout would fail that statement on that
+    /// connection forever. Not a violated constraint (class 23, met while executing, and
+    /// frequent: a taken username); anything else a valid statement meets is rare (timeouts,
+    /// locks, resources, "cached plan must not change result type" after another node
+    /// migrated), and forgetting the name costs one more preparation per connection.
+    private static func mayHaveFailedPreparing(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return !state.hasPrefix("23")
     }
 
     /// The rows of a result and their columns (nil when there were no rows). `known`: the

@@ -13,7 +13,12 @@ import Synchronization
 /// without bound: beyond it, statements run unprepared as before.
 final class PostgresPreparedStatements: Sendable {
     static let limit = 1000
-    private let names = Mutex<[String: String]>([:])
+    private struct Names {
+        var bySQL: [String: String] = [:]
+        /// Names handed out so far: a forgotten statement's new name is never its old one.
+        var issued = 0
+    }
+    private let names = Mutex(Names())
     /// The columns of each named statement's last result, so that rows of the next one share
     /// them instead of indexing their names again.
     private let columns = Mutex<[String: SQLColumns]>([:])
@@ -22,18 +27,21 @@ final class PostgresPreparedStatements: Sendable {
     func name(for sql: String, types: String) -> String? {
         let key = types + "\u{0}" + sql
         return names.withLock { names in
-            if let name = names[key] { return name }
-            guard names.count < Self.limit else { return nil }
-            let name = "cognate_\(names.count)_\(UInt32(truncatingIfNeeded: key.hashValue))"
-            names[key] = name
+            if let name = names.bySQL[key] { return name }
+            guard names.bySQL.count < Self.limit else { return nil }
+            let name = "cognate_\(names.issued)_\(UInt32(truncatingIfNeeded: key.hashValue))"
+            names.issued += 1
+            names.bySQL[key] = name
             return name
         }
     }
 
     /// Forgets `sql`'s name, so the next execution prepares it afresh under a new one: for a
-    /// statement whose cached plan no longer matches the schema (another node migrated).
+    /// statement whose cached plan no longer matches the schema (another node migrated), or
+    /// whose preparation may have failed (PostgresNIO keeps that failure, and answers every
+    /// later execution of the name on that connection with it).
     func forget(_ sql: String, types: String) {
-        if let name = names.withLock({ $0.removeValue(forKey: types + "\u{0}" + sql) }) {
+        if let name = names.withLock({ $0.bySQL.removeValue(forKey: types + "\u{0}" + sql) }) {
             _ = columns.withLock { $0.removeValue(forKey: name) }
         }
     }
