@@ -286,13 +286,15 @@ struct PostgresSession: SQLSession {
     /// Whether `error` may have come from preparing the statement, which PostgresNIO then
     /// repeats for every later execution of its name on that connection, without asking the
     /// server: a lock wait cut short by the statement timeout would fail that statement on that
-    /// connection forever. Not a violated constraint (class 23, met while executing, and
-    /// frequent: a taken username); anything else a valid statement meets is rare (timeouts,
-    /// locks, resources, "cached plan must not change result type" after another node
-    /// migrated), and forgetting the name costs one more preparation per connection.
+    /// connection forever. Not a data exception or a violated constraint (classes 22 and 23:
+    /// met while executing, with values a request chose, a taken username among them: a new
+    /// name for each would leave the old one prepared on the server's connections, without
+    /// bound). Anything else a valid statement meets is rare (timeouts, locks, resources,
+    /// "cached plan must not change result type" after another node migrated), and forgetting
+    /// the name costs one more preparation per connection.
     private static func mayHaveFailedPreparing(_ error: PSQLError) -> Bool {
         guard let state = error.serverInfo?[.sqlState] else { return false }
-        return !state.hasPrefix("23")
+        return !state.hasPrefix("22") && !state.hasPrefix("23")
     }
 
     /// The rows of a result and their columns (nil when there were no rows). `known`: the
