@@ -19,6 +19,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from conftest import POSTGRES_URL, REGION, CognateServer
+from multinode import eventually
 
 pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="fails PostgreSQL connections (the PostgreSQL pass)")
 
@@ -27,13 +28,6 @@ PASSWORD = "Passw0rd!x"
 
 def sql(query):
     return subprocess.run(["psql", POSTGRES_URL, "-tAc", query], capture_output=True, text=True, check=True).stdout.strip()
-
-
-def wait_for(what, condition, seconds=30):
-    deadline = time.time() + seconds
-    while not condition():
-        assert time.time() < deadline, what
-        time.sleep(0.1)
 
 
 @contextmanager
@@ -59,8 +53,9 @@ def users_locked(database_url, database_name):
     try:
         holder.stdin.write("BEGIN; LOCK TABLE users IN EXCLUSIVE MODE;\n")
         holder.stdin.flush()
-        wait_for("psql holds the lock", lambda: sql(
-            f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{database_name}' AND state = 'idle in transaction'") == "1")
+        eventually(lambda: sql(
+            f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{database_name}' AND state = 'idle in transaction'") == "1",
+            within=30, what="psql holds the lock")
         yield
         holder.stdin.write("ROLLBACK;\n\\q\n")
         holder.stdin.flush()
@@ -133,7 +128,7 @@ def test_requests_answer_while_the_database_ends_their_connections():
                     return response.status == 200
             except OSError:
                 return False
-        wait_for("the node is ready again", ready)
+        eventually(ready, within=30, what="the node is ready again")
         assert [sign_in_read_and_update() for _ in range(12)] == ["ok"] * 12
 
 
@@ -145,7 +140,7 @@ def test_a_write_whose_connection_ends_inside_its_transaction_fails_at_once_and_
             writer = threading.Thread(target=lambda: outcome.append(update_name(idp, pool)))
             writer.start()
             waiting = f"FROM pg_stat_activity WHERE datname = '{name}' AND wait_event_type = 'Lock'"
-            wait_for("the write waits for the lock", lambda: sql(f"SELECT count(*) {waiting}") == "1")
+            eventually(lambda: sql(f"SELECT count(*) {waiting}") == "1", within=30, what="the write waits for the lock")
             assert sql(f"SELECT count(pg_terminate_backend(pid)) {waiting}") == "1"
             writer.join(timeout=90)
             assert not writer.is_alive(), "the write never answered"

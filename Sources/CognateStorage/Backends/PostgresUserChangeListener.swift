@@ -11,9 +11,9 @@ import PostgresNIO
 /// sends a heartbeat notice of its own through the same queue, and PostgreSQL delivers notices
 /// in commit order, so a heartbeat that comes back vouches that every change committed before
 /// it was sent has been applied (``UserReadCache/confirm(upTo:)``); the first one back turns the
-/// cache on. When the connection fails,
-/// or stays silent for `silenceLimit` (a peer gone without a word, a stopped backend), the
-/// cache stops (and empties) and the listener connects again after a second.
+/// cache on. When the connection fails, or stays silent for `silenceLimit` (a peer gone without
+/// a word, a stopped backend), the cache stops (and empties) and the listener connects again
+/// after a second.
 final class PostgresUserChangeListener: Sendable {
     /// The channel the triggers notify; a notice's payload is "<pool id> <sub>".
     static let channel = "cognate_user_changes"
