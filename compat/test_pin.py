@@ -7,10 +7,11 @@ import hashlib
 import hmac
 import os
 
+import pytest
 from pycognito.aws_srp import AWSSRP, G_HEX, N_HEX, get_random, hash_sha256, hex_hash, hex_to_long, pad_hex
 
-from helpers import (REFRESH_TOKEN_REVOKED, assert_raw_error, cognito_error, confirmed_user, raw_call, refresh, srp_auth,
-                     srp_for)
+from helpers import (REFRESH_TOKEN_REVOKED, assert_raw_error, cognito_error, confirmed_user, raw_call, refresh,
+                     run_concurrently, srp_auth, srp_for)
 from test_devices import device_pool, remember
 
 POLICY = {"MinimumLength": 5, "MaximumLength": 6, "AllowSequences": False, "MaximumSimilarDigits": 2,
@@ -145,3 +146,90 @@ def test_pin_sign_in_needs_a_policy_and_a_registered_pin(server, idp):
     call(server, "SetUserPoolPinPolicy", {"UserPoolId": pool["Id"], "PinPolicy": POLICY})
     with cognito_error("NotAuthorizedException", "No PIN is registered for this device."):
         pin_sign_in(idp, pool, client, username, device, "whatever")
+
+
+def pin_started(idp, client, username, device, secret):
+    """DEVICE_PIN_AUTH only: (the SRP helper, the DEVICE_PASSWORD_VERIFIER challenge's parameters)."""
+    key, group = device[:2]
+    srp = AWSSRP(username, "unused", "unused", client["ClientId"], client=idp, device_key=key, device_group_key=group,
+                 device_password=secret)
+    started = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="DEVICE_PIN_AUTH",
+                                AuthParameters={"USERNAME": username, "DEVICE_KEY": key,
+                                                "SRP_A": srp.get_auth_params()["SRP_A"]})
+    return srp, started["ChallengeParameters"]
+
+
+def test_parallel_wrong_pins_are_judged_one_at_a_time_up_to_the_limit(server, idp):
+    """30 answers released together, one of them the right PIN: each is judged on the count the
+    one before left, so at most the policy's 3 wrong PINs in a row are ever judged, and the
+    right PIN never wins once the limit forgot the device (both databases)."""
+    pool, client, username, device, material, _ = registered(server, idp)
+    secrets = [pin_secret(material, "99887")] * 29 + [pin_secret(material, "24680")]
+    started = [pin_started(idp, client, username, device, secret) for secret in secrets]
+
+    def answer(each_idp, index):
+        srp, parameters = started[index]
+        each_idp.respond_to_auth_challenge(ClientId=client["ClientId"], ChallengeName="DEVICE_PASSWORD_VERIFIER",
+                                           ChallengeResponses=srp.process_device_challenge(parameters))
+
+    messages = []
+
+    def record(each_idp, index):
+        try:
+            answer(each_idp, index)
+            messages.append((index, "signed in"))
+        except Exception as error:
+            messages.append((index, error.response["Error"]["Message"]))
+            raise
+
+    run_concurrently(server, len(started), record)
+    judged = [message for _, message in messages if "Incorrect PIN" in message]
+    right_won = (len(secrets) - 1, "signed in") in messages
+    if right_won:
+        # Two wrong at most before it, three at most after it (its success starts the count again).
+        assert len(judged) <= 5, messages
+    else:
+        assert len(judged) == 3, messages
+        assert sum("the device was forgotten" in message for message in judged) == 1, messages
+        with cognito_error("ResourceNotFoundException", "Device does not exist."):
+            pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))
+    assert not server.faults()
+
+
+def test_a_pin_registration_is_told_to_the_user(server, idp):
+    pool, client, username, device, material, tokens = registered(server, idp)
+    notices = [m for m in server.outbox(pool["Id"]) if m["purpose"] == "pinRegistered"]
+    assert len(notices) == 1 and notices[0]["destination"] == f"{username}@example.com", notices
+    assert "A PIN was set" in notices[0]["body"] and not notices[0].get("code")
+
+
+REVOCATIONS = {
+    "GlobalSignOut": lambda server, idp, pool, client, username, tokens: idp.global_sign_out(
+        AccessToken=tokens["AccessToken"]),
+    "AdminUserGlobalSignOut": lambda server, idp, pool, client, username, tokens: idp.admin_user_global_sign_out(
+        UserPoolId=pool["Id"], Username=username),
+    "AdminSetUserPassword": lambda server, idp, pool, client, username, tokens: idp.admin_set_user_password(
+        UserPoolId=pool["Id"], Username=username, Password="N3w-Passw0rd!", Permanent=True),
+    "ChangePassword": lambda server, idp, pool, client, username, tokens: idp.change_password(
+        AccessToken=tokens["AccessToken"], PreviousPassword="Passw0rd!", ProposedPassword="N3w-Passw0rd!"),
+    "AdminDisableUser": lambda server, idp, pool, client, username, tokens: (
+        idp.admin_disable_user(UserPoolId=pool["Id"], Username=username),
+        idp.admin_enable_user(UserPoolId=pool["Id"], Username=username)),
+    "AdminResetUserPassword + ConfirmForgotPassword": lambda server, idp, pool, client, username, tokens: (
+        idp.admin_reset_user_password(UserPoolId=pool["Id"], Username=username),
+        idp.confirm_forgot_password(ClientId=client["ClientId"], Username=username,
+                                    ConfirmationCode=server.last_code(pool["Id"]), Password="N3w-Passw0rd!")),
+}
+
+
+@pytest.mark.parametrize("revocation", sorted(REVOCATIONS))
+def test_every_revocation_and_password_change_takes_back_pins_and_remembered_devices(server, idp, revocation):
+    """Whoever registered a PIN (or remembered a device) with a stolen token loses it when the
+    user signs out everywhere, is signed out by an administrator, or has a new password."""
+    pool, client, username, device, material, tokens = registered(server, idp)
+    REVOCATIONS[revocation](server, idp, pool, client, username, tokens)
+    with cognito_error("NotAuthorizedException", "No PIN is registered for this device."):
+        pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))
+    attributes = {a["Name"]: a["Value"] for a in idp.admin_get_device(
+        UserPoolId=pool["Id"], Username=username, DeviceKey=device[0])["Device"]["DeviceAttributes"]}
+    assert attributes["dev:device_remembered_status"] == "not_remembered"

@@ -1,4 +1,5 @@
 import CognateProtocol
+import Foundation
 
 /// Who an access token speaks for.
 struct AuthenticatedUser: Sendable {
@@ -8,6 +9,8 @@ struct AuthenticatedUser: Sendable {
     var originJti: String
     /// The device the token was issued to, if any.
     var deviceKey: String?
+    /// When the user last proved who they are (the token's `auth_time`; a refresh keeps it).
+    var authTime: Date
 }
 
 extension IdentityService {
@@ -33,6 +36,7 @@ extension IdentityService {
         guard let family, family.revokedAt == nil else { throw CognitoError.revokedAccessToken }
         guard user.enabled else { throw CognitoError.userDisabled }
         if user.status == .resetRequired { throw CognitoError.passwordResetRequired }
-        return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti, deviceKey: family.deviceKey)
+        return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti, deviceKey: family.deviceKey,
+            authTime: Date(timeIntervalSince1970: claims.authTime))
     }
 }

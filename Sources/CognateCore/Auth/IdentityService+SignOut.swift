@@ -7,8 +7,19 @@ extension IdentityService {
     public func globalSignOut(_ request: GlobalSignOutRequest) async throws -> GlobalSignOutResponse {
         let caller = try await authenticatedUser(request.accessToken)
         let now = time.now
-        try await store.write { try await $0.revokeTokenFamilies(poolId: caller.pool.id, userSub: caller.user.sub, at: now) }
+        try await store.write { try await self.endEverySession(of: caller.user.sub, pool: caller.pool, at: now, in: $0) }
         return GlobalSignOutResponse()
+    }
+
+    /// Ends everything the user is signed in with: every token family (refresh tokens and the
+    /// access tokens issued from them), every PIN registered on their devices, and the
+    /// remembered status of every device (which would let a password sign-in skip MFA).
+    /// Whoever held a stolen token, device key or PIN must sign in again from scratch.
+    func endEverySession(of userSub: String, pool: PoolRecord, at now: Date, in transaction: any StoreTransaction)
+        async throws
+    {
+        try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: userSub, at: now)
+        try await transaction.withdrawDeviceTrust(poolId: pool.id, userSub: userSub, at: now)
     }
 
     /// RevokeToken: ends one session — the refresh token and the access tokens issued from it.

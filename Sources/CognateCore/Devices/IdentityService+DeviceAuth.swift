@@ -122,7 +122,11 @@ extension IdentityService {
                 secretBlock, challenge: .devicePasswordVerifier, as: DeviceSRPSessionState.self, pool: pool, client: client,
                 in: transaction)
             try await self.consumeAuthSession(pending.record, in: transaction)
-            guard let sub = pending.record.userSub, var user = try await transaction.user(poolId: pool.id, sub: sub),
+            // The user's lock first: answers for one user are judged one at a time, each reading
+            // the device (and its count of wrong PINs) as the one before left it, so no answer
+            // is judged past the PIN's attempt limit or on a device that limit forgot.
+            guard let sub = pending.record.userSub,
+                let user = try await transaction.user(poolId: pool.id, sub: sub, forUpdate: true),
                 pending.state.deviceKey == deviceKey,
                 var device = try await self.knownDevice(deviceKey, of: user, pool: pool, in: transaction),
                 let (_, verifier) = Self.verifier(of: device, pin: pending.state.pin == true)
@@ -146,7 +150,6 @@ extension IdentityService {
             device.lastAuthenticatedAt = now
             device.updatedAt = now
             try await transaction.updateDevice(device)
-            user = try await self.locked(user, transaction)
             return try await self.completeFirstFactor(
                 user, pool: pool, client: client, askingForMfa: false, device: deviceKey, deviceProved: true,
                 in: transaction)

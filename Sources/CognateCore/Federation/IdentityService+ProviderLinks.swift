@@ -57,7 +57,7 @@ extension IdentityService {
             else { throw CognitoError.userNotFound }
             if user.status == .externalProvider {
                 user.enabled = false
-                try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+                try await self.endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
             } else {
                 try await transaction.deleteProviderLink(poolId: pool.id, providerName: providerName, providerUserId: subject)
                 let kept = ProviderIdentity.decode(user.attributes["identities"])

@@ -62,4 +62,7 @@ public protocol DeviceRepository: Sendable {
     func devices(poolId: String, userSub: String, after: String?, limit: Int) async throws -> Page<DeviceRecord>
     /// Ends every token family issued to the device.
     func revokeTokenFamilies(poolId: String, deviceKey: String, at date: Date) async throws
+    /// Takes back what the user's devices were trusted with: every registered PIN is removed
+    /// and no device stays remembered (the devices themselves remain, confirmed).
+    func withdrawDeviceTrust(poolId: String, userSub: String, at date: Date) async throws
 }

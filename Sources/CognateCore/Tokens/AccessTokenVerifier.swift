@@ -11,6 +11,8 @@ struct AccessTokenClaims: Sendable {
     var scopes: Set<String>
     /// `exp`, epoch seconds.
     var expiresAt: Double
+    /// `auth_time`, epoch seconds: when the user last proved who they are (a refresh keeps it).
+    var authTime: Double
 }
 
 /// Checks an access token's signature, issuer, use and expiry (not revocation: that needs the
@@ -32,6 +34,7 @@ struct AccessTokenVerifier: Sendable {
         var username: String
         var origin_jti: String
         var exp: Double
+        var auth_time: Double
         var scope: String?
     }
 
@@ -57,7 +60,7 @@ struct AccessTokenVerifier: Sendable {
         let claims = AccessTokenClaims(
             poolId: poolId, clientId: payload.client_id, sub: payload.sub, username: payload.username,
             originJti: payload.origin_jti, scopes: Set((payload.scope ?? "").split(separator: " ").map(String.init)),
-            expiresAt: payload.exp)
+            expiresAt: payload.exp, authTime: payload.auth_time)
         verified.insert(token, claims: claims, now: now)
         return claims
     }

@@ -45,7 +45,7 @@ extension IdentityService {
             user.status = .resetRequired
             user.updatedAt = now
             try await transaction.updateUser(user)
-            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+            try await self.endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
             return try await self.recoveryDestination(for: user, pool: pool).asyncFlatMap {
                 try await self.issueCode(.forgotPassword, for: user, to: $0, pool: pool, in: transaction)
             }

@@ -121,7 +121,7 @@ extension IdentityService {
         try await changeUser(request.username, in: pool) { user, transaction in
             try await self.setChosenPassword(request.password, on: &user, pool: pool, in: transaction)
             user.status = request.permanent == true ? .confirmed : .forceChangePassword
-            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+            try await self.endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
         }
         return AdminSetUserPasswordResponse()
     }
@@ -133,7 +133,7 @@ extension IdentityService {
         let now = time.now
         try await changeUser(request.username, in: pool) { user, transaction in
             user.enabled = false
-            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+            try await self.endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
         }
         return AdminDisableUserResponse()
     }
@@ -150,7 +150,7 @@ extension IdentityService {
         let now = time.now
         try await store.write { transaction in
             let user = try await self.requireUser(request.username, in: pool, transaction)
-            try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: now)
+            try await self.endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
         }
         return AdminUserGlobalSignOutResponse()
     }

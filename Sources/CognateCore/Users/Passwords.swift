@@ -41,13 +41,17 @@ extension IdentityService {
             poolId: pool.id, sub: user.sub, password: password, at: time.now, keep: historySize)
     }
 
-    /// After a password change or reset: ends the user's sessions if the pool asks for it.
+    /// After a user changed or reset their own password: no PIN registered on their devices
+    /// signs in any more and no device stays remembered (each was trusted under the old
+    /// password); every session ends too if the pool asks for it.
     func endSessionsAfterPasswordChange(of user: UserRecord, pool: PoolRecord, in transaction: any StoreTransaction)
         async throws
     {
+        let now = time.now
         guard pool.settings.userPoolTags?[PoolSettings.revokeTokensOnPasswordChangeTag]?.lowercased() == "true" else {
+            try await transaction.withdrawDeviceTrust(poolId: pool.id, userSub: user.sub, at: now)
             return
         }
-        try await transaction.revokeTokenFamilies(poolId: pool.id, userSub: user.sub, at: time.now)
+        try await endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
     }
 }

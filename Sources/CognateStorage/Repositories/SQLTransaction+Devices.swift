@@ -51,6 +51,15 @@ extension SQLTransaction: DeviceRepository {
             """)
     }
 
+    func withdrawDeviceTrust(poolId: String, userSub: String, at date: Date) async throws {
+        try await run(
+            """
+            UPDATE devices SET pin_salt = NULL, pin_verifier = NULL, pin_registered_at = NULL, remembered = 0, \
+            updated_at = \(bind: Columns.time(date)) WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub) \
+            AND (remembered <> 0 OR pin_verifier IS NOT NULL)
+            """)
+    }
+
     static func device(from row: SQLRow) throws -> DeviceRecord {
         DeviceRecord(
             deviceKey: try row.string("device_key"), poolId: try row.string("pool_id"), userSub: try row.string("user_sub"),
