@@ -176,13 +176,14 @@ def test_identity_provider_operations_and_refusals(server, idp, upstream):
         "state": "s1"})
     assert parse_qs(urlparse(refused.headers["Location"]).query)["error"] == ["unauthorized_client"]
     uri, _ = authorize(server, app, secrets.token_urlsafe(48), identity_provider="Upstream")
-    to_provider = requests.get(server.endpoint + "/login?" + urlparse(uri).query, allow_redirects=False, timeout=10)
+    browser = requests.Session()
+    to_provider = browser.get(server.endpoint + "/login?" + urlparse(uri).query, allow_redirects=False, timeout=10)
     flow = parse_qs(urlparse(to_provider.headers["Location"]).query)["state"][0]
-    denied = requests.get(server.endpoint + "/oauth2/idpresponse", params={"error": "access_denied", "state": flow},
-                          allow_redirects=False, timeout=10)
+    denied = browser.get(server.endpoint + "/oauth2/idpresponse", params={"error": "access_denied", "state": flow},
+                         allow_redirects=False, timeout=10)
     assert parse_qs(urlparse(denied.headers["Location"]).query)["error"] == ["access_denied"]
-    replay = requests.get(server.endpoint + "/oauth2/idpresponse", params={"code": "x", "state": flow},
-                          allow_redirects=False, timeout=10)
+    replay = browser.get(server.endpoint + "/oauth2/idpresponse", params={"code": "x", "state": flow},
+                         allow_redirects=False, timeout=10)
     assert replay.status_code == 400 and "Location" not in replay.headers
 
     idp.delete_identity_provider(UserPoolId=pool["Id"], ProviderName="Upstream")

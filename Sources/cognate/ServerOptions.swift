@@ -87,6 +87,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Codes sent to one email address or phone number per pool per hour, 0 for no limit (env COGNATE_RATE_LIMIT_MESSAGES; default 10).")
     var rateLimitMessages: Int?
 
+    @Option(name: .long, help: "Hosted sign-in steps kept (pages after a submitted form, federated sign-ins) per client and caller address per minute, 0 for no limit (env COGNATE_RATE_LIMIT_HOSTED_FLOWS; default 120).")
+    var rateLimitHostedFlows: Int?
+
     @Option(name: .long, help: "How email reaches users: outbox, smtp or webhook (env COGNATE_EMAIL_DELIVERY; default outbox in dev mode, required in production).")
     var emailDelivery: String?
 
@@ -176,6 +179,8 @@ struct ServerOptions: ParsableArguments {
             rateLimitAccountRecovery, "COGNATE_RATE_LIMIT_ACCOUNT_RECOVERY", minimum: 0) ?? config.rateLimits.accountRecoveryPerMinute
         config.rateLimits.messagesPerDestinationPerHour = try Setting.number(
             rateLimitMessages, "COGNATE_RATE_LIMIT_MESSAGES", minimum: 0) ?? config.rateLimits.messagesPerDestinationPerHour
+        config.rateLimits.hostedFlowsPerMinute = try Setting.number(
+            rateLimitHostedFlows, "COGNATE_RATE_LIMIT_HOSTED_FLOWS", minimum: 0) ?? config.rateLimits.hostedFlowsPerMinute
         config.allowDevModeOnNetwork = Setting.isOn(devModeOnNetwork, "COGNATE_DEV_MODE_ON_NETWORK")
         if let origins = Setting.string(corsOrigins, "COGNATE_CORS_ORIGINS") {
             config.corsAllowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -7,6 +7,8 @@ struct FederatedFlowState: Codable, Sendable {
     var request: AuthorizationRequest
     var provider: String
     var nonce: String
+    /// The digest of the ``BrowserBinding`` the sign-in started in: only that browser may finish it.
+    var binding: String?
 }
 
 /// A provider's endpoints, from its details or its OpenID discovery document.
@@ -22,9 +24,12 @@ extension IdentityService {
     /// as the redirect URI at the provider).
     public var federationCallbackURL: String { configuration.publicBaseURL + "/oauth2/idpresponse" }
 
-    /// Starts a sign-in through `request.identityProvider`: the provider's authorization URL
-    /// (code flow, with `state` naming this flow and an OIDC `nonce`).
-    public func beginFederatedSignIn(_ request: AuthorizationRequest, provider name: String) async throws -> String {
+    /// Starts a sign-in through `request.identityProvider` in `browser`: the provider's
+    /// authorization URL (code flow, with `state` naming this flow and an OIDC `nonce`). The flow
+    /// is stored, counted against the caller's address like every stored hosted step.
+    public func beginFederatedSignIn(_ request: AuthorizationRequest, provider name: String, browser: BrowserBinding)
+        async throws -> String
+    {
         let (pool, client) = try await requireClient(request.clientId)
         func refuse(_ description: String) -> AuthorizationRedirectError {
             AuthorizationRedirectError(redirectURI: request.redirectURI, state: request.state, error: .invalidRequest(description))
@@ -40,8 +45,10 @@ extension IdentityService {
         }
         let nonce = Base64URL.encode(random.bytes(16))
         let state = try await store.write { transaction in
-            try await self.openAuthSession(
-                Self.federatedFlow, state: FederatedFlowState(request: request, provider: name, nonce: nonce), user: nil,
+            try await self.consumeRequestAllowance(.hostedFlows, client: client, in: transaction)
+            return try await self.openAuthSession(
+                Self.federatedFlow,
+                state: FederatedFlowState(request: request, provider: name, nonce: nonce, binding: browser.digest), user: nil,
                 pool: pool, client: client, encoding: .session, lifetime: Self.hostedFlowLifetime, in: transaction)
         }
         let query = Self.formEncoded([
@@ -59,11 +66,16 @@ extension IdentityService {
     /// the pool user found — the one linked to this provider user (AdminLinkProviderForUser), or
     /// the federated user `<provider>_<sub>` (EXTERNAL_PROVIDER), created on first sign-in,
     /// whose mapped attributes are refreshed at every sign-in. Then, as a hosted sign-in ends: a
-    /// code (or tokens) for the app.
-    public func completeFederatedSignIn(_ query: [String: String]) async throws -> String {
+    /// code (or tokens) for the app. Only the browser that started the sign-in (`browser`) may
+    /// finish it: a link carrying someone else's `state` and `code` completes nothing.
+    public func completeFederatedSignIn(_ query: [String: String], browser: BrowserBinding?) async throws -> String {
         guard let flow = query["state"],
             let (pool, client, state) = await consumeFlow(flow, challenge: Self.federatedFlow, as: FederatedFlowState.self)
         else { throw AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.") }
+        guard let browser, browser.matches(state.binding) else {
+            throw AuthorizationPageError(
+                message: "This sign-in was started in another browser. Go back to the app and start again.")
+        }
         func refuse(_ error: String, _ description: String) -> AuthorizationRedirectError {
             AuthorizationRedirectError(
                 redirectURI: state.request.redirectURI, state: state.request.state, error: OAuthError(error, description))

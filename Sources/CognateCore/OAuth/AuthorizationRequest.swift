@@ -37,6 +37,9 @@ public struct AuthorizationRedirectError: Error, Sendable {
 }
 
 extension IdentityService {
+    static let maximumStateLength = 2048
+    static let maximumNonceLength = 512
+
     /// Validates `/oauth2/authorize`'s query. An unknown client, a client without OAuth, or a
     /// redirect URI the client does not list exactly throw ``AuthorizationPageError`` (an error
     /// page: never redirect to an address the client did not register); every other problem
@@ -53,6 +56,11 @@ extension IdentityService {
             (settings.callbackURLs ?? []).contains(redirectURI)
         else { throw AuthorizationPageError(message: "redirect_mismatch: the redirect_uri is not one of the client's callback URLs.") }
         let state = query["state"]
+        // Bounds of what a page carries (and a flow stores): no app needs more.
+        guard (state?.count ?? 0) <= Self.maximumStateLength, (query["nonce"]?.count ?? 0) <= Self.maximumNonceLength else {
+            throw AuthorizationPageError(message:
+                "The state (at most \(Self.maximumStateLength) characters) or nonce (at most \(Self.maximumNonceLength)) is too long.")
+        }
         func refuse(_ error: OAuthError) -> AuthorizationRedirectError {
             AuthorizationRedirectError(redirectURI: redirectURI, state: state, error: error)
         }

@@ -5,12 +5,14 @@ extension IdentityService {
     static let forgotPasswordStage = "forgotPassword"
     static let resetPasswordStage = "resetPassword"
 
-    /// Starts a hosted password reset for a validated authorization request: the page asking
-    /// for the account's name.
-    public func beginHostedPasswordReset(_ request: AuthorizationRequest) async throws -> HostedSignInStep {
+    /// Starts a hosted password reset for a validated authorization request, in `browser`: the
+    /// page asking for the account's name (stored nowhere: its flow is sealed).
+    public func beginHostedPasswordReset(_ request: AuthorizationRequest, browser: BrowserBinding) async throws
+        -> HostedSignInStep
+    {
         let (pool, client) = try await requireClient(request.clientId)
-        return try await hostedPage(
-            HostedFlowState(request: request, stage: Self.forgotPasswordStage), error: nil, pool: pool, client: client)
+        return try await firstHostedPage(
+            HostedFlowState(request: request, stage: Self.forgotPasswordStage), browser: browser, pool: pool, client: client)
     }
 
     /// The reset pages submitted: ForgotPassword, then ConfirmForgotPassword, as the API runs
@@ -33,7 +35,7 @@ extension IdentityService {
                 _ = try await confirmForgotPassword(ConfirmForgotPasswordRequest(
                     clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
                     confirmationCode: form["code"] ?? "", password: form["new_password"] ?? ""))
-                next = HostedFlowState(request: state.request, username: username,
+                next = HostedFlowState(request: state.request, binding: state.binding, username: username,
                                        page: HostedPageState(notice: "Your password was changed. Sign in."))
             }
         } catch let error as CognitoError {

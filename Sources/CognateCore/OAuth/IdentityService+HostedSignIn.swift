@@ -36,6 +36,8 @@ public enum HostedSignInStep: Sendable, Equatable {
 /// authorization request it answers and the challenge it waits for, if any.
 struct HostedFlowState: Codable, Sendable {
     var request: AuthorizationRequest
+    /// The digest of the ``BrowserBinding`` the flow was started in; every step must come from it.
+    var binding: String?
     /// `signUp` or `confirmSignUp` while registering; nil while signing in.
     var stage: String?
     var username: String?
@@ -59,22 +61,30 @@ extension IdentityService {
     /// How long one page of a hosted sign-in may stay open.
     static let hostedFlowLifetime: TimeInterval = 900
 
-    /// Starts a hosted sign-in for a validated authorization request: the sign-in page.
-    public func beginHostedSignIn(_ request: AuthorizationRequest) async throws -> HostedSignInStep {
+    /// Starts a hosted sign-in for a validated authorization request, in `browser`: the sign-in
+    /// page (stored nowhere: its flow is sealed, see ``SealedFlows``).
+    public func beginHostedSignIn(_ request: AuthorizationRequest, browser: BrowserBinding) async throws -> HostedSignInStep {
         let (pool, client) = try await requireClient(request.clientId)
-        let flow = try await store.write { transaction in
-            try await self.openHostedFlow(HostedFlowState(request: request), pool: pool, client: client, in: transaction)
-        }
-        return .page(.signIn(username: nil, error: nil), flow: flow, request: request)
+        return try await firstHostedPage(HostedFlowState(request: request), browser: browser, pool: pool, client: client)
     }
 
-    /// One submitted page of a hosted sign-in (`form`: its fields). The user's answers go
-    /// through the same sign-in as the API's (USER_PASSWORD_AUTH semantics, lockout, MFA, new
-    /// password, triggers); the flow is used up and a new one returned with the next page, or
-    /// the browser is sent back to the app. An expired or unknown flow throws
-    /// ``AuthorizationPageError``.
-    public func continueHostedSignIn(flow: String, form: [String: String]) async throws -> HostedSignInStep {
-        guard let (pool, client, state) = await consumeFlow(flow, challenge: Self.hostedFlow, as: HostedFlowState.self) else {
+    /// One submitted page of a hosted sign-in (`form`: its fields), from `browser`. The user's
+    /// answers go through the same sign-in as the API's (USER_PASSWORD_AUTH semantics, lockout,
+    /// MFA, new password, triggers); a stored flow is used up and a new one returned with the
+    /// next page, or the browser is sent back to the app. An expired or unknown flow, or one
+    /// started in another browser, throws ``AuthorizationPageError``.
+    public func continueHostedSignIn(flow: String, form: [String: String], browser: BrowserBinding) async throws
+        -> HostedSignInStep
+    {
+        let opened: (PoolRecord, ClientRecord, HostedFlowState)?
+        if SealedFlows.isSealed(flow) {
+            opened = await sealedFlows.open(flow, now: time.now).asyncFlatMap { state in
+                (try? await self.requireClient(state.request.clientId)).map { ($0.0, $0.1, state) }
+            }
+        } else {
+            opened = await consumeFlow(flow, challenge: Self.hostedFlow, as: HostedFlowState.self)
+        }
+        guard let (pool, client, state) = opened, browser.matches(state.binding) else {
             throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.")
         }
         switch state.stage {
@@ -94,7 +104,7 @@ extension IdentityService {
             if state.challenge == nil {
                 retry.username = form["username"]              // shown again in the form
             } else if error == AuthSessions.invalid || error == AuthSessions.expired {
-                retry = HostedFlowState(request: state.request)
+                retry = HostedFlowState(request: state.request, binding: state.binding)
             }
             return try await hostedPage(retry, error: error.message, pool: pool, client: client)
         }
@@ -103,7 +113,7 @@ extension IdentityService {
             return .redirect(try await finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client))
         case .challenge(let name, let parameters, let session):
             var next = HostedFlowState(
-                request: state.request,
+                request: state.request, binding: state.binding,
                 username: parameters["USER_ID_FOR_SRP"] ?? parameters["USERNAME"] ?? state.username ?? form["username"],
                 challenge: name.rawValue, session: session,
                 page: HostedPageState(
@@ -157,36 +167,50 @@ extension IdentityService {
         return try await respond(to: name, responses: responses, session: state.session, clientMetadata: nil, pool: pool, client: client)
     }
 
+    /// The first page of a flow for `browser`: sealed into the page, nothing stored.
+    func firstHostedPage(_ state: HostedFlowState, browser: BrowserBinding, pool: PoolRecord, client: ClientRecord)
+        async throws -> HostedSignInStep
+    {
+        var state = state
+        state.binding = browser.digest
+        let flow = try sealedFlows.seal(state, expires: time.now + Self.hostedFlowLifetime)
+        return .page(try await hostedPageContent(state, error: nil, pool: pool), flow: flow, request: state.request)
+    }
+
     /// Stores `state` as a new flow and returns the page it shows.
     func hostedPage(_ state: HostedFlowState, error: String?, pool: PoolRecord, client: ClientRecord) async throws
         -> HostedSignInStep
     {
-        let page: HostedPage
+        let page = try await hostedPageContent(state, error: error, pool: pool)
+        let flow = try await store.write { transaction in
+            try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
+        }
+        return .page(page, flow: flow, request: state.request)
+    }
+
+    /// What the page of `state` shows.
+    private func hostedPageContent(_ state: HostedFlowState, error: String?, pool: PoolRecord) async throws -> HostedPage {
         switch state.challenge.map(ChallengeNameType.init(rawValue:)) {
         case nil where state.stage == Self.signUpStage:
-            page = .signUp(attributes: try await hostedSignUpAttributes(pool), error: error)
+            return .signUp(attributes: try await hostedSignUpAttributes(pool), error: error)
         case nil where state.stage == Self.confirmStage:
-            page = .confirmSignUp(destination: state.page?.destination, error: error)
-        case nil where state.stage == Self.forgotPasswordStage: page = .forgotPassword(error: error)
+            return .confirmSignUp(destination: state.page?.destination, error: error)
+        case nil where state.stage == Self.forgotPasswordStage: return .forgotPassword(error: error)
         case nil where state.stage == Self.resetPasswordStage:
-            page = .resetPassword(destination: state.page?.destination, error: error)
-        case nil: page = .signIn(username: state.username, error: error, notice: state.page?.notice)
+            return .resetPassword(destination: state.page?.destination, error: error)
+        case nil: return .signIn(username: state.username, error: error, notice: state.page?.notice)
         case .softwareTokenMfa?, .smsMfa?, .emailOtp?:
-            page = .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)
-        case .newPasswordRequired?: page = .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], error: error)
-        case .selectMfaType?: page = .selectFactor(state.page?.factors ?? [], error: error)
+            return .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)
+        case .newPasswordRequired?: return .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], error: error)
+        case .selectMfaType?: return .selectFactor(state.page?.factors ?? [], error: error)
         case .mfaSetup? where state.page?.secret != nil:
             let secret = state.page?.secret ?? ""
-            page = .totpSetup(secret: secret, uri: Self.otpauthURI(secret: secret, issuer: pool.name,
+            return .totpSetup(secret: secret, uri: Self.otpauthURI(secret: secret, issuer: pool.name,
                                                                    account: state.username ?? ""), error: error)
         default:
             throw AuthorizationPageError(
                 message: "This account needs a step the hosted pages do not offer yet (\(state.challenge ?? "")). Sign in in the app.")
         }
-        let flow = try await store.write { transaction in
-            try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
-        }
-        return .page(page, flow: flow, request: state.request)
     }
 
     /// The flow `token` names (a hosted page's, a federated sign-in's), used up, with its pool and
@@ -206,9 +230,12 @@ extension IdentityService {
         return (pool, client, state)
     }
 
+    /// Stores a flow, counted against the caller's address: at most
+    /// `RateLimitSettings.hostedFlowsPerMinute` per app client and address.
     func openHostedFlow(_ state: HostedFlowState, pool: PoolRecord, client: ClientRecord,
-                                in transaction: any StoreTransaction) async throws -> String {
-        try await openAuthSession(
+                        in transaction: any StoreTransaction) async throws -> String {
+        try await consumeRequestAllowance(.hostedFlows, client: client, in: transaction)
+        return try await openAuthSession(
             Self.hostedFlow, state: state, user: nil, pool: pool, client: client, encoding: .session,
             lifetime: Self.hostedFlowLifetime, in: transaction)
     }

@@ -5,10 +5,12 @@ extension IdentityService {
     static let signUpStage = "signUp"
     static let confirmStage = "confirmSignUp"
 
-    /// Starts a hosted sign-up for a validated authorization request: the sign-up page.
-    public func beginHostedSignUp(_ request: AuthorizationRequest) async throws -> HostedSignInStep {
+    /// Starts a hosted sign-up for a validated authorization request, in `browser`: the sign-up
+    /// page (stored nowhere: its flow is sealed).
+    public func beginHostedSignUp(_ request: AuthorizationRequest, browser: BrowserBinding) async throws -> HostedSignInStep {
         let (pool, client) = try await requireClient(request.clientId)
-        return try await hostedPage(HostedFlowState(request: request, stage: Self.signUpStage), error: nil, pool: pool, client: client)
+        return try await firstHostedPage(
+            HostedFlowState(request: request, stage: Self.signUpStage), browser: browser, pool: pool, client: client)
     }
 
     /// A sign-up page or its code page submitted: SignUp and ConfirmSignUp as the API runs them
@@ -30,7 +32,7 @@ extension IdentityService {
                     password: form["password"] ?? "", userAttributes: attributes))
                 next.username = username
                 if response.userConfirmed {
-                    next = HostedFlowState(request: state.request, username: username,
+                    next = HostedFlowState(request: state.request, binding: state.binding, username: username,
                                            page: HostedPageState(notice: "Your account is ready. Sign in."))
                 } else {
                     next.stage = Self.confirmStage
@@ -47,7 +49,7 @@ extension IdentityService {
                     _ = try await confirmSignUp(ConfirmSignUpRequest(
                         clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
                         confirmationCode: form["code"] ?? ""))
-                    next = HostedFlowState(request: state.request, username: username,
+                    next = HostedFlowState(request: state.request, binding: state.binding, username: username,
                                            page: HostedPageState(notice: "Your account is confirmed. Sign in."))
                 }
             }

@@ -22,6 +22,8 @@ public final class IdentityService: Sendable {
     /// Calls to identity providers (federation).
     let upstream: any UpstreamHTTP
     let changeFeedCursor = ChangeFeedCursor()
+    /// First pages of hosted sign-ins, carried by the page instead of the store.
+    let sealedFlows: SealedFlows
     let logDeliveryFiles: LogDeliveryFiles
 
     /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
@@ -82,6 +84,7 @@ public final class IdentityService: Sendable {
         self.keys = keys
         self.cache = cache
         self.codes = CodeBook(key: codeKey, random: random)
+        self.sealedFlows = SealedFlows(serverKey: codeKey)
         self.tokens = TokenIssuer(keys: keys, issuerBase: configuration.publicBaseURL, random: random)
         self.accessTokens = AccessTokenVerifier(keys: keys, issuerBase: configuration.publicBaseURL)
     }

@@ -13,21 +13,29 @@ public struct RateLimitSettings: Sendable {
     public var accountRecoveryPerMinute: Int
     /// Codes sent to one email address or phone number per pool per hour, whoever asks.
     public var messagesPerDestinationPerHour: Int
+    /// Hosted sign-in steps stored (a submitted page's next page, a federated sign-in's wait
+    /// for its provider) per app client and client address per minute.
+    public var hostedFlowsPerMinute: Int
 
-    public init(userCreationPerMinute: Int = 60, accountRecoveryPerMinute: Int = 30, messagesPerDestinationPerHour: Int = 10) {
+    public init(userCreationPerMinute: Int = 60, accountRecoveryPerMinute: Int = 30, messagesPerDestinationPerHour: Int = 10,
+                hostedFlowsPerMinute: Int = 120) {
         self.userCreationPerMinute = userCreationPerMinute
         self.accountRecoveryPerMinute = accountRecoveryPerMinute
         self.messagesPerDestinationPerHour = messagesPerDestinationPerHour
+        self.hostedFlowsPerMinute = hostedFlowsPerMinute
     }
 
     /// No limits (benchmarks, tests that create many users from one address).
-    public static let off = RateLimitSettings(userCreationPerMinute: 0, accountRecoveryPerMinute: 0, messagesPerDestinationPerHour: 0)
+    public static let off = RateLimitSettings(
+        userCreationPerMinute: 0, accountRecoveryPerMinute: 0, messagesPerDestinationPerHour: 0, hostedFlowsPerMinute: 0)
 }
 
 /// A request-rate category (Cognito's names).
 enum RequestCategory: String {
     case userCreation = "UserCreation"
     case accountRecovery = "UserAccountRecovery"
+    /// Cognate's own: steps of hosted and federated sign-ins kept in the store.
+    case hostedFlows = "HostedSignIn"
 }
 
 extension IdentityService {
@@ -39,6 +47,7 @@ extension IdentityService {
         let limit = switch category {
         case .userCreation: configuration.rateLimits.userCreationPerMinute
         case .accountRecovery: configuration.rateLimits.accountRecoveryPerMinute
+        case .hostedFlows: configuration.rateLimits.hostedFlowsPerMinute
         }
         guard limit > 0, let address = RequestOrigin.clientAddress else { return }
         let count = try await transaction.incrementCounter(

@@ -67,12 +67,8 @@ public struct CognateServer: Sendable {
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
             logger: logger, auditLog: configuration.auditLogPath.map(AuditLog.init(path:)))
-        let addressHeader = configuration.clientAddressHeader
-        router.post("/") { request, context in
-            await RequestOrigin.$clientAddress.withValue(
-                request.clientAddress(peer: context.remoteAddress, header: addressHeader)
-            ) { await api.respond(to: request) }
-        }
+        router.add(middleware: ClientAddressMiddleware(header: configuration.clientAddressHeader))
+        router.post("/") { request, _ in await api.respond(to: request) }
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)
         ConfirmationLinkRoutes.add(to: router, service: service)

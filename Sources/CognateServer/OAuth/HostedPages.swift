@@ -5,14 +5,26 @@ import Hummingbird
 
 /// The hosted sign-in pages: server-rendered HTML, usable without JavaScript, accessible
 /// (labelled fields, autocomplete hints, errors announced with `role="alert"`), every value
-/// escaped. Each form posts to `/login` with the flow's name, which must match the flow cookie
-/// (a cross-site page cannot read or set it: CSRF protection by double submission).
+/// escaped. Each form posts to `/login` with its flow, which must belong to the browser the
+/// flow began in (its ``BrowserBinding`` cookie: `HttpOnly`, `SameSite=Lax`, so a cross-site
+/// page can neither read it nor have it sent with a form it posts).
 enum HostedPages {
-    static let flowCookie = "cognate_flow"
+    static let browserCookieName = "cognate_browser"
+
+    /// The browser's binding: its cookie's, or a new one (`isNew`: set the cookie).
+    static func browser(of request: Request) -> (binding: BrowserBinding, isNew: Bool) {
+        if let known = BrowserBinding(cookieValue: request.cookies[browserCookieName]?.value) { return (known, false) }
+        return (BrowserBinding.new(), true)
+    }
+
+    /// The `Set-Cookie` value that keeps `binding` in the browser (an hour after its latest page).
+    static func browserCookie(_ binding: BrowserBinding, secure: Bool) -> String {
+        "\(browserCookieName)=\(binding.cookieValue); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
+    }
 
     /// `terms`: the client's terms of use and privacy policy (name, URL), shown on the sign-up page.
     static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, style: HostedPageStyle,
-                     terms: [(name: String, url: String)] = [], secureCookies: Bool) -> Response {
+                     terms: [(name: String, url: String)] = []) -> Response {
         let body: String
         switch page {
         case .signIn(let username, let error, let notice):
@@ -90,10 +102,7 @@ enum HostedPages {
             body = form(title: "How do you want to verify it's you?", flow: flow, error: error,
                         fields: buttons.joined(separator: "\n"), submit: nil)
         }
-        var response = html(.ok, title: "Sign in", body: body, style: style)
-        let secure = secureCookies ? "; Secure" : ""
-        response.headers[.setCookie] = "\(flowCookie)=\(flow); Path=/; Max-Age=900; HttpOnly; SameSite=Lax\(secure)"
-        return response
+        return html(.ok, title: "Sign in", body: body, style: style)
     }
 
     /// A page saying what went wrong (no redirect: the request could not be trusted with one).
@@ -101,10 +110,8 @@ enum HostedPages {
         html(status, title: "Sign-in error", body: "<h1>Something went wrong</h1><p role=\"alert\">\(escape(message))</p>")
     }
 
-    static func redirect(_ location: String, clearingFlow: Bool = true) -> Response {
-        var headers: HTTPFields = [.location: location, .cacheControl: "no-store"]
-        if clearingFlow { headers[.setCookie] = "\(flowCookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" }
-        return Response(status: .found, headers: headers)
+    static func redirect(_ location: String) -> Response {
+        Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
     }
 
     /// "By signing up you agree to the terms of use and the privacy policy", with their links.

@@ -1,4 +1,5 @@
 import CognateCore
+import CognateProtocol
 import Foundation
 import Hummingbird
 
@@ -16,7 +17,7 @@ enum OAuthRoutes {
             do {
                 let validated = try await service.authorizationRequest(query)
                 try await checkDomain(request, clientId: validated.clientId, service: service)
-                return HostedPages.redirect("/login?" + (request.uri.query ?? ""), clearingFlow: false)
+                return HostedPages.redirect("/login?" + (request.uri.query ?? ""))
             } catch {
                 return authorizeFailure(error)
             }
@@ -25,15 +26,21 @@ enum OAuthRoutes {
             do {
                 let validated = try await service.authorizationRequest(queryDictionary(request))
                 try await checkDomain(request, clientId: validated.clientId, service: service)
+                let (browser, isNew) = HostedPages.browser(of: request)
                 if let provider = validated.identityProvider {
-                    return HostedPages.redirect(try await service.beginFederatedSignIn(validated, provider: provider))
+                    var response = HostedPages.redirect(
+                        try await service.beginFederatedSignIn(validated, provider: provider, browser: browser))
+                    if isNew { response.headers[.setCookie] = HostedPages.browserCookie(browser, secure: secureCookies) }
+                    return response
                 }
-                return await respond(with: try await service.beginHostedSignIn(validated), service: service, secureCookies: secureCookies)
+                return await respond(
+                    with: try await service.beginHostedSignIn(validated, browser: browser), browser: browser,
+                    service: service, secureCookies: secureCookies)
             } catch {
                 return authorizeFailure(error)
             }
         }
-        let starts: [(String, @Sendable (AuthorizationRequest) async throws -> HostedSignInStep)] = [
+        let starts: [(String, @Sendable (AuthorizationRequest, BrowserBinding) async throws -> HostedSignInStep)] = [
             ("/signup", service.beginHostedSignUp), ("/forgotPassword", service.beginHostedPasswordReset),
         ]
         for (path, begin) in starts {
@@ -41,7 +48,10 @@ enum OAuthRoutes {
                 do {
                     let validated = try await service.authorizationRequest(queryDictionary(request))
                     try await checkDomain(request, clientId: validated.clientId, service: service)
-                    return await respond(with: try await begin(validated), service: service, secureCookies: secureCookies)
+                    let browser = HostedPages.browser(of: request).binding
+                    return await respond(
+                        with: try await begin(validated, browser), browser: browser, service: service,
+                        secureCookies: secureCookies)
                 } catch {
                     return authorizeFailure(error)
                 }
@@ -49,13 +59,15 @@ enum OAuthRoutes {
         }
         router.post("/login") { request, _ -> Response in
             guard let form = try? await formBody(request), let flow = form["flow"], !flow.isEmpty,
-                let cookie = request.cookies[HostedPages.flowCookie]?.value, ConstantTime.equals(cookie, flow)
+                let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
             else {
                 return HostedPages.error(.forbidden, "This form has expired or was not sent from this sign-in page. Start again from the app.")
             }
             do {
-                let step = try await SharedPool.run { try await service.continueHostedSignIn(flow: flow, form: form) }
-                return await respond(with: step, service: service, secureCookies: secureCookies)
+                let step = try await SharedPool.run {
+                    try await service.continueHostedSignIn(flow: flow, form: form, browser: browser)
+                }
+                return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
             } catch {
                 return authorizeFailure(error)
             }
@@ -100,7 +112,10 @@ enum OAuthRoutes {
         router.get("/oauth2/idpresponse") { request, _ -> Response in
             do {
                 let query = queryDictionary(request)
-                return HostedPages.redirect(try await SharedPool.run { try await service.completeFederatedSignIn(query) })
+                let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
+                return HostedPages.redirect(try await SharedPool.run {
+                    try await service.completeFederatedSignIn(query, browser: browser)
+                })
             } catch {
                 return authorizeFailure(error)
             }
@@ -124,14 +139,16 @@ enum OAuthRoutes {
         }
     }
 
-    private static func respond(with step: HostedSignInStep, service: IdentityService, secureCookies: Bool) async -> Response {
+    private static func respond(with step: HostedSignInStep, browser: BrowserBinding, service: IdentityService,
+                                secureCookies: Bool) async -> Response {
         switch step {
         case .page(let page, let flow, let request):
             let style = (try? await service.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
             var terms: [(name: String, url: String)] = []
             if case .signUp = page { terms = (try? await service.termsLinks(clientId: request.clientId)) ?? [] }
-            return HostedPages.page(
-                page, flow: flow, request: request, style: style, terms: terms, secureCookies: secureCookies)
+            var response = HostedPages.page(page, flow: flow, request: request, style: style, terms: terms)
+            response.headers[.setCookie] = HostedPages.browserCookie(browser, secure: secureCookies)
+            return response
         case .redirect(let location): return HostedPages.redirect(location)
         }
     }
@@ -151,6 +168,8 @@ enum OAuthRoutes {
         switch error {
         case let page as AuthorizationPageError:
             return HostedPages.error(.badRequest, page.message)
+        case let refused as CognitoError where refused.code == .tooManyRequests:
+            return HostedPages.error(.tooManyRequests, refused.message)
         case StoreError.unstorableText:
             return HostedPages.error(.badRequest, StoreError.unstorableTextMessage)
         case let refused as AuthorizationRedirectError:

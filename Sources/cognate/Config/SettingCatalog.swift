@@ -39,6 +39,7 @@ enum SettingCatalog {
         .init(path: "rate_limit.user_creation", summary: "sign-up calls per client and address per minute (default 60)"),
         .init(path: "rate_limit.account_recovery", summary: "recovery calls per client and address per minute (default 30)"),
         .init(path: "rate_limit.messages", summary: "codes to one address per pool per hour (default 10)"),
+        .init(path: "rate_limit.hosted_flows", summary: "hosted sign-in steps kept per client and address per minute (default 120)"),
         .init(path: "email_delivery", summary: "outbox, smtp or webhook (default outbox in dev mode)"),
         .init(path: "sms_delivery", summary: "outbox or webhook (default outbox)"),
         .init(path: "smtp.host", summary: "SMTP server host"),
