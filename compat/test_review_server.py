@@ -250,6 +250,34 @@ def test_sign_ups_are_limited_per_client_and_address(tmp_path):
         server.stop()
 
 
+def test_refused_requests_count_against_the_limit_as_successes_do(tmp_path):
+    """An existence oracle cannot run at full speed: a sign-up refused for an existing name or a
+    weak password, and a LEGACY ForgotPassword for a user who does not exist, count as much as
+    successes; only the TooManyRequests refusal goes uncounted."""
+    server = CognateServer(tmp_path, extra_args=["--rate-limit-user-creation", "3",
+                                                 "--rate-limit-account-recovery", "2"]).start()
+    try:
+        idp = server.client()
+        pool = idp.create_user_pool(PoolName="limits")["UserPool"]
+        client = new_client(idp, pool["Id"], PreventUserExistenceErrors="LEGACY")
+        taken = unique()
+        sign_up(idp, client, taken)
+        with cognito_error("UsernameExistsException"):
+            sign_up(idp, client, taken)
+        with cognito_error("InvalidPasswordException"):
+            sign_up(idp, client, unique(), password="short")
+        with cognito_error("TooManyRequestsException"):
+            sign_up(idp, client, unique())
+        with cognito_error("UserNotFoundException"):
+            idp.forgot_password(ClientId=client["ClientId"], Username=unique())
+        with cognito_error("UserNotFoundException"):
+            idp.forgot_password(ClientId=client["ClientId"], Username=unique())
+        with cognito_error("TooManyRequestsException"):
+            idp.forgot_password(ClientId=client["ClientId"], Username=unique())
+    finally:
+        server.stop()
+
+
 def test_codes_to_one_address_are_limited_per_hour(server, idp, pool, app_client):
     target = f"{unique('inbox')}@example.com"
     accepted = 0

@@ -10,6 +10,7 @@ extension IdentityService {
     /// the pool's UserMigration function first.
     public func forgotPassword(_ request: ForgotPasswordRequest) async throws -> ForgotPasswordResponse {
         let (pool, client) = try await requireClient(request.clientId)
+        try await countRequest(.accountRecovery, client: client)
         let limit = configuration.codeRequestsPerHour
         if triggers.isConfigured(.userMigration, pool: pool),
             try await store.read({ try await self.findUser(request.username, in: pool, $0) }) == nil
@@ -20,7 +21,6 @@ extension IdentityService {
                 request.username, password: nil, clientMetadata: request.clientMetadata, pool: pool, client: client)
         }
         let (pending, unsent): (PendingCode?, UserRecord?) = try await store.write { transaction in
-            try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client,
                 notFound: CognitoError(.userNotFound, "Username/client id combination not found."), transaction)
@@ -65,10 +65,10 @@ extension IdentityService {
     /// wrong code is (and counted like one).
     public func confirmForgotPassword(_ request: ConfirmForgotPasswordRequest) async throws -> ConfirmForgotPasswordResponse {
         let (pool, client) = try await requireClient(request.clientId)
+        try await countRequest(.accountRecovery, client: client)
         let now = time.now
         let codes = self.codes
         let reset = try await transaction { transaction in
-            try await self.consumeRequestAllowance(.accountRecovery, client: client, in: transaction)
             guard let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
             else {

@@ -40,21 +40,42 @@ enum RequestCategory: String {
 
 extension IdentityService {
     /// Counts this request against its category's limit for the app client and the caller's
-    /// address, in `transaction`: TooManyRequestsException past the limit (the transaction then
-    /// rolls back, so refused requests do not pile up).
+    /// address before any of its work, in a write of its own: TooManyRequestsException past the
+    /// limit. A request the work then refuses (a name that exists, a weak password, a wrong
+    /// code, a user who does not exist) has counted as much as one that succeeds, so refusals
+    /// cannot be used to probe at full speed. (The window is fixed: counting the refused
+    /// requests past the limit changes no answer.)
+    func countRequest(_ category: RequestCategory, client: ClientRecord) async throws {
+        guard let (key, limit) = requestCounter(category, client: client) else { return }
+        let window = window(of: 60)
+        let count = try await store.writeSingleStatement { try await $0.incrementCounter(key: key, windowStart: window) }
+        if count > limit { throw Self.tooManyRequests(category) }
+    }
+
+    /// Counts a request against its category's limit in `transaction` (for work that stores
+    /// something per request, such as a hosted page's flow): TooManyRequestsException past the
+    /// limit, and the transaction rolls back.
     func consumeRequestAllowance(_ category: RequestCategory, client: ClientRecord,
                                  in transaction: any StoreTransaction) async throws {
+        guard let (key, limit) = requestCounter(category, client: client) else { return }
+        let count = try await transaction.incrementCounter(key: key, windowStart: window(of: 60))
+        if count > limit { throw Self.tooManyRequests(category) }
+    }
+
+    /// The counter of `category` for the client and the caller's address, and its limit; nil
+    /// when the limit is off or the caller's address unknown (outside a request).
+    private func requestCounter(_ category: RequestCategory, client: ClientRecord) -> (key: String, limit: Int)? {
         let limit = switch category {
         case .userCreation: configuration.rateLimits.userCreationPerMinute
         case .accountRecovery: configuration.rateLimits.accountRecoveryPerMinute
         case .hostedFlows: configuration.rateLimits.hostedFlowsPerMinute
         }
-        guard limit > 0, let address = RequestOrigin.clientAddress else { return }
-        let count = try await transaction.incrementCounter(
-            key: "rate:\(category.rawValue):\(client.clientId):\(address)", windowStart: window(of: 60))
-        if count > limit {
-            throw CognitoError(.tooManyRequests, "Too many \(category.rawValue) requests from this address; try again later.")
-        }
+        guard limit > 0, let address = RequestOrigin.clientAddress else { return nil }
+        return ("rate:\(category.rawValue):\(client.clientId):\(address)", limit)
+    }
+
+    private static func tooManyRequests(_ category: RequestCategory) -> CognitoError {
+        CognitoError(.tooManyRequests, "Too many \(category.rawValue) requests from this address; try again later.")
     }
 
     /// Counts a message to `destination` against the pool's hourly limit per address:

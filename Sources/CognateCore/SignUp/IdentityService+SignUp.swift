@@ -4,6 +4,7 @@ import Foundation
 extension IdentityService {
     public func signUp(_ request: SignUpRequest) async throws -> SignUpResponse {
         let (pool, client) = try await requireClient(request.clientId)
+        try await countRequest(.userCreation, client: client)
         try client.checkSecretHash(request.secretHash, usernames: [request.username])
         if pool.settings.adminCreateUserConfig?.allowAdminCreateUserOnly == true {
             throw CognitoError.notAuthorized("SignUp is not permitted for this user pool.")
@@ -39,7 +40,6 @@ extension IdentityService {
         let pending: PendingCode?
         do {
             pending = try await store.write { transaction in
-                try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
                 try await transaction.insertUser(user)
                 if let password = user.password { try await self.rememberPassword(password, of: user, pool: pool, in: transaction) }
                 try await self.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
@@ -75,13 +75,13 @@ extension IdentityService {
 
     private func confirmSignUp(_ request: ConfirmSignUpRequest, byLink: Bool) async throws -> ConfirmSignUpResponse {
         let (pool, client) = try await requireClient(request.clientId)
+        try await countRequest(.userCreation, client: client)
         let now = time.now
         let codes = self.codes
         let secretHash = byLink
             ? client.secret.map { SecretHash.compute(username: request.username, clientId: client.clientId, clientSecret: $0) }
             : request.secretHash
         let confirmed = try await transaction { transaction in
-            try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             guard let found = try await self.publicCaller(
                 request.username, secretHash: secretHash, pool: pool, client: client, transaction)
             else {
@@ -120,12 +120,12 @@ extension IdentityService {
         -> ResendConfirmationCodeResponse
     {
         let (pool, client) = try await requireClient(request.clientId)
+        try await countRequest(.userCreation, client: client)
         guard !(pool.settings.autoVerifiedAttributes ?? []).isEmpty else {
             throw CognitoError.invalidParameter("Cannot resend codes. Auto verification not turned on.")
         }
         let limit = configuration.codeRequestsPerHour
         let (pending, unsent): (PendingCode?, UserRecord?) = try await transaction { transaction in
-            try await self.consumeRequestAllowance(.userCreation, client: client, in: transaction)
             let found = try await self.publicCaller(
                 request.username, secretHash: request.secretHash, pool: pool, client: client, transaction)
             guard let user = found, user.status == .unconfirmed, let destination = self.verificationDestination(for: user, pool: pool)
