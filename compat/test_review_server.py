@@ -136,11 +136,14 @@ def test_cors_headers_on_public_operations_only(server, pool, app_client):
     error = raw_call(server.endpoint, "SignUp", {"ClientId": app_client["ClientId"]})
     assert error.status_code == 400 and error.headers["Access-Control-Allow-Origin"] == "*"
 
-    admin = raw_call(server.endpoint, "ListUserPools", {"MaxResults": 5})
-    assert admin.status_code == 200
+    # Dev mode: a web page cannot run admin operations (CORS would only hide the answer) nor read the outbox.
+    name = unique("from-a-page")
+    admin = raw_call(server.endpoint, "CreateUserPool", {"PoolName": name})
+    assert admin.status_code == 403 and "admin operations" in admin.text
     assert not any(h.lower().startswith("access-control-") for h in admin.headers)
+    assert name not in [p["Name"] for p in server.client().list_user_pools(MaxResults=60)["UserPools"]]
     outbox = requests.get(server.endpoint + "/_dev/outbox", headers={"Origin": "https://evil.example"}, timeout=10)
-    assert "Access-Control-Allow-Origin" not in outbox.headers
+    assert outbox.status_code == 403 and "Access-Control-Allow-Origin" not in outbox.headers
 
     preflight = requests.options(server.endpoint + "/", timeout=10, headers={
         "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
@@ -150,6 +153,20 @@ def test_cors_headers_on_public_operations_only(server, pool, app_client):
     jwks = requests.get(f"{server.endpoint}/{pool['Id']}/.well-known/jwks.json", headers={"Origin": "https://x.example"},
                         timeout=10)
     assert jwks.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_dev_mode_answers_only_to_names_of_this_machine_or_its_public_url(server, pool):
+    """DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 sends its own
+    name as Host; dev mode refuses it, so the page reads no outbox and calls no operation."""
+    port = server.port
+    for host in (f"evil.example:{port}", "evil.example", f"localhost.evil.example:{port}"):
+        refused = requests.get(server.endpoint + "/_dev/outbox", headers={"Host": host}, timeout=10)
+        assert refused.status_code == 421 and "rebinding" in refused.text, host
+        api = requests.post(server.endpoint + "/", data="{}", timeout=10, headers={
+            "Host": host, "Content-Type": AMZ_JSON, "X-Amz-Target": TARGET_PREFIX + "ListUserPools"})
+        assert api.status_code == 421
+    for host in (f"localhost:{port}", f"auth.localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "127.0.0.2"):
+        assert requests.get(server.endpoint + "/_dev/outbox", headers={"Host": host}, timeout=10).status_code == 200, host
 
 
 def test_cors_origins_are_a_setting(tmp_path):

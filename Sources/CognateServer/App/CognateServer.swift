@@ -61,6 +61,14 @@ public struct CognateServer: Sendable {
     /// The router with every route; tests drive it in-process.
     public func makeRouter() -> Router<CognateRequestContext> {
         let router = Router(context: CognateRequestContext.self)
+        if configuration.mode == .dev {
+            let table = OperationTable.cognate
+            router.add(middleware: DevModeGuard(
+                publicHost: URL(string: configuration.resolvedPublicBaseURL)?.host?.lowercased(),
+                isAdminOperation: { target in
+                    CognitoAPIResponder.operationName(target).flatMap { table.handlers[$0] }?.authorization == .sigV4
+                }))
+        }
         let cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
         router.add(middleware: CORSPreflightMiddleware(policy: cors))
         let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
