@@ -114,3 +114,39 @@ def test_pools_without_device_tracking_issue_no_device(server, idp):
     with cognito_error("InvalidUserPoolConfigurationException"):
         idp.confirm_device(AccessToken=tokens["AccessToken"], DeviceKey="us-east-1_0b6f8e2a-1c3d",
                           DeviceSecretVerifierConfig=config)
+
+
+def answer_device_step(idp, client, username, device, session=None):
+    """DEVICE_SRP_AUTH then DEVICE_PASSWORD_VERIFIER with `device`'s secret (pycognito's math),
+    sending the step's Session as Amplify does when one is given."""
+    srp = device_srp(idp, {"Id": "unused"}, client, username, device)
+    extra = {"Session": session} if session else {}
+    verifier = idp.respond_to_auth_challenge(
+        ClientId=client["ClientId"], ChallengeName="DEVICE_SRP_AUTH", **extra,
+        ChallengeResponses={"USERNAME": username, "DEVICE_KEY": device[0], "SRP_A": srp.get_auth_params()["SRP_A"]})
+    assert verifier["ChallengeName"] == "DEVICE_PASSWORD_VERIFIER"
+    return idp.respond_to_auth_challenge(ClientId=client["ClientId"], ChallengeName="DEVICE_PASSWORD_VERIFIER",
+                                         ChallengeResponses=srp.process_device_challenge(verifier["ChallengeParameters"]))
+
+
+def test_the_pending_device_step_is_used_up_only_by_the_right_device(server, idp):
+    """DEVICE_SRP_AUTH comes with a Session (as in Cognito); someone who knows the user and the
+    device key but not the device's secret cannot spend the user's pending step."""
+    pool, client = device_pool(idp)
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    device = remember(idp, sign_in(idp, client, username))
+    challenged = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="USER_PASSWORD_AUTH",
+                                   AuthParameters={"USERNAME": username, "PASSWORD": PASSWORD, "DEVICE_KEY": device[0]})
+    assert challenged["ChallengeName"] == "DEVICE_SRP_AUTH" and challenged["Session"]
+    # A third party, without Session and without the device's secret: refused, and the step stays.
+    impostor = (device[0], device[1], "not-the-device-password")
+    for _ in range(2):
+        with cognito_error("NotAuthorizedException", "Incorrect username or password."):
+            answer_device_step(idp, client, username, impostor)
+    tokens = answer_device_step(idp, client, username, device, session=challenged["Session"])["AuthenticationResult"]
+    assert tokens["AccessToken"]
+    # Used up by the right claim: neither its Session nor its name opens it again.
+    with cognito_error("NotAuthorizedException"):
+        answer_device_step(idp, client, username, device, session=challenged["Session"])
+    with cognito_error("NotAuthorizedException"):
+        answer_device_step(idp, client, username, device)

@@ -48,7 +48,7 @@ extension IdentityService {
             return try await answerMfaSetup(
                 responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
         case .deviceSrpAuth:
-            return try await answerDeviceSRPAuth(responses, pool: pool, client: client)
+            return try await answerDeviceSRPAuth(responses, session: session, pool: pool, client: client)
         case .devicePasswordVerifier:
             return try await answerDevicePasswordVerifier(responses, clientMetadata: clientMetadata, pool: pool, client: client)
         case .customChallenge:

@@ -10,6 +10,9 @@ struct DeviceSRPSessionState: Codable, Sendable {
     var clientPublic: String?   // A (hex)
     /// PIN sign-in (DEVICE_PIN_AUTH): the claim is checked against the device's PIN verifier.
     var pin: Bool?
+    /// The pending DEVICE_SRP_AUTH step this exchange answers (the hashes of its records): used
+    /// up only by a right claim, so no one but the device can spend the user's step.
+    var stepTokenHashes: [String]?
 }
 
 extension IdentityService {
@@ -37,38 +40,48 @@ extension IdentityService {
         return device
     }
 
-    /// DEVICE_SRP_AUTH: the device must prove its secret. The pending step is found by user and
-    /// device (clients such as pycognito answer it without a Session), within the session
-    /// lifetime of the first factor that led here.
+    /// DEVICE_SRP_AUTH: the device must prove its secret. The pending step is answered with the
+    /// challenge's `Session`, or without one (clients such as pycognito send none): then it is
+    /// found by user and device. Either way it lasts the session lifetime of the first factor
+    /// that led here, and only a right DEVICE_PASSWORD_VERIFIER claim uses it up.
     func deviceChallenge(_ device: DeviceRecord, user: UserRecord, pool: PoolRecord, client: ClientRecord,
                          in transaction: any StoreTransaction) async throws -> AuthOutcome {
-        let token = Self.deviceStepToken(pool: pool, user: user, deviceKey: device.deviceKey)
-        _ = try await transaction.consumeAuthSession(tokenHash: AuthSessions.hash(token))  // an earlier, unanswered one
+        let named = Self.deviceStepToken(pool: pool, user: user, deviceKey: device.deviceKey)
+        let step = DeviceSRPSessionState(username: user.username, deviceKey: device.deviceKey)
+        _ = try await transaction.consumeAuthSession(tokenHash: AuthSessions.hash(named))  // an earlier, unanswered one
+        let session = try await openAuthSession(
+            .deviceSrpAuth, state: step, user: user, pool: pool, client: client, encoding: .session, in: transaction)
+        var byName = step
+        byName.stepTokenHashes = [AuthSessions.hash(session)]
         _ = try await openAuthSession(
-            .deviceSrpAuth, state: DeviceSRPSessionState(username: user.username, deviceKey: device.deviceKey), user: user,
-            pool: pool, client: client, encoding: .session, token: token, in: transaction)
-        return .challenge(.deviceSrpAuth, parameters: ["USERNAME": user.username], session: nil)
+            .deviceSrpAuth, state: byName, user: user, pool: pool, client: client, encoding: .session, token: named,
+            in: transaction)
+        return .challenge(.deviceSrpAuth, parameters: ["USERNAME": user.username], session: session)
     }
 
-    /// DEVICE_SRP_AUTH answered (USERNAME, DEVICE_KEY, SRP_A): DEVICE_PASSWORD_VERIFIER with
-    /// the device's salt, `B` and a SECRET_BLOCK.
-    func answerDeviceSRPAuth(_ responses: [String: String], pool: PoolRecord, client: ClientRecord) async throws
-        -> AuthOutcome
+    /// DEVICE_SRP_AUTH answered (USERNAME, DEVICE_KEY, SRP_A; `session` when the client sends
+    /// it): DEVICE_PASSWORD_VERIFIER with the device's salt, `B` and a SECRET_BLOCK. The pending
+    /// step stays until a right claim answers it.
+    func answerDeviceSRPAuth(_ responses: [String: String], session: String?, pool: PoolRecord, client: ClientRecord)
+        async throws -> AuthOutcome
     {
         try await openDevicePasswordVerifier(responses, pin: false, pool: pool, client: client) { user, deviceKey, transaction in
-            let step = Self.deviceStepToken(pool: pool, user: user, deviceKey: deviceKey)
+            let named = Self.deviceStepToken(pool: pool, user: user, deviceKey: deviceKey)
+            let token = session.flatMap { $0.isEmpty ? nil : $0 } ?? named
             let pending = try await self.readAuthSession(
-                step, challenge: .deviceSrpAuth, as: DeviceSRPSessionState.self, pool: pool, client: client, in: transaction)
-            try await self.consumeAuthSession(pending.record, in: transaction)
+                token, challenge: .deviceSrpAuth, as: DeviceSRPSessionState.self, pool: pool, client: client, in: transaction)
+            guard pending.record.userSub == user.sub, pending.state.deviceKey == deviceKey else { throw AuthSessions.invalid }
+            return [AuthSessions.hash(named)] + (pending.state.stepTokenHashes ?? [AuthSessions.hash(token)])
         }
     }
 
     /// The DEVICE_PASSWORD_VERIFIER step for the device that `parameters` name (USERNAME,
     /// DEVICE_KEY, SRP_A), over its secret's verifier or — `pin` — its PIN's. `admit` checks, in
-    /// the transaction, that this step may be taken now.
+    /// the transaction, that this step may be taken now, and names the records of the pending
+    /// step a right claim uses up.
     func openDevicePasswordVerifier(
         _ parameters: [String: String], pin: Bool, pool: PoolRecord, client: ClientRecord,
-        admit: @escaping @Sendable (UserRecord, String, any StoreTransaction) async throws -> Void
+        admit: @escaping @Sendable (UserRecord, String, any StoreTransaction) async throws -> [String]
     ) async throws -> AuthOutcome {
         let username = try AuthParameter.require(AuthParameter.username, in: parameters)
         let deviceKey = try AuthParameter.require(AuthParameter.deviceKey, in: parameters)
@@ -82,13 +95,14 @@ extension IdentityService {
                 throw pin ? Self.pinNotRegistered : Self.deviceNotFound
             }
             try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [username, user.username, user.sub])
-            try await admit(user, deviceKey, transaction)
+            let step = try await admit(user, deviceKey, transaction)
             guard let bPublic = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) else {
                 throw CognitoError.internalError("Degenerate SRP value; try again.")
             }
             let state = DeviceSRPSessionState(
                 username: user.username, deviceKey: deviceKey, serverSecret: SRPEncoding.hexString(b),
-                serverPublic: SRPEncoding.hexString(bPublic), clientPublic: SRPEncoding.hexString(a), pin: pin ? true : nil)
+                serverPublic: SRPEncoding.hexString(bPublic), clientPublic: SRPEncoding.hexString(a), pin: pin ? true : nil,
+                stepTokenHashes: step.isEmpty ? nil : step)
             let secretBlock = try await self.openAuthSession(
                 .devicePasswordVerifier, state: state, user: user, pool: pool, client: client, encoding: .secretBlock,
                 in: transaction)
@@ -146,6 +160,13 @@ extension IdentityService {
                 // A wrong PIN is counted (and the session used up) even though the request fails.
                 if pending.state.pin == true { try await self.refuseWrongPin(device, pool: pool, at: now, in: transaction) }
                 throw CognitoError.incorrectCredentials
+            }
+            if let step = pending.state.stepTokenHashes {
+                // The pending step is used up by this right claim; if another right claim did so
+                // first, this one is late.
+                var usedUp = false
+                for hash in step where try await transaction.consumeAuthSession(tokenHash: hash) { usedUp = true }
+                guard usedUp else { throw AuthSessions.invalid }
             }
             device.lastAuthenticatedAt = now
             device.updatedAt = now

@@ -85,7 +85,7 @@ extension IdentityService {
     /// device's PIN verifier.
     func startPinAuth(_ parameters: [String: String], pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
         guard pool.pinPolicy != nil else { throw Self.pinSignInOff }
-        return try await openDevicePasswordVerifier(parameters, pin: true, pool: pool, client: client) { _, _, _ in }
+        return try await openDevicePasswordVerifier(parameters, pin: true, pool: pool, client: client) { _, _, _ in [] }
     }
 
     /// A wrong PIN, counted since the PIN was registered or last right; the policy's
