@@ -1,14 +1,16 @@
 """The audit log (issue 14): who did what, when and from where — admin calls with their access
 key, users' sign-ups, sign-ins and failures, attribute changes — as JSON lines in a file that
 holds no secret and survives a rotation."""
+import base64
 import json
 import os
 import tempfile
 
 import pytest
+import requests
 
 from conftest import CognateServer
-from helpers import PASSWORD, cognito_error, last_message, new_client, sign_in, unique
+from helpers import AMZ_JSON, PASSWORD, TARGET_PREFIX, cognito_error, last_message, new_client, sign_in, unique
 
 AKID, SECRET = "AKIDAUDIT", "audit-secret-key"
 
@@ -78,3 +80,29 @@ def test_a_rotated_log_starts_a_new_file(server):
     os.rename(server.audit, server.audit + ".1")
     admin.list_user_pools(MaxResults=1)
     assert [line["operation"] for line in lines(server)] == ["ListUserPools"]
+
+
+
+def test_the_actor_is_the_verified_token_s_user_never_what_the_request_claims(server):
+    """A public call carrying someone's (or a forged) access token in a member the operation does
+    not take is not logged as that user: only a token the service verified names the actor."""
+    admin = server.client(access_key=AKID, secret_key=SECRET)
+    pool = admin.create_user_pool(PoolName=unique("audit"))["UserPool"]
+    client = new_client(admin, pool["Id"])
+    victim = unique()
+    admin.admin_create_user(UserPoolId=pool["Id"], Username=victim, TemporaryPassword=PASSWORD, MessageAction="SUPPRESS")
+    admin.admin_set_user_password(UserPoolId=pool["Id"], Username=victim, Password=PASSWORD, Permanent=True)
+    victim_token = sign_in(admin, client, victim)["AccessToken"]
+    header, _, signature = victim_token.split(".")
+    forged = base64.urlsafe_b64encode(json.dumps({"sub": "forged-sub", "username": "forged"}).encode()).decode().rstrip("=")
+    for token in (victim_token, f"{header}.{forged}.{signature}"):
+        response = requests.post(server.endpoint + "/", timeout=10, headers={
+            "Content-Type": AMZ_JSON, "X-Amz-Target": TARGET_PREFIX + "SignUp"}, data=json.dumps({
+                "ClientId": client["ClientId"], "Username": unique(), "Password": PASSWORD, "AccessToken": token}))
+        assert response.status_code == 200, response.text
+    sign_ups = [line for line in lines(server) if line["operation"] == "SignUp" and line.get("client_id") == client["ClientId"]]
+    assert len(sign_ups) == 2 and all(line["actor"] == {"kind": "user"} for line in sign_ups), sign_ups
+    # A call whose token the service verified names its user.
+    admin.update_user_attributes(AccessToken=victim_token, UserAttributes=[{"Name": "name", "Value": "V"}])
+    update = [line for line in lines(server) if line["operation"] == "UpdateUserAttributes"][-1]
+    assert update["actor"]["username"] == victim and update["actor"]["sub"] != "forged-sub"

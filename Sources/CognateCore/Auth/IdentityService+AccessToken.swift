@@ -36,6 +36,7 @@ extension IdentityService {
         guard let family, family.revokedAt == nil else { throw CognitoError.revokedAccessToken }
         guard user.enabled else { throw CognitoError.userDisabled }
         if user.status == .resetRequired { throw CognitoError.passwordResetRequired }
+        RequestOrigin.verifiedCaller?.record(sub: user.sub, username: user.username)
         return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti, deviceKey: family.deviceKey,
             authTime: Date(timeIntervalSince1970: claims.authTime))
     }

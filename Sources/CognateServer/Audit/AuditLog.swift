@@ -27,6 +27,8 @@ struct AuditLog: Sendable {
         var status: Int
         var clientAddress: String?
         var accessKeyId: String?
+        /// The user whose access token the service verified for this call, if any.
+        var verifiedUser: (sub: String, username: String)?
         var body: Data?
     }
 
@@ -48,7 +50,7 @@ struct AuditLog: Sendable {
         entry.merge(Self.subject(of: input)) { first, _ in first }
         entry["actor"] = call.isAdmin
             ? ["kind": "admin", "access_key_id": call.accessKeyId ?? "unknown"]
-            : Self.userActor(input, succeeded: call.outcome == "ok")
+            : Self.userActor(call.verifiedUser)
         guard var line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return false }
         line.append(0x0A)
@@ -74,21 +76,15 @@ struct AuditLog: Sendable {
         return subject
     }
 
-    /// The user behind a public call: the access token's user when the call succeeded (the
-    /// service verified the token), else the name the caller gave.
-    static func userActor(_ input: [String: Any], succeeded: Bool) -> [String: Any] {
+    /// The user behind a public call: the one whose access token the service verified, never
+    /// what the request itself claims (an unverified token, a name).
+    static func userActor(_ verified: (sub: String, username: String)?) -> [String: Any] {
         var actor: [String: Any] = ["kind": "user"]
-        if succeeded, let token = input["AccessToken"] as? String, let claims = unverifiedClaims(token) {
-            if let sub = claims["sub"] as? String { actor["sub"] = sub }
-            if let username = claims["username"] as? String { actor["username"] = username }
+        if let verified {
+            actor["sub"] = verified.sub
+            actor["username"] = verified.username
         }
         return actor
-    }
-
-    private static func unverifiedClaims(_ token: String) -> [String: Any]? {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])) else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
     }
 }
 

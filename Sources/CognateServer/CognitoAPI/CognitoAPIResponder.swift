@@ -28,7 +28,10 @@ struct CognitoAPIResponder: Sendable {
         let target = request.headers[HTTPField.Name("x-amz-target")!]
         let name = Self.operationName(target)
         let handler = name.flatMap { table.handlers[$0] }
-        let (response, body) = await answer(request, target: target, handler: handler)
+        let caller = auditLog == nil ? nil : VerifiedCaller()
+        let (response, body) = await RequestOrigin.$verifiedCaller.withValue(caller) {
+            await answer(request, target: target, handler: handler)
+        }
         let elapsed = ContinuousClock.now - started
         let operation = handler == nil ? "unknown" : name ?? "unknown"
         let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
@@ -47,7 +50,7 @@ struct CognitoAPIResponder: Sendable {
                 isAdmin: handler.authorization == .sigV4, outcome: outcome, status: Int(response.status.code),
                 clientAddress: RequestOrigin.clientAddress,
                 accessKeyId: request.headers[.authorization].flatMap { try? SigV4Verifier.parse($0).accessKeyId },
-                body: body))
+                verifiedUser: caller?.user, body: body))
             if !written { logger.error("Cannot write the audit log \(auditLog.path).") }
         }
         guard let handler, handler.authorization != .sigV4 else { return response }
