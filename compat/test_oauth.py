@@ -148,6 +148,19 @@ def test_codes_are_bound_to_their_verifier_client_and_single_use(server, idp):
                                 data={"grant_type": "password", "username": username, "password": PASSWORD})
     assert unsupported.json()["error"] == "unsupported_grant_type"
 
+    # A PKCE downgrade (RFC 9700 §4.8.2): the challenge stripped from the authorization request,
+    # the verifier still sent to the token endpoint, is refused.
+    plain = requests.get(server.endpoint + "/login", timeout=10, params={
+        "client_id": client["ClientId"], "redirect_uri": CALLBACK, "response_type": "code", "scope": "openid"})
+    browser = requests.Session()
+    page = browser.get(plain.url, timeout=10)
+    answer = browser.post(server.endpoint + "/login", allow_redirects=False, timeout=10,
+                          data={"flow": flow_of(page), "username": username, "password": PASSWORD})
+    code = parse_qs(urlparse(answer.headers["Location"]).query)["code"][0]
+    downgraded = exchange(code, secrets.token_urlsafe(48))
+    assert downgraded.status_code == 400 and downgraded.json()["error"] == "invalid_grant"
+    assert "code_verifier is not expected" in downgraded.json()["error_description"]
+
 
 def test_foreign_redirects_get_an_error_page_and_other_errors_go_back_to_the_app(server, idp):
     pool, client = oauth_pool(idp)

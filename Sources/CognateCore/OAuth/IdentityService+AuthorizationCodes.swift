@@ -77,6 +77,10 @@ extension IdentityService {
             guard let verifier = form["code_verifier"],
                 ConstantTime.equals(Base64URL.encode(Array(SHA256.hash(data: Data(verifier.utf8)))), challenge)
             else { throw OAuthError.invalidGrant("The code_verifier does not match the code_challenge.") }
+        } else if form["code_verifier"] != nil {
+            // RFC 9700 §4.8.2: a verifier for a code issued without a challenge is a downgrade
+            // (an attacker who stripped the challenge from the request); refuse it.
+            throw OAuthError.invalidGrant("The authorization request had no code_challenge; a code_verifier is not expected.")
         }
         guard let refreshToken = Self.unseal(state.sealedRefreshToken, with: code) else {
             throw OAuthError.invalidGrant("The code cannot be redeemed.")
