@@ -128,3 +128,34 @@ def test_a_federated_answer_completes_only_in_the_browser_that_began_it(server, 
     followed = victim.get(callback, allow_redirects=False, timeout=10)
     assert followed.status_code == 400 and "Location" not in followed.headers
     assert "started in another browser" in followed.text
+
+
+@pytest.mark.parametrize("url, message", [
+    ("http://app.example/callback", "cannot use the HTTP protocol"),
+    ("https://app.example/callback#token", "cannot contain a fragment"),
+    ("https://*.app.example/callback", "cannot contain a wildcard"),
+    ("javascript:alert(document.cookie)", "is not an absolute URL"),
+    ("javascript://%0aalert(1)", "cannot use the javascript scheme"),
+    ("data://text/html,<script>", "cannot use the data scheme"),
+    ("/callback", "is not an absolute URL"),
+])
+def test_callback_and_logout_urls_are_refused_as_cognito_refuses_them(server, idp, url, message):
+    pool = idp.create_user_pool(PoolName=unique("urls"))["UserPool"]
+    for member in ("CallbackURLs", "LogoutURLs"):
+        with cognito_error("InvalidParameterException", contains=message):
+            idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="web", **{member: [url]})
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="web")["UserPoolClient"]
+    with cognito_error("InvalidParameterException", contains=message):
+        idp.update_user_pool_client(UserPoolId=pool["Id"], ClientId=client["ClientId"], CallbackURLs=[url])
+
+
+def test_loopback_http_app_schemes_and_https_are_accepted(server, idp):
+    pool = idp.create_user_pool(PoolName=unique("urls"))["UserPool"]
+    urls = ["https://app.example/cb", "http://localhost:3000/cb", "http://127.0.0.1/cb", "http://[::1]:8080/cb",
+            "myapp://callback", "com.example.app://oauth2redirect"]
+    created = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="web", CallbackURLs=urls, LogoutURLs=urls,
+                                          DefaultRedirectURI="myapp://callback")["UserPoolClient"]
+    assert created["CallbackURLs"] == urls
+    with cognito_error("InvalidParameterException", contains="must be one of the CallbackURLs"):
+        idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="web", CallbackURLs=urls,
+                                    DefaultRedirectURI="https://elsewhere.example/cb")

@@ -47,6 +47,7 @@ enum ClientSettings {
         if let write = s.writeAttributes, write.contains("sub") {
             throw CognitoError.invalidParameter("The sub attribute can not be writable.")
         }
+        try RedirectURLs.check(callbacks: s.callbackURLs, logouts: s.logoutURLs, defaultRedirect: s.defaultRedirectURI)
         return s
     }
 
