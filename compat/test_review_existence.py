@@ -1,7 +1,8 @@
 """Regression tests of the security review (issue 9, item 5): with PreventUserExistenceErrors
 ENABLED, a name that is no user is indistinguishable from a real user in every answer —
-confirmed users cannot be told apart by their status, unknown names are locked out and rate
-limited exactly like real users, and code guesses are counted the same way. (Equal *work* on
+unknown names are locked out and rate limited exactly like real users, and code guesses are
+counted the same way; the state of users who exist is told as Cognito tells it (a confirmed
+user, a used code), or hidden too when the pool opts in (cognate:HideExistingUsers). (Equal *work* on
 both paths is by construction — see docs/security.md; `bench/existence_timing.py` measures it.)
 """
 import time
@@ -56,13 +57,47 @@ def test_srp_failures_count_towards_the_same_lockout_for_unknown_names(idp, pool
         srp_for(idp, pool["Id"], hiding, nobody, WRONG).authenticate_user()
 
 
-def test_confirming_a_confirmed_user_looks_like_a_wrong_code(server, idp, pool, hiding):
+def test_confirming_a_confirmed_user_answers_as_cognito_does(server, idp, pool, hiding):
+    """Cognito hides users who do not exist, not the state of users who do: a confirmed user
+    gets NotAuthorizedException, an unknown name a wrong code's answer."""
     username, _, _ = confirmed_user(server, idp, pool, hiding)
+    assert answers(lambda: idp.confirm_sign_up(ClientId=hiding["ClientId"], Username=username, ConfirmationCode="123456")) \
+        == ("NotAuthorizedException", "User cannot be confirmed. Current status is CONFIRMED")
+    assert answers(lambda: idp.confirm_sign_up(ClientId=hiding["ClientId"], Username=unique("nobody"),
+                                               ConfirmationCode="123456")) == ("CodeMismatchException", CODE_MISMATCH)
+
+
+def test_a_used_reset_code_answers_expired_as_in_cognito(server, idp, pool, hiding):
+    username, email, _ = confirmed_user(server, idp, pool, hiding)
+    idp.forgot_password(ClientId=hiding["ClientId"], Username=username)
+    code = server.last_code(pool["Id"], email)
+    idp.confirm_forgot_password(ClientId=hiding["ClientId"], Username=username, ConfirmationCode=code,
+                                Password="N3w-Passw0rd!")
+    assert answers(lambda: idp.confirm_forgot_password(ClientId=hiding["ClientId"], Username=username,
+                                                       ConfirmationCode=code, Password="N3w-Passw0rd!2")) \
+        == ("ExpiredCodeException", "Invalid code provided, please request a code again.")
+
+
+def test_hiding_existing_users_too_is_a_pool_s_explicit_choice(server, idp):
+    """The stricter answer (Cognate's own, off by default): with the pool tag
+    cognate:HideExistingUsers=true, a confirmed user and a used code look like a wrong code, so
+    nothing tells a confirmed user from an unknown name."""
+    pool = idp.create_user_pool(PoolName=unique("hiding"), AutoVerifiedAttributes=["email"],
+                                UserPoolTags={"cognate:HideExistingUsers": "true"})["UserPool"]
+    client = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="hiding", ExplicitAuthFlows=FLOWS,
+                                         PreventUserExistenceErrors="ENABLED")["UserPoolClient"]
+    username, email, _ = confirmed_user(server, idp, pool, client)
     nobody = unique("nobody")
     for name in (username, nobody):
-        results = [answers(lambda: idp.confirm_sign_up(ClientId=hiding["ClientId"], Username=name,
+        results = [answers(lambda: idp.confirm_sign_up(ClientId=client["ClientId"], Username=name,
                                                        ConfirmationCode="123456")) for _ in range(6)]
         assert results == [("CodeMismatchException", CODE_MISMATCH)] * 5 + [("LimitExceededException", ATTEMPT_LIMIT)]
+    other, other_email, _ = confirmed_user(server, idp, pool, client)
+    idp.forgot_password(ClientId=client["ClientId"], Username=other)
+    code = server.last_code(pool["Id"], other_email)
+    idp.confirm_forgot_password(ClientId=client["ClientId"], Username=other, ConfirmationCode=code, Password="N3w-Passw0rd!")
+    assert answers(lambda: idp.confirm_forgot_password(ClientId=client["ClientId"], Username=other, ConfirmationCode=code,
+                                                       Password="N3w-Passw0rd!2")) == ("CodeMismatchException", CODE_MISMATCH)
 
 
 def test_wrong_codes_of_an_unconfirmed_user_look_like_an_unknown_name(idp, hiding):

@@ -62,7 +62,8 @@ extension IdentityService {
     /// password (a refused password leaves the code unspent: the transaction rolls back); a
     /// user who had to reset is CONFIRMED again and any lockout ends. With
     /// PreventUserExistenceErrors, a name that is no user or a disabled user is answered as a
-    /// wrong code is (and counted like one).
+    /// wrong code is (and counted like one); a code that was used or never sent is
+    /// ExpiredCodeException, as in Cognito, unless the pool hides existing users too.
     public func confirmForgotPassword(_ request: ConfirmForgotPasswordRequest) async throws -> ConfirmForgotPasswordResponse {
         let (pool, client) = try await requireClient(request.clientId)
         try await countRequest(.accountRecovery, client: client)
@@ -83,7 +84,7 @@ extension IdentityService {
             }
             _ = try await codes.redeem(
                 request.confirmationCode, for: user, purpose: .forgotPassword,
-                revealsMissingCode: !client.preventsUserExistenceErrors, in: transaction, now: now)
+                revealsMissingCode: !client.hidesExistingUsers(in: pool), in: transaction, now: now)
             try await self.setChosenPassword(request.password, on: &user, pool: pool, in: transaction)
             if user.status == .resetRequired || user.status == .forceChangePassword { user.status = .confirmed }
             user.updatedAt = now

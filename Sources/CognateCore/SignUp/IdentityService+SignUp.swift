@@ -59,8 +59,10 @@ extension IdentityService {
     }
 
     /// ConfirmSignUp: the sign-up code confirms the user and verifies the address it was sent
-    /// to. With PreventUserExistenceErrors, a name that is no user and a user who is already
-    /// confirmed are answered as a wrong code is (and counted like one).
+    /// to. With PreventUserExistenceErrors, a name that is no user is answered as a wrong code
+    /// is (and counted like one); a user who is already confirmed gets Cognito's
+    /// NotAuthorizedException, unless the pool hides existing users too
+    /// (``ClientRecord/hidesExistingUsers(in:)``).
     public func confirmSignUp(_ request: ConfirmSignUpRequest) async throws -> ConfirmSignUpResponse {
         try await confirmSignUp(request, byLink: false)
     }
@@ -89,15 +91,16 @@ extension IdentityService {
                     subject: self.decoySubject(for: request.username, pool: pool), purpose: .signUp, in: transaction, now: now)
             }
             var user = try await self.locked(found, transaction)
+            let hidesState = client.hidesExistingUsers(in: pool)
             guard user.status == .unconfirmed else {
-                guard client.preventsUserExistenceErrors else {
+                guard hidesState else {
                     throw CognitoError.notAuthorized("User cannot be confirmed. Current status is \(user.status.rawValue)")
                 }
                 try await codes.refuseGuessWithoutCode(subject: user.sub, purpose: .signUp, in: transaction, now: now)
             }
             let record = try await codes.redeem(
-                request.confirmationCode, for: user, purpose: .signUp,
-                revealsMissingCode: !client.preventsUserExistenceErrors, in: transaction, now: now)
+                request.confirmationCode, for: user, purpose: .signUp, revealsMissingCode: !hidesState, in: transaction,
+                now: now)
             user.status = .confirmed
             if let attribute = record.deliveredTo { user.attributes["\(attribute)_verified"] = "true" }
             user.updatedAt = now
