@@ -2,7 +2,7 @@
 RefreshTokenRotation enabled each use returns a new refresh token and retires the presented one
 after the grace period; without it the refresh token stays."""
 
-from helpers import REFRESH_TOKEN_REVOKED, cognito_error, confirmed_user, new_client, sign_in, unique, verify_token
+from helpers import REFRESH_TOKEN_REVOKED, cognito_error, confirmed_user, new_client, refresh, sign_in, unique, verify_token
 
 
 def rotation_pool(idp, grace=None, secret=False):
@@ -31,6 +31,9 @@ def test_each_use_rotates_and_the_old_token_stops_working(server, idp):
     assert second != first and verify_token(server, pool["Id"], result["IdToken"], "id", client["ClientId"])["sub"] == sub
     with cognito_error("NotAuthorizedException", "Invalid Refresh Token"):
         renew(idp, client, first)
+    # Cognito's rule: a rotating client refreshes with GetTokensFromRefreshToken only.
+    with cognito_error("InvalidParameterException", contains="use GetTokensFromRefreshToken"):
+        refresh(idp, client, second)
     third = renew(idp, client, second)["RefreshToken"]
     assert third not in (first, second)
     idp.revoke_token(Token=third, ClientId=client["ClientId"])
