@@ -270,9 +270,17 @@ def test_domains_and_resource_servers(server, idp):
     pool = idp.create_user_pool(PoolName=unique("oauth"))["UserPool"]
     other = idp.create_user_pool(PoolName=unique("oauth"))["UserPool"]
     domain = unique("login").lower()
-    idp.create_user_pool_domain(UserPoolId=pool["Id"], Domain=domain)
+    created = idp.create_user_pool_domain(UserPoolId=pool["Id"], Domain=domain)
+    assert "CloudFrontDomain" not in created                   # a prefix domain, as in Cognito
     described = idp.describe_user_pool_domain(Domain=domain)["DomainDescription"]
     assert described["UserPoolId"] == pool["Id"] and described["Domain"] == domain and described["Status"] == "ACTIVE"
+    # Cognito's members: the account, the host serving the domain (Cognate's own), a timestamp version.
+    assert re.fullmatch(r"[0-9]{12}", described["AWSAccountId"])
+    assert described["CloudFrontDistribution"] == "127.0.0.1"
+    assert re.fullmatch(r"20[0-9]{12}", described["Version"])
+    updated = idp.update_user_pool_domain(UserPoolId=pool["Id"], Domain=domain, ManagedLoginVersion=2,
+                                          CustomDomainConfig={"CertificateArn": "arn:aws:acm:us-east-1:000000000000:certificate/x"})
+    assert updated["CloudFrontDomain"] == "127.0.0.1"
     assert idp.describe_user_pool(UserPoolId=pool["Id"])["UserPool"]["Domain"] == domain
     with cognito_error("InvalidParameterException", "Domain already associated with another user pool."):
         idp.create_user_pool_domain(UserPoolId=other["Id"], Domain=domain)
