@@ -25,7 +25,7 @@ NEVER = {
         "TierChangeNotAllowedException", "UserPoolTaggingException",
     },
     "a user without a usable second factor is asked to set one up (`MFA_SETUP`)": {"MFAMethodNotFoundException"},
-    "no user import yet": {"UserImportInProgressException"},
+    "a user import job does not stop other changes to its pool": {"UserImportInProgressException"},
     "too many wrong codes answer `LimitExceededException`, as observed from Cognito": {"TooManyFailedAttemptsException"},
 }
 LAMBDA_ERRORS = {"UnexpectedLambdaException", "UserLambdaValidationException", "InvalidLambdaResponseException"}
@@ -45,7 +45,7 @@ NEVER_FOR = {
 # Operations not served yet, by the issue that brings them.
 PLANNED = [
     (re.compile(r"MFA|SoftwareToken|Device|UserSettings|AuthFactors"), "MFA, devices and PIN (issue 12)"),
-    (re.compile(r"WebAuthn"), "passkeys (WebAuthn): not planned in an issue yet"),
+    (re.compile(r"WebAuthn"), "passkeys (WebAuthn) are not built yet"),
 ]
 OTHER = "the rest of the API (issue 14)"
 # Cognate's own operations (not in Cognito's model), with what they are for.

@@ -4,7 +4,7 @@ import CognateProtocol
 import Foundation
 import Testing
 
-/// The registration journey (app-journeys.md, journey 1) through ``RegistrationFlow``.
+/// The registration journey (docs/sdk.md) through ``RegistrationFlow``.
 struct RegistrationFlowTests {
     static let profileFields = ["given_name", "family_name", "birthdate", "gender", "custom:accepted_tos"]
     static let consentSchema = ["accepted_tos", "accepted_privacy", "accepted_hipaa"].map {

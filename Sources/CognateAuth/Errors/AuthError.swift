@@ -70,7 +70,8 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     /// The server refused to refresh the session (signed out elsewhere, revoked, expired, user
     /// disabled); local tokens are gone and the user must sign in again. The server's message.
     case sessionExpired(String)
-    /// The server asked for a challenge this SDK does not answer yet (e.g. `MFA_SETUP`).
+    /// The server asked for a challenge this SDK does not answer (a custom challenge inside
+    /// ``RegistrationFlow``, for instance).
     case unsupportedChallenge(String)
     /// The call does not fit the current step (e.g. `confirmSignIn` with no pending challenge).
     case invalidState(String)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The registration journey — sign up → confirm the code → sign in → complete the profile — as
-/// a resumable state machine (app-journeys.md, journey 1).
+/// a resumable state machine (docs/sdk.md, "The registration journey in code").
 ///
 /// Each call returns the next ``RegistrationStep``; errors the user must see (wrong code,
 /// password policy, a pre-sign-up check's message) are thrown as ``AuthError`` and leave the
