@@ -143,6 +143,22 @@ def test_config_check_shows_values_given_as_flags(tmp_path):
     assert values["region"] == ("eu-west-1", "file")
 
 
+def test_config_check_hides_the_database_password(tmp_path):
+    """A PostgreSQL URL's password, in its user part or as libpq's password= parameter, from a
+    flag, the environment or the file, is shown as ***."""
+    config = tmp_path / "db.yaml"
+    config.write_text("database: postgres://app:file-s3cret@db.invalid/cognate\n")
+    code, document, _ = check(config)
+    assert settings(document)["database"] == ("postgres://app:***@db.invalid/cognate", "file")
+    assert "file-s3cret" not in json.dumps(document)
+    code, document, _ = check(config, env={"COGNATE_DATABASE": "postgres://app@db.invalid/cognate?password=env-s3cret"})
+    assert settings(document)["database"] == ("postgres://app@db.invalid/cognate?password=***", "environment")
+    assert "env-s3cret" not in json.dumps(document)
+    text = run("config", "check", "--config", str(config), "--database", "postgresql://app:flag-s3cret@db.invalid/x")
+    assert "postgresql://app:***@db.invalid/x" in text.stdout
+    assert "flag-s3cret" not in text.stdout + text.stderr
+
+
 def test_log_level_and_format_flags(tmp_path):
     server = CognateServer(tmp_path, extra_args=["--log-level", "debug", "--log-format", "json"]).start()
     try:
