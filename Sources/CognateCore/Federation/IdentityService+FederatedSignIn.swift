@@ -191,16 +191,29 @@ extension IdentityService {
     private func upstreamJSON(_ method: String, _ url: URL, headers: [String: String], body: Data?) async throws
         -> [String: JSONValue]
     {
-        let answer: (status: Int, body: Data)
+        try await upstreamCall(method, url, headers: headers, body: body).fields
+    }
+
+    /// One call to a provider: the JSON object of its 200 answer and the answer's headers. A
+    /// redirect is a failure (never followed: it would carry the client secret or the code
+    /// elsewhere), and logged.
+    private func upstreamCall(_ method: String, _ url: URL, headers: [String: String], body: Data?) async throws
+        -> (fields: [String: JSONValue], headers: [String: String])
+    {
+        let answer: UpstreamAnswer
         do {
             answer = try await upstream.send(method: method, url: url, headers: headers, body: body)
         } catch {
             throw ProviderFailure(reason: "\(url.host ?? "it") did not answer")
         }
+        if let redirect = OutboundHTTP.redirectRefusal(answer.status) {
+            log("federation: \(method) \(url.absoluteString) \(redirect)")
+            throw ProviderFailure(reason: "\(url.path) \(redirect)")
+        }
         guard answer.status == 200, case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: answer.body) else {
             throw ProviderFailure(reason: "\(url.path) answered \(answer.status)")
         }
-        return fields
+        return (fields, answer.headers)
     }
 }
 

@@ -32,12 +32,4 @@ struct WebhookSignature: Sendable {
         HMAC<SHA256>.authenticationCode(for: Data((timestamp + ".").utf8) + body, using: secret)
             .map { String(format: "%02x", $0) }.joined()
     }
-
-    /// A URL session whose requests give up after `timeout` seconds.
-    static func session(timeout: TimeInterval) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        return URLSession(configuration: configuration)
-    }
 }
