@@ -2,9 +2,12 @@
 provider operations through boto3, a federated sign-in through the hosted endpoints (the
 provider's own sign-in page, its code exchanged server to server, an EXTERNAL_PROVIDER user with
 `identities`), and identity linking (AdminLinkProviderForUser / AdminDisableProviderForUser)."""
+import http.server
+import json
 import re
 import secrets
 import tempfile
+import threading
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -211,3 +214,78 @@ def test_a_social_provider_with_explicit_endpoints(server, idp, upstream):
     token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
     claims = verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])
     assert claims["email"] == up_email and claims["identities"][0]["providerType"] == "Facebook"
+
+
+class DiscoveryProvider:
+    """An OpenID provider that serves only its discovery document (with `cache_control`, when
+    set) and counts how often it was fetched."""
+
+    def __init__(self, cache_control=None):
+        self.fetches = 0
+        provider = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                provider.fetches += 1
+                base = provider.url
+                body = json.dumps({"issuer": base, "authorization_endpoint": base + "/authorize",
+                                   "token_endpoint": base + "/token", "userinfo_endpoint": base + "/userinfo"}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                if cache_control:
+                    self.send_header("Cache-Control", cache_control)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
+@pytest.mark.parametrize("cache_control", [None, "no-store", "public, max-age=5"])
+def test_discovery_documents_are_fetched_once_per_provider(server, idp, cache_control):
+    """Anonymous /login?identity_provider= requests made the server fetch the provider's
+    discovery document every time. Now once per provider, kept as Cache-Control says but at
+    least a minute (no-store, max-age=5) and 15 minutes without it; fetched again once the
+    provider is updated, or deleted and created again."""
+    provider = DiscoveryProvider(cache_control)
+    try:
+        pool = idp.create_user_pool(PoolName=unique("discovery"))["UserPool"]
+        details = {"client_id": "upstream", "client_secret": "s", "authorize_scopes": "openid",
+                   "oidc_issuer": provider.url}
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached", ProviderType="OIDC",
+                                     ProviderDetails=details)
+        client = idp.create_user_pool_client(
+            UserPoolId=pool["Id"], ClientName="web", CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
+            AllowedOAuthScopes=["openid"], AllowedOAuthFlowsUserPoolClient=True,
+            SupportedIdentityProviders=["Cached"])["UserPoolClient"]
+
+        def login():
+            answer = requests.get(server.endpoint + "/login", allow_redirects=False, timeout=10, params={
+                "client_id": client["ClientId"], "redirect_uri": CALLBACK, "response_type": "code",
+                "identity_provider": "Cached"})
+            assert answer.status_code == 302 and answer.headers["Location"].startswith(provider.url + "/authorize?"), \
+                (answer.status_code, answer.headers, answer.text[:300])
+
+        for _ in range(25):
+            login()
+        assert provider.fetches == 1
+        idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached", AttributeMapping={"email": "email"})
+        for _ in range(5):
+            login()
+        assert provider.fetches == 2
+        idp.delete_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached")
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached", ProviderType="OIDC",
+                                     ProviderDetails=details)
+        login()
+        assert provider.fetches == 3
+    finally:
+        provider.stop()

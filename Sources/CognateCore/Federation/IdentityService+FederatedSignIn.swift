@@ -179,13 +179,25 @@ extension IdentityService {
         var userInfo = details["attributes_url"].flatMap(URL.init(string:))
         let issuer = details["oidc_issuer"] ?? (provider.type == .google ? "https://accounts.google.com" : nil)
         if authorize == nil || token == nil, let issuer, let discovery = URL(string: issuer + "/.well-known/openid-configuration") {
-            let document = try await upstreamJSON("GET", discovery, headers: ["Accept": "application/json"], body: nil)
+            let document = try await discoveryDocument(of: provider, at: discovery)
             authorize = authorize ?? document["authorization_endpoint"]?.stringValue.flatMap(URL.init(string:))
             token = token ?? document["token_endpoint"]?.stringValue.flatMap(URL.init(string:))
             userInfo = userInfo ?? document["userinfo_endpoint"]?.stringValue.flatMap(URL.init(string:))
         }
         guard let authorize, let token else { throw ProviderFailure(reason: "its endpoints are unknown") }
         return ProviderEndpoints(authorize: authorize, token: token, userInfo: userInfo)
+    }
+
+    /// The provider's discovery document, fetched at most once per provider while its
+    /// `Cache-Control` allows (`DiscoveryDocuments`).
+    private func discoveryDocument(of provider: IdentityProviderRecord, at url: URL) async throws -> [String: JSONValue] {
+        try await discovery.document(
+            DiscoveryDocuments.Key(poolId: provider.poolId, provider: provider.name),
+            version: "\(provider.updatedAt.timeIntervalSince1970) \(url.absoluteString)", now: time.now
+        ) {
+            let (document, headers) = try await self.upstreamCall("GET", url, headers: ["Accept": "application/json"], body: nil)
+            return (document, DiscoveryDocuments.lifetime(cacheControl: headers["cache-control"]))
+        }
     }
 
     private func upstreamJSON(_ method: String, _ url: URL, headers: [String: String], body: Data?) async throws

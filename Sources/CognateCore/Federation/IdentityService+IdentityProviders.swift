@@ -40,12 +40,14 @@ extension IdentityService {
         provider.updatedAt = time.now
         let updated = provider
         try await store.write { try await $0.updateIdentityProvider(updated) }
+        await discovery.drop(DiscoveryDocuments.Key(poolId: updated.poolId, provider: updated.name))
         return UpdateIdentityProviderResponse(identityProvider: updated.wire)
     }
 
     public func deleteIdentityProvider(_ request: DeleteIdentityProviderRequest) async throws -> EmptyResponse {
         let provider = try await requireIdentityProvider(request.providerName, poolId: request.userPoolId)
         try await store.write { try await $0.deleteIdentityProvider(poolId: provider.poolId, name: provider.name) }
+        await discovery.drop(DiscoveryDocuments.Key(poolId: provider.poolId, provider: provider.name))
         return EmptyResponse()
     }
 

@@ -21,6 +21,8 @@ public final class IdentityService: Sendable {
     let accessTokens: AccessTokenVerifier
     /// Calls to identity providers (federation).
     let upstream: any UpstreamHTTP
+    /// Identity providers' discovery documents, kept per provider.
+    let discovery = DiscoveryDocuments()
     /// Hears what an operator should know of (a provider's refused redirect); never secrets.
     let log: @Sendable (String) -> Void
     let changeFeedCursor = ChangeFeedCursor()
