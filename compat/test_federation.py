@@ -289,3 +289,35 @@ def test_discovery_documents_are_fetched_once_per_provider(server, idp, cache_co
         assert provider.fetches == 3
     finally:
         provider.stop()
+
+
+def test_attribute_mapping_takes_only_attributes_a_provider_may_set(server, idp):
+    """Keys are pool attributes (standard or custom) other than sub and identities; username is
+    Cognito's too. A mapping to identities, sub, cognito:… or a developer-only attribute would
+    let a provider's claims rewrite what only the pool writes. Cognito's error names the keys."""
+    pool = idp.create_user_pool(PoolName=unique("mapping"), Schema=[
+        {"Name": "clinic", "AttributeDataType": "String"},
+        {"Name": "secret", "AttributeDataType": "String", "DeveloperOnlyAttribute": True}])["UserPool"]
+    details = {"client_id": "upstream", "client_secret": "s", "authorize_scopes": "openid",
+               "oidc_issuer": "https://issuer.example"}
+    for key in ["identities", "sub", "cognito:groups", "cognito:username", "dev:custom:secret", "custom:zen_groups",
+                "favourite_colour"]:
+        with cognito_error("InvalidParameterException", f"AttributeMapping contains invalid mapping: [{key}]"):
+            idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped", ProviderType="OIDC",
+                                         ProviderDetails=details, AttributeMapping={"email": "email", key: "claim"})
+    with cognito_error("InvalidParameterException", "AttributeMapping contains invalid mapping: [identities, sub]"):
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped", ProviderType="OIDC",
+                                     ProviderDetails=details, AttributeMapping={"sub": "sub", "identities": "x"})
+    with cognito_error("ResourceNotFoundException"):
+        idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped")
+
+    good = {"username": "sub", "email": "email", "email_verified": "email_verified", "custom:clinic": "clinic",
+            "name": "name"}
+    created = idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped", ProviderType="OIDC",
+                                           ProviderDetails=details, AttributeMapping=good)["IdentityProvider"]
+    assert created["AttributeMapping"] == good
+    with cognito_error("InvalidParameterException", "AttributeMapping contains invalid mapping: [identities]"):
+        idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped",
+                                     AttributeMapping={"email": "email", "identities": "identities"})
+    assert idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped")[
+        "IdentityProvider"]["AttributeMapping"] == good

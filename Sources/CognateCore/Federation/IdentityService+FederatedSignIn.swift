@@ -95,7 +95,7 @@ extension IdentityService {
     private func federatedUser(_ subject: String, claims: [String: String], provider: IdentityProviderRecord,
                                pool: PoolRecord) async throws -> UserRecord {
         let now = time.now
-        let mapped = Self.mappedAttributes(claims, provider: provider)
+        let mapped = Self.mappedAttributes(claims, provider: provider, pool: pool)
         let identity = ProviderIdentity(
             userId: subject, providerName: provider.name, providerType: provider.type.rawValue,
             dateCreated: String(Int(now.timeIntervalSince1970 * 1000)))
@@ -130,10 +130,13 @@ extension IdentityService {
         }
     }
 
-    /// The pool attributes the provider's mapping gives from `claims`.
-    static func mappedAttributes(_ claims: [String: String], provider: IdentityProviderRecord) -> [String: String] {
+    /// The pool attributes the provider's mapping gives from `claims`; only attributes a
+    /// provider may set (`isMappable`), whatever a mapping stored before that rule says.
+    static func mappedAttributes(_ claims: [String: String], provider: IdentityProviderRecord, pool: PoolRecord)
+        -> [String: String]
+    {
         var mapped: [String: String] = [:]
-        for (attribute, claim) in provider.attributeMapping where attribute != "username" {
+        for (attribute, claim) in provider.attributeMapping where isMappable(attribute, pool: pool) {
             if let value = claims[claim], value.count <= 2048 { mapped[attribute] = value }
         }
         return mapped
