@@ -9,18 +9,19 @@ import FoundationNetworking
 /// function.
 ///
 /// Contract (docs/triggers.md): `POST <url>`, the event as JSON body, signed
-/// (`WebhookSignature`), with `X-Cognate-Function: <arn>`. A 2xx answer returns its body (the
+/// (`WebhookSignature`) with the function's own key (`WebhookKeys.function`, derived from
+/// `secret` and the ARN), with `X-Cognate-Function: <arn>`. A 2xx answer returns its body (the
 /// event with `response` filled in). A non-2xx answer whose body is JSON with `errorMessage` is
 /// the function refusing (Lambda's error shape). Anything else — another status, a redirect
 /// (never followed: `OutboundHTTP`), no answer within `timeout` (Lambda's 5 s for triggers), a
 /// refused connection — is a failed invocation, and `log` hears why.
 final class WebhookFunctionInvoker: FunctionInvoker {
-    let signature: WebhookSignature
+    let secret: String
     let session: URLSession
     let log: @Sendable (String) -> Void
 
     init(secret: String, timeout: TimeInterval = 5, log: @escaping @Sendable (String) -> Void = { _ in }) {
-        signature = WebhookSignature(secret: secret)
+        self.secret = secret
         session = OutboundHTTP.session(timeout: timeout)
         self.log = log
     }
@@ -33,7 +34,7 @@ final class WebhookFunctionInvoker: FunctionInvoker {
 
     private func call(url: String, arn: String, event: Data) async -> FunctionReply {
         guard let target = URL(string: url) else { return .failed(reason: "InvalidEndpoint") }
-        var request = signature.request(to: target, body: event)
+        var request = WebhookSignature(key: WebhookKeys.function(arn, secret: secret)).request(to: target, body: event)
         request.setValue(arn, forHTTPHeaderField: "X-Cognate-Function")
         let body: Data, status: Int
         do {

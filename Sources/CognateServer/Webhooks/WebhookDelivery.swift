@@ -1,4 +1,5 @@
 import CognateCore
+import Crypto
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -6,7 +7,8 @@ import FoundationNetworking
 #endif
 
 /// Email or SMS through an HTTPS endpoint of the operator's (an SMS gateway, a mail service):
-/// the message as JSON, signed (`WebhookSignature`).
+/// the message as JSON, signed (`WebhookSignature`) with the medium's own key
+/// (`WebhookKeys.emailWebhook`, `.smsWebhook`).
 ///
 /// Contract: `POST <url>` with `{"poolId", "username", "medium", "destination", "subject",
 /// "body", "code", "purpose", "sender"}`. 2xx is delivered; 408, 429 and 5xx (or no answer
@@ -17,9 +19,9 @@ final class WebhookDelivery: MessageDelivery {
     let signature: WebhookSignature
     let session: URLSession
 
-    init(url: URL, secret: String, timeout: TimeInterval = 5) {
+    init(url: URL, key: SymmetricKey, timeout: TimeInterval = 5) {
         self.url = url
-        signature = WebhookSignature(secret: secret)
+        signature = WebhookSignature(key: key)
         session = OutboundHTTP.session(timeout: timeout)
     }
 
