@@ -2,19 +2,18 @@
 provider operations through boto3, a federated sign-in through the hosted endpoints (the
 provider's own sign-in page, its code exchanged server to server, an EXTERNAL_PROVIDER user with
 `identities`), and identity linking (AdminLinkProviderForUser / AdminDisableProviderForUser)."""
-import http.server
 import json
 import re
 import secrets
 import tempfile
-import threading
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 import requests
 
 from conftest import CognateServer
-from helpers import PASSWORD, cognito_error, confirmed_user, password_auth, secret_hash, unique, verify_token
+from helpers import (PASSWORD, QuietHandler, cognito_error, confirmed_user, local_http_server, password_auth, secret_hash,
+                     unique, verify_token)
 from test_oauth import CALLBACK, app_session, authorize, flow_of
 
 
@@ -224,7 +223,7 @@ class DiscoveryProvider:
         self.fetches = 0
         provider = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self):
                 provider.fetches += 1
                 base = provider.url
@@ -238,13 +237,7 @@ class DiscoveryProvider:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, *args):
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd, self.url = local_http_server(Handler)
 
     def stop(self):
         self.httpd.shutdown()

@@ -2,11 +2,9 @@
 provider that answers 3xx fails the call (with the reason in the server's log), and the
 server the redirect points to receives nothing — not the signed event, not the code, not the
 client secret."""
-import http.server
 import json
 import subprocess
 import tempfile
-import threading
 import uuid
 from urllib.parse import parse_qs, urlparse
 
@@ -14,7 +12,7 @@ import pytest
 import requests
 
 from conftest import BINARY, CognateServer
-from helpers import cognito_error, new_client, sign_up, unique
+from helpers import QuietHandler, cognito_error, local_http_server, new_client, sign_up, unique
 
 SECRET = "redirect-test-secret"
 CALLBACK = "http://localhost:8000/callback"
@@ -28,7 +26,7 @@ class Recorder:
         self.requests = []
         recorder = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def handle_one(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 recorder.requests.append((self.command, self.path, dict(self.headers), self.rfile.read(length)))
@@ -46,13 +44,7 @@ class Recorder:
 
             do_GET = do_POST = handle_one
 
-            def log_message(self, *args):
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd, self.url = local_http_server(Handler)
 
     def stop(self):
         self.httpd.shutdown()
