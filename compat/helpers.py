@@ -5,6 +5,7 @@ import concurrent.futures
 import contextlib
 import hashlib
 import hmac
+import http.server
 import json
 import threading
 import uuid
@@ -301,3 +302,19 @@ def run_concurrently(server, count, call):
 
     with concurrent.futures.ThreadPoolExecutor(count) as executor:
         return list(executor.map(one, range(count)))
+
+
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that logs nothing (tests read what it recorded instead)."""
+
+    def log_message(self, *args):
+        pass
+
+
+def local_http_server(handler):
+    """Serves `handler` (a BaseHTTPRequestHandler class) on a free port of 127.0.0.1, each
+    request on a thread of its own; returns the server (`shutdown()` stops it) and its URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"

@@ -198,6 +198,10 @@ def test_a_wrong_secret_unknown_key_or_no_credentials_fail_with_the_servers_erro
 
     credentials = tmp_path / "credentials"
     credentials.write_text(f"{ACCESS_KEY}:{SECRET_KEY}\n")
+    credentials.chmod(0o644)
+    readable = run(production, "pools", "list", "--credentials-file", str(credentials), check=False)
+    assert readable.returncode != 0 and "may be read by others" in readable.stderr   # a secret file is its owner's
+    credentials.chmod(0o600)
     from_file = run(production, "pools", "list", "--output", "json", "--credentials-file", str(credentials),
                     env=cli_env(production, AWS_ACCESS_KEY_ID=None, AWS_SECRET_ACCESS_KEY=None))
     assert "UserPools" in json.loads(from_file.stdout)

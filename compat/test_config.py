@@ -21,15 +21,20 @@ def check(config, *args, env=None):
     return result.returncode, json.loads(result.stdout) if result.stdout.strip() else None, result.stderr
 
 
+def private_file(path, text):
+    """A secret file only its owner may read, as Cognate requires."""
+    path.write_text(text)
+    path.chmod(0o600)
+    return path
+
+
 def settings(document):
     return {row["key"]: (row["value"], row["source"]) for row in document["settings"]}
 
 
 def test_a_file_sets_values_the_environment_and_flags_override(tmp_path):
-    secret = tmp_path / "admin"
-    secret.write_text("AKIDFILE:secret-from-file\n")
-    hook_secret = tmp_path / "hook"
-    hook_secret.write_text("hook-secret-value")
+    secret = private_file(tmp_path / "admin", "AKIDFILE:secret-from-file\n")
+    hook_secret = private_file(tmp_path / "hook", "hook-secret-value")
     config = tmp_path / "cognate.yaml"
     config.write_text(f"""
 mode: production
@@ -88,8 +93,7 @@ def test_problems_are_reported_together_with_exit_status_1(tmp_path):
 
 def test_serve_takes_its_settings_from_the_file(tmp_path):
     """A production server whose admin keys, rate limits and log format come from the file."""
-    secret = tmp_path / "admin"
-    secret.write_text("AKIDCONF:conf-secret\n")
+    secret = private_file(tmp_path / "admin", "AKIDCONF:conf-secret\n")
     config = tmp_path / "cognate.yaml"
     config.write_text(f"""
 mode: production
@@ -141,6 +145,64 @@ def test_config_check_shows_values_given_as_flags(tmp_path):
     assert values["port"] == ("5555", "flag") and values["log.level"] == ("debug", "flag")
     assert values["admin_credentials"] == ("(secret)", "flag") and "flag-secret" not in json.dumps(document)
     assert values["region"] == ("eu-west-1", "file")
+
+
+def test_config_check_hides_the_database_password(tmp_path):
+    """A PostgreSQL URL's password, in its user part or as libpq's password= parameter, from a
+    flag, the environment or the file, is shown as ***."""
+    config = tmp_path / "db.yaml"
+    config.write_text("database: postgres://app:file-s3cret@db.invalid/cognate\n")
+    code, document, _ = check(config)
+    assert settings(document)["database"] == ("postgres://app:***@db.invalid/cognate", "file")
+    assert "file-s3cret" not in json.dumps(document)
+    code, document, _ = check(config, env={"COGNATE_DATABASE": "postgres://app@db.invalid/cognate?password=env-s3cret"})
+    assert settings(document)["database"] == ("postgres://app@db.invalid/cognate?password=***", "environment")
+    assert "env-s3cret" not in json.dumps(document)
+    text = run("config", "check", "--config", str(config), "--database", "postgresql://app:flag-s3cret@db.invalid/x")
+    assert "postgresql://app:***@db.invalid/x" in text.stdout
+    assert "flag-s3cret" not in text.stdout + text.stderr
+
+
+def test_admin_credentials_on_the_command_line_are_warned_of(tmp_path):
+    """The process list shows argv to every local user: the flag still works, with a warning
+    naming the private ways; the environment and a private file give no warning."""
+    config = tmp_path / "production.yaml"
+    config.write_text("mode: production\nemail_delivery: outbox\n")
+    code, document, stderr = check(config, "--admin-credentials", "AKID:argv-secret")
+    assert code == 0 and document["ok"]
+    assert "Warning: --admin-credentials puts the secret in the process list" in stderr
+    assert "COGNATE_ADMIN_CREDENTIALS" in stderr and "--admin-credentials-file" in stderr
+    assert "argv-secret" not in stderr
+    code, document, stderr = check(config, env={"COGNATE_ADMIN_CREDENTIALS": "AKID:env-secret"})
+    assert code == 0 and "Warning" not in stderr
+    keys = private_file(tmp_path / "keys", "AKID1:one\nAKID2:two\n")
+    code, document, stderr = check(config, "--admin-credentials-file", str(keys))
+    assert code == 0 and "Warning" not in stderr, stderr
+
+
+def test_a_secret_file_others_may_read_is_refused(tmp_path):
+    """Admin keys, the webhook secret, the SMTP password: a file its group or others may read
+    is refused, whichever way it is named (flag, file key, environment)."""
+    keys = tmp_path / "keys"
+    keys.write_text("AKID:shared-secret\n")
+    keys.chmod(0o644)
+    config = tmp_path / "production.yaml"
+    config.write_text(f"mode: production\nemail_delivery: outbox\nadmin_credentials_file: {keys}\n")
+    code, document, _ = check(config)
+    assert code == 1 and any("may be read by others" in p and "chmod 600" in p for p in document["problems"]), document
+    assert "shared-secret" not in json.dumps(document)
+    hook = tmp_path / "hook"
+    hook.write_text("hook-secret")
+    hook.chmod(0o640)
+    code, document, _ = check(tmp_path / "production.yaml", "--webhook-secret-file", str(hook))
+    assert code == 1 and any(str(hook) in p for p in document["problems"])
+    result = run("serve", "--port", "0", "--database", str(tmp_path / "db.sqlite"), "--mode", "production",
+                 "--email-delivery", "outbox", env={"COGNATE_ADMIN_CREDENTIALS_FILE": str(keys)})
+    assert result.returncode != 0 and "may be read by others" in result.stderr
+    keys.chmod(0o600)
+    hook.chmod(0o400)
+    code, document, _ = check(config, "--webhook-secret-file", str(hook))
+    assert code == 0, document
 
 
 def test_log_level_and_format_flags(tmp_path):

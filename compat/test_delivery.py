@@ -9,14 +9,17 @@ import http.server
 import json
 import re
 import socket
+import subprocess
 import threading
 import time
+import urllib.request
 
 import pytest
 from aiosmtpd.controller import Controller
 
-from conftest import CognateServer
+from conftest import BINARY, CognateServer
 from helpers import cognito_error, new_client, sign_up, unique
+from trigger_service import TriggerService
 
 SECRET = "webhook-secret-for-tests"
 
@@ -164,6 +167,11 @@ def webhook():
     httpd.shutdown()
 
 
+def gateway_key(medium):
+    """The key a delivery webhook verifies with: HMAC-SHA256(secret, "cognate-<medium>-webhook")."""
+    return hmac.new(SECRET.encode(), f"cognate-{medium}-webhook".encode(), hashlib.sha256).digest()
+
+
 def webhook_server(tmp_path, url):
     return CognateServer(tmp_path, extra_args=["--email-delivery", "webhook", "--email-webhook-url", url,
                                                "--sms-delivery", "webhook", "--sms-webhook-url", url],
@@ -180,13 +188,59 @@ def test_sms_codes_reach_a_signed_webhook(tmp_path, webhook):
         sign_up(idp, client, username, email=False, attributes=[("phone_number", "+15555550188")])
         [(headers, body)] = Webhook.received
         timestamp = headers["X-Cognate-Timestamp"]
-        expected = hmac.new(SECRET.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
-        assert headers["X-Cognate-Signature"] == f"v1={expected}"
+        expected = hmac.new(gateway_key("sms"), f"{timestamp}.{webhook}.".encode() + body, hashlib.sha256).hexdigest()
+        assert headers["X-Cognate-Signature"] == f"v2={expected}"
         assert abs(int(timestamp) - time.time()) < 60
         payload = json.loads(body)
         assert payload["medium"] == "SMS" and payload["destination"] == "+15555550188" and payload["purpose"] == "signUp"
         idp.confirm_sign_up(ClientId=client["ClientId"], Username=username, ConfirmationCode=payload["code"])
     finally:
+        server.stop()
+
+
+def test_a_gateways_key_cannot_make_a_trigger_call(tmp_path, webhook):
+    """The server signs SMS, email and a function's calls with one configured secret, but with
+    a key per purpose over the target URL: what an SMS gateway receives verifies only as SMS
+    (not as email), and neither replaying it to a function nor signing an event with the
+    gateway's own key gets a function to accept it, while the server's own call is accepted."""
+    server = webhook_server(tmp_path, webhook).start()
+    service = TriggerService(SECRET)
+    try:
+        idp = server.client()
+        pool = idp.create_user_pool(PoolName="sms", AutoVerifiedAttributes=["phone_number"])["UserPool"]
+        sign_up(idp, new_client(idp, pool["Id"]), unique(), email=False, attributes=[("phone_number", "+15555550189")])
+        [(headers, body)] = Webhook.received
+        timestamp = headers["X-Cognate-Timestamp"]
+
+        def signature(key, url, payload):
+            return "v2=" + hmac.new(key, f"{timestamp}.{url}.".encode() + payload, hashlib.sha256).hexdigest()
+        assert headers["X-Cognate-Signature"] == signature(gateway_key("sms"), webhook, body)
+        assert headers["X-Cognate-Signature"] != signature(gateway_key("email"), webhook, body)
+
+        arn = "arn:aws:lambda:us-east-1:123456789012:function:pre-sign-up-gateway"
+        bound = subprocess.run([str(BINARY), "functions", "put", arn, service.url + "/pre-sign-up", "--database",
+                                server.database], capture_output=True, text=True, timeout=60)
+        assert bound.returncode == 0, bound.stderr
+        event = json.dumps({"version": "1", "triggerSource": "PreSignUp_SignUp", "userName": "mallory",
+                            "request": {"userAttributes": {}}, "response": {}}).encode()
+        for forged_headers, forged_body in [
+            (headers, body),                                                             # the SMS, replayed
+            ({**headers, "X-Cognate-Signature": signature(gateway_key("sms"), service.url + "/pre-sign-up", event)},
+             event),                                                                     # signed with the gateway's key
+        ]:
+            request = urllib.request.Request(service.url + "/pre-sign-up", data=forged_body, method="POST", headers={
+                **{k: v for k, v in forged_headers.items() if k.startswith("X-Cognate")},
+                "X-Cognate-Function": arn, "Content-Type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+            assert refused.value.code == 401
+        assert [valid for _, _, valid, _ in service.received] == [False, False]
+
+        trigger_pool = idp.create_user_pool(PoolName="hooked", LambdaConfig={"PreSignUp": arn})["UserPool"]
+        sign_up(idp, new_client(idp, trigger_pool["Id"]), unique(), email=False)
+        assert service.received[-1][2] is True and service.received[-1][3] == arn
+    finally:
+        service.stop()
         server.stop()
 
 

@@ -2,6 +2,7 @@
 provider operations through boto3, a federated sign-in through the hosted endpoints (the
 provider's own sign-in page, its code exchanged server to server, an EXTERNAL_PROVIDER user with
 `identities`), and identity linking (AdminLinkProviderForUser / AdminDisableProviderForUser)."""
+import json
 import re
 import secrets
 import tempfile
@@ -11,7 +12,8 @@ import pytest
 import requests
 
 from conftest import CognateServer
-from helpers import PASSWORD, cognito_error, confirmed_user, password_auth, secret_hash, unique, verify_token
+from helpers import (PASSWORD, QuietHandler, cognito_error, confirmed_user, local_http_server, password_auth, secret_hash,
+                     unique, verify_token)
 from test_oauth import CALLBACK, app_session, authorize, flow_of
 
 
@@ -212,3 +214,104 @@ def test_a_social_provider_with_explicit_endpoints(server, idp, upstream):
     token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
     claims = verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])
     assert claims["email"] == up_email and claims["identities"][0]["providerType"] == "Facebook"
+
+
+class DiscoveryProvider:
+    """An OpenID provider that serves only its discovery document (with `cache_control`, when
+    set) and counts how often it was fetched."""
+
+    def __init__(self, cache_control=None):
+        self.fetches = 0
+        provider = self
+
+        class Handler(QuietHandler):
+            def do_GET(self):
+                provider.fetches += 1
+                base = provider.url
+                body = json.dumps({"issuer": base, "authorization_endpoint": base + "/authorize",
+                                   "token_endpoint": base + "/token", "userinfo_endpoint": base + "/userinfo"}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                if cache_control:
+                    self.send_header("Cache-Control", cache_control)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd, self.url = local_http_server(Handler)
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
+@pytest.mark.parametrize("cache_control", [None, "no-store", "public, max-age=5"])
+def test_discovery_documents_are_fetched_once_per_provider(server, idp, cache_control):
+    """Anonymous /login?identity_provider= requests made the server fetch the provider's
+    discovery document every time. Now once per provider, kept as Cache-Control says but at
+    least a minute (no-store, max-age=5) and 15 minutes without it; fetched again once the
+    provider is updated, or deleted and created again."""
+    provider = DiscoveryProvider(cache_control)
+    try:
+        pool = idp.create_user_pool(PoolName=unique("discovery"))["UserPool"]
+        details = {"client_id": "upstream", "client_secret": "s", "authorize_scopes": "openid",
+                   "oidc_issuer": provider.url}
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached", ProviderType="OIDC",
+                                     ProviderDetails=details)
+        client = idp.create_user_pool_client(
+            UserPoolId=pool["Id"], ClientName="web", CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
+            AllowedOAuthScopes=["openid"], AllowedOAuthFlowsUserPoolClient=True,
+            SupportedIdentityProviders=["Cached"])["UserPoolClient"]
+
+        def login():
+            answer = requests.get(server.endpoint + "/login", allow_redirects=False, timeout=10, params={
+                "client_id": client["ClientId"], "redirect_uri": CALLBACK, "response_type": "code",
+                "identity_provider": "Cached"})
+            assert answer.status_code == 302 and answer.headers["Location"].startswith(provider.url + "/authorize?"), \
+                (answer.status_code, answer.headers, answer.text[:300])
+
+        for _ in range(25):
+            login()
+        assert provider.fetches == 1
+        idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached", AttributeMapping={"email": "email"})
+        for _ in range(5):
+            login()
+        assert provider.fetches == 2
+        idp.delete_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached")
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Cached", ProviderType="OIDC",
+                                     ProviderDetails=details)
+        login()
+        assert provider.fetches == 3
+    finally:
+        provider.stop()
+
+
+def test_attribute_mapping_takes_only_attributes_a_provider_may_set(server, idp):
+    """Keys are pool attributes (standard or custom) other than sub and identities; username is
+    Cognito's too. A mapping to identities, sub, cognito:… or a developer-only attribute would
+    let a provider's claims rewrite what only the pool writes. Cognito's error names the keys."""
+    pool = idp.create_user_pool(PoolName=unique("mapping"), Schema=[
+        {"Name": "clinic", "AttributeDataType": "String"},
+        {"Name": "secret", "AttributeDataType": "String", "DeveloperOnlyAttribute": True}])["UserPool"]
+    details = {"client_id": "upstream", "client_secret": "s", "authorize_scopes": "openid",
+               "oidc_issuer": "https://issuer.example"}
+    for key in ["identities", "sub", "cognito:groups", "cognito:username", "dev:custom:secret", "custom:zen_groups",
+                "favourite_colour"]:
+        with cognito_error("InvalidParameterException", f"AttributeMapping contains invalid mapping: [{key}]"):
+            idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped", ProviderType="OIDC",
+                                         ProviderDetails=details, AttributeMapping={"email": "email", key: "claim"})
+    with cognito_error("InvalidParameterException", "AttributeMapping contains invalid mapping: [identities, sub]"):
+        idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped", ProviderType="OIDC",
+                                     ProviderDetails=details, AttributeMapping={"sub": "sub", "identities": "x"})
+    with cognito_error("ResourceNotFoundException"):
+        idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped")
+
+    good = {"username": "sub", "email": "email", "email_verified": "email_verified", "custom:clinic": "clinic",
+            "name": "name"}
+    created = idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped", ProviderType="OIDC",
+                                           ProviderDetails=details, AttributeMapping=good)["IdentityProvider"]
+    assert created["AttributeMapping"] == good
+    with cognito_error("InvalidParameterException", "AttributeMapping contains invalid mapping: [identities]"):
+        idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped",
+                                     AttributeMapping={"email": "email", "identities": "identities"})
+    assert idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped")[
+        "IdentityProvider"]["AttributeMapping"] == good

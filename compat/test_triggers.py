@@ -2,7 +2,10 @@
 in Cognito, `cognate functions put` binds each ARN to a webhook, and the trigger service of
 compat/trigger_service.py (Lambda handlers behind a thin HTTP wrapper) receives Cognito's
 events. Driven with boto3, pycognito and PyJWT; errors as Cognito words them."""
+import hashlib
+import hmac
 import json
+import os
 import subprocess
 import tempfile
 import time
@@ -13,7 +16,7 @@ import pytest
 from conftest import BINARY, CognateServer
 from helpers import (PASSWORD, cognito_error, new_client, password_auth, sign_up, srp_auth, srp_for, unique,
                      verify_token)
-from trigger_service import SENT, TriggerService
+from trigger_service import SENT, TriggerService, function_key, verify
 
 SECRET = "trigger-secret-for-tests"
 ACCOUNT = "123456789012"
@@ -40,9 +43,9 @@ def hooks():
     service.stop()
 
 
-def functions(server, *args):
+def functions(server, *args, env=None):
     return subprocess.run([str(BINARY), "functions", *args, "--database", server.database],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, env={**os.environ, **(env or {})})
 
 
 def bind(server, hooks, name):
@@ -346,9 +349,37 @@ def test_without_a_configured_secret_functions_are_signed_with_the_databases(tmp
         sign_up(idp, client, unique())
         assert service.received[-1][2] is True
         assert functions(server, "secret").stdout.strip() == secret
+        arn = pool["LambdaConfig"]["PreSignUp"]
+        assert functions(server, "secret", arn).stdout.strip() == function_key(secret.encode(), arn).hex()
     finally:
         service.stop()
         server.stop()
+
+
+def test_a_call_verifies_only_with_its_functions_key_over_its_url(server, idp, hooks):
+    """Each function has a key of its own, derived from the server's secret and its ARN, which
+    `cognate functions secret <arn>` prints; the signature (v2) covers timestamp, the bound URL
+    and body. Another function's key, the delivery webhooks' keys, the secret itself, another
+    URL or another body do not verify: a receiver cannot sign calls for anyone else."""
+    pool, client = pool_with(idp, server, hooks, PreSignUp="pre-sign-up")
+    arn = pool["LambdaConfig"]["PreSignUp"]
+    sign_up(idp, client, unique())
+    path, headers, body = hooks.requests[-1]
+    url = hooks.url + path
+    assert headers["X-Cognate-Signature"].startswith("v2=") and headers["X-Cognate-Function"] == arn
+    printed = functions(server, "secret", arn, env={"COGNATE_WEBHOOK_SECRET": SECRET})
+    assert printed.returncode == 0, printed.stderr
+    key = bytes.fromhex(printed.stdout.strip())
+    assert key == function_key(SECRET.encode(), arn)
+    assert verify(key, url, headers, body)
+
+    def derived(label):
+        return hmac.new(SECRET.encode(), label.encode(), hashlib.sha256).digest()
+    for wrong in [function_key(SECRET.encode(), arn + "-other"), derived("cognate-email-webhook"),
+                  derived("cognate-sms-webhook"), SECRET.encode()]:
+        assert not verify(wrong, url, headers, body)
+    assert not verify(key, hooks.url + "/post-confirmation", headers, body)
+    assert not verify(key, url, headers, body + b" ")
 
 
 # --- CUSTOM_AUTH: DefineAuthChallenge, CreateAuthChallenge, VerifyAuthChallengeResponse -------

@@ -5,6 +5,10 @@ thin HTTP wrapper that checks Cognate's signature and answers Lambda's way (the 
 
 Each handler is served at /<name>; `cognate functions put <arn> http://host:port/<name>` binds
 a pool's ARN to it. Every event received is kept in `received` for the tests to inspect.
+
+A real function is given its own key (`cognate functions secret <arn>`, 64 hex digits) and
+checks calls with `verify` below; this service serves many ARNs, so it derives each function's
+key from the server's secret itself (`function_key`), as that command does.
 """
 import hashlib
 import hmac
@@ -157,6 +161,25 @@ HANDLERS = {
     "custom-sender": custom_sender,
 }
 
+# --- the signature check -------------------------------------------------------------------
+
+def function_key(secret: bytes, arn: str) -> bytes:
+    """A function's key: HMAC-SHA256(server secret, "cognate-trigger:" + ARN), what
+    `cognate functions secret <arn>` prints (as hex)."""
+    return hmac.new(secret, b"cognate-trigger:" + arn.encode(), hashlib.sha256).digest()
+
+
+def verify(key: bytes, url: str, headers, body: bytes, max_age=300) -> bool:
+    """Whether a call to `url` (the URL the function is bound to, exactly) was signed by
+    Cognate with `key`, within `max_age` seconds: X-Cognate-Signature is
+    v2=hex(HMAC-SHA256(key, timestamp + "." + url + "." + body))."""
+    timestamp = headers.get("X-Cognate-Timestamp", "")
+    if not timestamp.isdigit() or abs(time.time() - int(timestamp)) > max_age:
+        return False
+    expected = "v2=" + hmac.new(key, f"{timestamp}.{url}.".encode() + body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, headers.get("X-Cognate-Signature", ""))
+
+
 # --- the HTTP wrapper -----------------------------------------------------------------------
 
 
@@ -166,16 +189,16 @@ class TriggerService:
 
     def __init__(self, secret):
         self.secret = secret.encode()
-        self.received = []       # (path, event, signature_valid)
+        self.received = []       # (path, event, signature_valid, function ARN)
+        self.requests = []       # (path, headers, body) as received
         service = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
-                timestamp = self.headers.get("X-Cognate-Timestamp", "")
-                expected = "v1=" + hmac.new(service.secret, timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
-                valid = hmac.compare_digest(expected, self.headers.get("X-Cognate-Signature", "")) \
-                    and abs(time.time() - int(timestamp or 0)) < 300
+                key = function_key(service.secret, self.headers.get("X-Cognate-Function", ""))
+                valid = verify(key, service.url + self.path, self.headers, body)
+                service.requests.append((self.path, dict(self.headers), body))
                 event = json.loads(body)
                 name = self.path.strip("/")
                 service.received.append((name, event, valid, self.headers.get("X-Cognate-Function")))

@@ -58,11 +58,30 @@ struct Functions: AsyncParsableCommand {
 
     struct Secret: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the secret function webhooks are signed with when COGNATE_WEBHOOK_SECRET is not set.")
+            abstract: "Print a function's signing key (with an ARN), or the database's own secret keys derive from.",
+            discussion: """
+                With an ARN: the key that function's webhook verifies calls with (64 hex digits), \
+                derived from the server's secret as `serve` finds it (COGNATE_WEBHOOK_SECRET, \
+                --webhook-secret-file or the configuration file, else the database's); give each \
+                function its own. Without: the database's secret, which signs when no \
+                COGNATE_WEBHOOK_SECRET is set (docs/triggers.md).
+                """)
         @OptionGroup var database: DatabaseOption
+        @Argument(help: "The function ARN, as in the pool's LambdaConfig.") var arn: String?
+        @Option(help: "File holding the webhook signing secret (env COGNATE_WEBHOOK_SECRET holds it directly).")
+        var webhookSecretFile: String?
 
         func run() async throws {
-            print(try await Keys.withStore(database) { try await FunctionBindings.signingSecret(in: $0) })
+            let configured = try Setting.secret(file: webhookSecretFile, "COGNATE_WEBHOOK_SECRET").flatMap { $0.isEmpty ? nil : $0 }
+            guard let arn else {
+                print(try await Keys.withStore(database) { try await FunctionBindings.signingSecret(in: $0) })
+                return
+            }
+            var secret = configured ?? ""
+            if configured == nil {
+                secret = try await Keys.withStore(database) { try await FunctionBindings.signingSecret(in: $0) }
+            }
+            print(WebhookKeys.hex(WebhookKeys.function(arn, secret: secret)))
         }
     }
 }

@@ -60,7 +60,7 @@ struct ServerOptions: ParsableArguments {
     var tlsKey: String?
 
     @Option(name: .long, parsing: .singleValue,
-            help: "Admin access key as AKID:SECRET, repeatable (env COGNATE_ADMIN_CREDENTIALS, comma-separated).")
+            help: "Admin access key as AKID:SECRET, repeatable; visible to every local user in the process list: prefer env COGNATE_ADMIN_CREDENTIALS (comma-separated) or --admin-credentials-file.")
     var adminCredentials: [String] = []
 
     @Option(name: .long, help: "Region used in pool ids and ARNs (env COGNATE_REGION; default us-east-1).")
@@ -190,6 +190,7 @@ struct ServerOptions: ParsableArguments {
             try Setting.number(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", minimum: 0) ?? config.configurationCacheSeconds
         config.keyRefreshSeconds =
             try Setting.number(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", minimum: 1) ?? config.keyRefreshSeconds
+        if !adminCredentials.isEmpty { Self.warnOfCredentialsOnTheCommandLine() }
         let pairs = adminCredentials.isEmpty
             ? (try Setting.secret(file: adminCredentialsFile, "COGNATE_ADMIN_CREDENTIALS") ?? "")
                 .split(whereSeparator: { $0 == "," || $0.isNewline }).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -213,6 +214,18 @@ struct ServerOptions: ParsableArguments {
         let problems = config.problems(listening: listening)
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         return config
+    }
+
+    /// `--admin-credentials` works, but its secret is in the process list (`ps`, /proc) for
+    /// every local user to read: say so on standard error, naming the ways that keep it private.
+    static func warnOfCredentialsOnTheCommandLine() {
+        let warning = """
+            Warning: --admin-credentials puts the secret in the process list, where every user of this \
+            machine can read it. Give it in COGNATE_ADMIN_CREDENTIALS, or in a file only its owner may \
+            read (--admin-credentials-file, or admin_credentials_file in the configuration file).
+
+            """
+        FileHandle.standardError.write(Data(warning.utf8))
     }
 
     /// The delivery channels and what they need; secrets from the environment or files only.

@@ -95,3 +95,21 @@ struct PostgresURLTests {
         #expect(entries.password(host: "db", port: 5432, database: "d", user: "app", isSocket: false) == nil)
     }
 }
+
+/// What messages, logs and `cognate config check` show of a database location.
+struct RedactedLocationTests {
+    @Test func aPasswordInTheUserPartIsHidden() {
+        #expect(SQLStore.redacted("postgres://app:s3cret@db/cognate") == "postgres://app:***@db/cognate")
+    }
+
+    @Test func aPasswordParameterIsHidden() {
+        let shown = SQLStore.redacted("postgresql://app@db/cognate?sslmode=require&password=s3cret")
+        #expect(!shown.contains("s3cret"))
+        #expect(shown == "postgresql://app@db/cognate?sslmode=require&password=***")
+    }
+
+    @Test func locationsWithoutAPasswordAreUnchanged() {
+        #expect(SQLStore.redacted("./.cognate/cognate.sqlite") == "./.cognate/cognate.sqlite")
+        #expect(SQLStore.redacted("postgres://app@db/cognate?sslmode=require") == "postgres://app@db/cognate?sslmode=require")
+    }
+}

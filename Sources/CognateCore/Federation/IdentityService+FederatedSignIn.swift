@@ -107,7 +107,7 @@ extension IdentityService {
     private func federatedUser(_ subject: String, claims: [String: String], provider: IdentityProviderRecord,
                                pool: PoolRecord) async throws -> UserRecord {
         let now = time.now
-        let mapped = Self.mappedAttributes(claims, provider: provider)
+        let mapped = Self.mappedAttributes(claims, provider: provider, pool: pool)
         let identity = ProviderIdentity(
             userId: subject, providerName: provider.name, providerType: provider.type.rawValue,
             dateCreated: String(Int(now.timeIntervalSince1970 * 1000)))
@@ -142,10 +142,13 @@ extension IdentityService {
         }
     }
 
-    /// The pool attributes the provider's mapping gives from `claims`.
-    static func mappedAttributes(_ claims: [String: String], provider: IdentityProviderRecord) -> [String: String] {
+    /// The pool attributes the provider's mapping gives from `claims`; only attributes a
+    /// provider may set (`isMappable`), whatever a mapping stored before that rule says.
+    static func mappedAttributes(_ claims: [String: String], provider: IdentityProviderRecord, pool: PoolRecord)
+        -> [String: String]
+    {
         var mapped: [String: String] = [:]
-        for (attribute, claim) in provider.attributeMapping where attribute != "username" {
+        for (attribute, claim) in provider.attributeMapping where isMappable(attribute, pool: pool) {
             if let value = claims[claim], value.count <= 2048 { mapped[attribute] = value }
         }
         return mapped
@@ -191,7 +194,7 @@ extension IdentityService {
         var userInfo = details["attributes_url"].flatMap(URL.init(string:))
         let issuer = details["oidc_issuer"] ?? (provider.type == .google ? "https://accounts.google.com" : nil)
         if authorize == nil || token == nil, let issuer, let discovery = URL(string: issuer + "/.well-known/openid-configuration") {
-            let document = try await upstreamJSON("GET", discovery, headers: ["Accept": "application/json"], body: nil)
+            let document = try await discoveryDocument(of: provider, at: discovery)
             authorize = authorize ?? document["authorization_endpoint"]?.stringValue.flatMap(URL.init(string:))
             token = token ?? document["token_endpoint"]?.stringValue.flatMap(URL.init(string:))
             userInfo = userInfo ?? document["userinfo_endpoint"]?.stringValue.flatMap(URL.init(string:))
@@ -200,19 +203,44 @@ extension IdentityService {
         return ProviderEndpoints(authorize: authorize, token: token, userInfo: userInfo)
     }
 
+    /// The provider's discovery document, fetched at most once per provider while its
+    /// `Cache-Control` allows (`DiscoveryDocuments`).
+    private func discoveryDocument(of provider: IdentityProviderRecord, at url: URL) async throws -> [String: JSONValue] {
+        try await discovery.document(
+            DiscoveryDocuments.Key(poolId: provider.poolId, provider: provider.name),
+            version: "\(provider.updatedAt.timeIntervalSince1970) \(url.absoluteString)", now: time.now
+        ) {
+            let (document, headers) = try await self.upstreamCall("GET", url, headers: ["Accept": "application/json"], body: nil)
+            return (document, DiscoveryDocuments.lifetime(cacheControl: headers["cache-control"]))
+        }
+    }
+
     private func upstreamJSON(_ method: String, _ url: URL, headers: [String: String], body: Data?) async throws
         -> [String: JSONValue]
     {
-        let answer: (status: Int, body: Data)
+        try await upstreamCall(method, url, headers: headers, body: body).fields
+    }
+
+    /// One call to a provider: the JSON object of its 200 answer and the answer's headers. A
+    /// redirect is a failure (never followed: it would carry the client secret or the code
+    /// elsewhere), and logged.
+    private func upstreamCall(_ method: String, _ url: URL, headers: [String: String], body: Data?) async throws
+        -> (fields: [String: JSONValue], headers: [String: String])
+    {
+        let answer: UpstreamAnswer
         do {
             answer = try await upstream.send(method: method, url: url, headers: headers, body: body)
         } catch {
             throw ProviderFailure(reason: "\(url.host ?? "it") did not answer")
         }
+        if let redirect = OutboundHTTP.redirectRefusal(answer.status) {
+            log("federation: \(method) \(url.absoluteString) \(redirect)")
+            throw ProviderFailure(reason: "\(url.path) \(redirect)")
+        }
         guard answer.status == 200, case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: answer.body) else {
             throw ProviderFailure(reason: "\(url.path) answered \(answer.status)")
         }
-        return fields
+        return (fields, answer.headers)
     }
 }
 

@@ -9,6 +9,7 @@ extension IdentityService {
     public func createIdentityProvider(_ request: CreateIdentityProviderRequest) async throws -> CreateIdentityProviderResponse {
         let pool = try await requirePool(request.userPoolId)
         try Self.checkProvider(request.providerName, type: request.providerType, details: request.providerDetails)
+        try Self.checkAttributeMapping(request.attributeMapping ?? [:], pool: pool)
         let now = time.now
         let provider = IdentityProviderRecord(
             poolId: pool.id, name: request.providerName, type: request.providerType, details: request.providerDetails,
@@ -35,17 +36,22 @@ extension IdentityService {
             try Self.checkProvider(provider.name, type: provider.type, details: details)
             provider.details = details
         }
-        if let mapping = request.attributeMapping { provider.attributeMapping = mapping }
+        if let mapping = request.attributeMapping {
+            try Self.checkAttributeMapping(mapping, pool: try await requirePool(request.userPoolId))
+            provider.attributeMapping = mapping
+        }
         if let identifiers = request.idpIdentifiers { provider.identifiers = identifiers }
         provider.updatedAt = time.now
         let updated = provider
         try await store.write { try await $0.updateIdentityProvider(updated) }
+        await discovery.drop(DiscoveryDocuments.Key(poolId: updated.poolId, provider: updated.name))
         return UpdateIdentityProviderResponse(identityProvider: updated.wire)
     }
 
     public func deleteIdentityProvider(_ request: DeleteIdentityProviderRequest) async throws -> EmptyResponse {
         let provider = try await requireIdentityProvider(request.providerName, poolId: request.userPoolId)
         try await store.write { try await $0.deleteIdentityProvider(poolId: provider.poolId, name: provider.name) }
+        await discovery.drop(DiscoveryDocuments.Key(poolId: provider.poolId, provider: provider.name))
         return EmptyResponse()
     }
 
@@ -85,6 +91,25 @@ extension IdentityService {
             throw CognitoError.resourceNotFound("Identity provider \(name) does not exist.")
         }
         return provider
+    }
+
+    /// AttributeMapping maps pool attributes (its keys) to provider claims. A key must be an
+    /// attribute of the pool's schema, standard or custom, that a provider may set: not `sub`
+    /// or `identities` (the pool's own), not a developer-only attribute (`dev:…`), nothing
+    /// outside the schema (`cognito:…`); or `username`, which Cognito accepts (its OIDC
+    /// providers map it to `sub`) and which names no attribute. Refused as Cognito refuses it:
+    /// "AttributeMapping contains invalid mapping: [a, b]" (the offending keys).
+    static func checkAttributeMapping(_ mapping: [String: String], pool: PoolRecord) throws {
+        let invalid = mapping.keys.filter { $0 != "username" && !isMappable($0, pool: pool) }.sorted()
+        guard invalid.isEmpty else {
+            throw CognitoError.invalidParameter("AttributeMapping contains invalid mapping: [\(invalid.joined(separator: ", "))]")
+        }
+    }
+
+    /// Whether a provider's claim may set the pool attribute `name` (see `checkAttributeMapping`).
+    static func isMappable(_ name: String, pool: PoolRecord) -> Bool {
+        guard name != "sub", name != "identities", !name.hasPrefix("dev:") else { return false }
+        return (pool.settings.schemaAttributes ?? []).contains { $0.name == name }
     }
 
     private static func checkProvider(_ name: String, type: IdentityProviderTypeType, details: [String: String]) throws {

@@ -6,22 +6,41 @@ import FoundationNetworking
 
 /// The HTTP calls federation makes to identity providers (discovery, token, userInfo).
 public protocol UpstreamHTTP: Sendable {
-    /// One request; returns any HTTP answer, throws only when none arrived.
-    func send(method: String, url: URL, headers: [String: String], body: Data?) async throws -> (status: Int, body: Data)
+    /// One request; returns any HTTP answer (a redirect too: it is never followed), throws
+    /// only when none arrived.
+    func send(method: String, url: URL, headers: [String: String], body: Data?) async throws -> UpstreamAnswer
 }
 
-/// `URLSession` with a timeout.
+/// A provider's answer: status, the headers federation reads (names in lower case), body.
+public struct UpstreamAnswer: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// `URLSession` with a timeout, never following redirects (`OutboundHTTP`).
 public struct URLSessionUpstreamHTTP: UpstreamHTTP {
-    let timeout: TimeInterval
+    let session: URLSession
 
-    public init(timeout: TimeInterval = 10) { self.timeout = timeout }
+    public init(timeout: TimeInterval = 10) { session = OutboundHTTP.session(timeout: timeout) }
 
-    public func send(method: String, url: URL, headers: [String: String], body: Data?) async throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+    public func send(method: String, url: URL, headers: [String: String], body: Data?) async throws -> UpstreamAnswer {
+        var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let (data, response) = try await session.data(for: request)
+        let http = response as? HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return UpstreamAnswer(status: http?.statusCode ?? 0, headers: fields, body: data)
     }
 }

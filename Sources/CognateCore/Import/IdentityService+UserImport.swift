@@ -3,13 +3,19 @@ import Crypto
 import Foundation
 
 /// User import jobs in Cognito's CSV format (GetCSVHeader's columns): create a job, upload the
-/// file to its pre-signed URL (served by Cognate: `PUT /import/<job>?token=…`), start it. Each
+/// file to its pre-signed URL (served by Cognate: `PUT /import/<job>?token=…`; good for 15
+/// minutes from the job's creation, as Cognito's), start it. Each
 /// row becomes a user with status RESET_REQUIRED (no password: the user resets it at the first
 /// sign-in, as with Cognito); a row that cannot be imported is counted as failed and logged with
 /// its line and reason, and the job goes on. Progress is saved every 100 rows.
 extension IdentityService {
     /// The largest file a job takes.
     public static let maximumImportBytes = 100 * 1024 * 1024
+
+    /// How long a job's pre-signed URL takes an upload, from the job's creation: Cognito's
+    /// PreSignedUrl is valid for 15 minutes. DescribeUserImportJob and ListUserImportJobs show
+    /// the URL after that; it is refused.
+    public static let importUploadLifetime: TimeInterval = 15 * 60
 
     public func createUserImportJob(_ request: CreateUserImportJobRequest) async throws -> CreateUserImportJobResponse {
         let pool = try await requirePool(request.userPoolId)
@@ -28,18 +34,35 @@ extension IdentityService {
         return CreateUserImportJobResponse(userImportJob: job)
     }
 
-    /// `PUT /import/<job>?token=…`: the job's CSV, before it starts.
+    /// Whether an upload to `PUT /import/<job>?token=…` may begin, asked before a byte of its
+    /// body is read: throws `NotAuthorizedException` for an unknown job, a wrong token or an
+    /// expired URL, `InvalidParameterException` once the job has started.
+    public func authorizeImportUpload(jobId: String, token: String) async throws {
+        try checkImportUpload(try await store.read { try await $0.importJob(id: jobId) }, token: token)
+    }
+
+    /// `PUT /import/<job>?token=…`: the job's CSV, before it starts (checked again in the
+    /// transaction that stores it).
     public func uploadImportFile(jobId: String, token: String, csv: Data) async throws {
         guard csv.count <= Self.maximumImportBytes else { throw CognitoError.invalidParameter("The file is over 100 MB.") }
         guard let text = String(data: csv, encoding: .utf8) else { throw CognitoError.invalidParameter("The file is not UTF-8.") }
         try await store.write { transaction in
-            guard let record = try await transaction.importJob(id: jobId),
-                ConstantTime.equals(record.uploadTokenHash, AuthSessions.hash(token))
-            else { throw CognitoError.notAuthorized("The upload URL is not valid.") }
-            guard record.job.status == .created else {
-                throw CognitoError.invalidParameter("The job has started; its file can no longer change.")
-            }
+            try self.checkImportUpload(try await transaction.importJob(id: jobId), token: token)
             try await transaction.setImportCSV(jobId: jobId, csv: text)
+        }
+    }
+
+    /// The job exists, `token` is its upload token, its URL has not expired and it has not started.
+    private func checkImportUpload(_ record: ImportJobRecord?, token: String) throws {
+        guard let record, ConstantTime.equals(record.uploadTokenHash, AuthSessions.hash(token)) else {
+            throw CognitoError.notAuthorized("The upload URL is not valid.")
+        }
+        guard time.now < record.createdAt.addingTimeInterval(Self.importUploadLifetime) else {
+            throw CognitoError.notAuthorized(
+                "The upload URL has expired: it is good for 15 minutes after the job is created. Create a new job.")
+        }
+        guard record.job.status == .created else {
+            throw CognitoError.invalidParameter("The job has started; its file can no longer change.")
         }
     }
 

@@ -21,6 +21,10 @@ public final class IdentityService: Sendable {
     let accessTokens: AccessTokenVerifier
     /// Calls to identity providers (federation).
     let upstream: any UpstreamHTTP
+    /// Identity providers' discovery documents, kept per provider.
+    let discovery = DiscoveryDocuments()
+    /// Hears what an operator should know of (a provider's refused redirect); never secrets.
+    let log: @Sendable (String) -> Void
     let changeFeedCursor = ChangeFeedCursor()
     /// First pages of hosted sign-ins, carried by the page instead of the store.
     let sealedFlows: SealedFlows
@@ -59,7 +63,7 @@ public final class IdentityService: Sendable {
             store: store, time: time, random: random,
             deliveryQueue: deliveryQueue,
             triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey),
-            logDeliveryFiles: logFiles, upstream: upstream)
+            logDeliveryFiles: logFiles, upstream: upstream, log: log)
     }
 
     /// The same, with one channel for both media.
@@ -72,8 +76,10 @@ public final class IdentityService: Sendable {
 
     init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
          triggers: Triggers, cache: ConfigurationCache, configuration: CoreConfiguration, keys: SigningKeyRing,
-         codeKey: SymmetricKey, logDeliveryFiles: LogDeliveryFiles, upstream: any UpstreamHTTP = URLSessionUpstreamHTTP()) {
+         codeKey: SymmetricKey, logDeliveryFiles: LogDeliveryFiles, upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(),
+         log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.upstream = upstream
+        self.log = log
         self.logDeliveryFiles = logDeliveryFiles
         self.store = store
         self.time = time

@@ -52,7 +52,8 @@ public struct CognateServer: Sendable {
             core.logDeliveryDirectory = directory
         }
         let service = try await IdentityService.start(
-            store: store, channels: channels, functions: WebhookFunctionInvoker(secret: functionSecret),
+            store: store, channels: channels,
+            functions: WebhookFunctionInvoker(secret: functionSecret, log: { [logger] line in logger.warning("\(line)") }),
             configuration: core,
             log: { [logger] line in logger.warning("\(line)") })
         return CognateServer(configuration: configuration, service: service, store: store, smtp: smtp, logger: logger)

@@ -1,5 +1,6 @@
 import CognateCore
 import CognateSMTP
+import Crypto
 import Foundation
 import Logging
 
@@ -68,7 +69,7 @@ public struct DeliverySettings: Sendable {
     /// The channels, built once at start-up; `outbox` is the store's outbox.
     func channels(outbox: OutboxDelivery, logger: Logger) throws -> (DeliveryChannels, SMTPDelivery?) {
         var smtp: SMTPDelivery?
-        func channel(_ choice: Channel?, webhookURL: String?) throws -> any MessageDelivery {
+        func channel(_ choice: Channel?, webhookURL: String?, key: (String) -> SymmetricKey) throws -> any MessageDelivery {
             switch choice {
             case .smtp?:
                 if let smtp { return smtp }
@@ -83,13 +84,13 @@ public struct DeliverySettings: Sendable {
                 smtp = created
                 return created
             case .webhook?:
-                return WebhookDelivery(url: URL(string: webhookURL ?? "")!, secret: webhookSecret ?? "")
+                return WebhookDelivery(url: URL(string: webhookURL ?? "")!, key: key(webhookSecret ?? ""))
             case .outbox?, nil:
                 return outbox
             }
         }
-        let email = try channel(email, webhookURL: emailWebhookURL)
-        let sms = try channel(sms, webhookURL: smsWebhookURL)
+        let email = try channel(email, webhookURL: emailWebhookURL, key: WebhookKeys.emailWebhook(secret:))
+        let sms = try channel(sms, webhookURL: smsWebhookURL, key: WebhookKeys.smsWebhook(secret:))
         return (DeliveryChannels(email: email, sms: sms), smtp)
     }
 }

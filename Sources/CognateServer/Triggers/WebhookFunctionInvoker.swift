@@ -9,22 +9,32 @@ import FoundationNetworking
 /// function.
 ///
 /// Contract (docs/triggers.md): `POST <url>`, the event as JSON body, signed
-/// (`WebhookSignature`), with `X-Cognate-Function: <arn>`. A 2xx answer returns its body (the
+/// (`WebhookSignature`) with the function's own key (`WebhookKeys.function`, derived from
+/// `secret` and the ARN), with `X-Cognate-Function: <arn>`. A 2xx answer returns its body (the
 /// event with `response` filled in). A non-2xx answer whose body is JSON with `errorMessage` is
-/// the function refusing (Lambda's error shape). Anything else — another status, no answer
-/// within `timeout` (Lambda's 5 s for triggers), a refused connection — is a failed invocation.
+/// the function refusing (Lambda's error shape). Anything else — another status, a redirect
+/// (never followed: `OutboundHTTP`), no answer within `timeout` (Lambda's 5 s for triggers), a
+/// refused connection — is a failed invocation, and `log` hears why.
 final class WebhookFunctionInvoker: FunctionInvoker {
-    let signature: WebhookSignature
+    let secret: String
     let session: URLSession
+    let log: @Sendable (String) -> Void
 
-    init(secret: String, timeout: TimeInterval = 5) {
-        signature = WebhookSignature(secret: secret)
-        session = WebhookSignature.session(timeout: timeout)
+    init(secret: String, timeout: TimeInterval = 5, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.secret = secret
+        session = OutboundHTTP.session(timeout: timeout)
+        self.log = log
     }
 
     func invoke(url: String, arn: String, event: Data) async -> FunctionReply {
+        let reply = await call(url: url, arn: arn, event: event)
+        if case .failed(let reason) = reply { log("function \(arn) at \(url) failed: \(reason)") }
+        return reply
+    }
+
+    private func call(url: String, arn: String, event: Data) async -> FunctionReply {
         guard let target = URL(string: url) else { return .failed(reason: "InvalidEndpoint") }
-        var request = signature.request(to: target, body: event)
+        var request = WebhookSignature(key: WebhookKeys.function(arn, secret: secret)).request(to: target, body: event)
         request.setValue(arn, forHTTPHeaderField: "X-Cognate-Function")
         let body: Data, status: Int
         do {
@@ -36,6 +46,7 @@ final class WebhookFunctionInvoker: FunctionInvoker {
             return .failed(reason: "Unable to reach the function's webhook")
         }
         if (200..<300).contains(status) { return .returned(body) }
+        if let redirect = OutboundHTTP.redirectRefusal(status) { return .failed(reason: "the function's webhook \(redirect)") }
         struct LambdaError: Decodable { var errorMessage: String }
         if let refusal = try? JSONDecoder().decode(LambdaError.self, from: body) {
             return .refused(message: refusal.errorMessage)

@@ -6,14 +6,16 @@ import FoundationNetworking
 #endif
 
 /// How every webhook Cognate calls (message delivery, Lambda triggers) is signed, so the
-/// receiver can tell Cognate's requests from anyone else's and refuse replays.
+/// receiver can tell Cognate's requests from anyone else's, refuse replays, and refuse a request
+/// signed for another receiver.
 ///
-/// Contract: `X-Cognate-Timestamp` is the epoch second of sending and `X-Cognate-Signature` is
-/// `v1=<hex HMAC-SHA256(secret, timestamp + "." + body)>`, the body as sent.
+/// Contract (version 2): `X-Cognate-Timestamp` is the epoch second of sending and
+/// `X-Cognate-Signature` is `v2=<hex HMAC-SHA256(key, timestamp + "." + url + "." + body)>`:
+/// `key` the receiver's own (`WebhookKeys`: per function ARN, per delivery medium), `url` the
+/// target URL exactly as configured or bound, `body` as sent. The `v2=` names this scheme
+/// (version 1 signed `timestamp.body` with the shared secret itself).
 struct WebhookSignature: Sendable {
-    let secret: SymmetricKey
-
-    init(secret: String) { self.secret = SymmetricKey(data: Data(secret.utf8)) }
+    let key: SymmetricKey
 
     /// A JSON `POST` of `body` to `url`, signed now.
     func request(to url: URL, body: Data, now: Date = Date()) -> URLRequest {
@@ -23,21 +25,14 @@ struct WebhookSignature: Sendable {
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(timestamp, forHTTPHeaderField: "X-Cognate-Timestamp")
-        request.setValue("v1=" + signature(of: body, timestamp: timestamp), forHTTPHeaderField: "X-Cognate-Signature")
+        request.setValue(
+            "v2=" + signature(of: body, url: url.absoluteString, timestamp: timestamp), forHTTPHeaderField: "X-Cognate-Signature")
         return request
     }
 
-    /// Hex HMAC-SHA256 of `timestamp.body`.
-    func signature(of body: Data, timestamp: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data((timestamp + ".").utf8) + body, using: secret)
+    /// Hex HMAC-SHA256 of `timestamp.url.body`.
+    func signature(of body: Data, url: String, timestamp: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).\(url).".utf8) + body, using: key)
             .map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// A URL session whose requests give up after `timeout` seconds.
-    static func session(timeout: TimeInterval) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        return URLSession(configuration: configuration)
     }
 }

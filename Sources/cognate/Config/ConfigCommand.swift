@@ -47,7 +47,8 @@ struct Config: ParsableCommand {
             if !problems.isEmpty { throw ExitCode.failure }
         }
 
-        /// A setting's shown value and where it came from; secrets show only that they are set.
+        /// A setting's shown value and where it came from; secrets show only that they are set,
+        /// a database URL its password as `***`.
         static func describe(_ setting: SettingDescription) -> (String, String) {
             let flag = "--" + setting.variable.dropFirst("COGNATE_".count).lowercased().replacingOccurrences(of: "_", with: "-")
             if setting.secret {
@@ -57,9 +58,9 @@ struct Config: ParsableCommand {
                 if Setting.environment[setting.variable] != nil { return ("(secret)", "environment") }
                 return ("", "default")
             }
-            if let value = flagValue(flag) { return (value, "flag") }
+            if let value = flagValue(flag) { return (setting.shown(value), "flag") }
             guard let found = Setting.lookup(setting.variable) else { return ("", "default") }
-            return (found.value, found.source.rawValue)
+            return (setting.shown(found.value), found.source.rawValue)
         }
 
         /// The value this command line gives `flag` (`--name value` or `--name=value`; "true"

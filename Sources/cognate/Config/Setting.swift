@@ -52,11 +52,18 @@ enum Setting {
 
     /// A secret: the content of a file (trailing newline dropped) named by the flag, else by
     /// `<variable>_FILE` in the environment or the configuration file, else the environment
-    /// variable itself — never a command-line value, which other users can see.
+    /// variable itself — never a command-line value, which other users can see. A file that
+    /// its group or others may read or write (after symbolic links) is refused, as libpq
+    /// refuses such a password file: the secret would not be the owner's alone.
     static func secret(file flag: String?, _ variable: String) throws -> String? {
         guard let path = flag ?? lookup(variable + "_FILE")?.value else { return environment[variable] }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        var status = stat()
+        guard stat(path, &status) == 0, let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError("Cannot read the secret file \(path).")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            let mode = String(Int(status.st_mode & 0o777), radix: 8)
+            throw ValidationError("The secret file \(path) may be read by others than its owner (mode \(mode)): chmod 600 it.")
         }
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }

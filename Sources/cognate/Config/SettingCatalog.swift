@@ -1,3 +1,5 @@
+import CognateStorage
+
 /// Every setting an operator can give in the configuration file or the environment.
 ///
 /// Contract: a setting's configuration-file key is its `path` (dots are nested YAML keys) and its
@@ -10,6 +12,8 @@ struct SettingDescription: Sendable {
     let path: String
     let summary: String
     var secret = false
+    /// How `cognate config check` shows a value: a database URL without its password.
+    var shown: @Sendable (String) -> String = { $0 }
 
     var variable: String { SettingCatalog.variable(for: path) }
     /// The setting that names a file holding the secret (only for secrets).
@@ -22,7 +26,8 @@ enum SettingCatalog {
     }
 
     static let all: [SettingDescription] = [
-        .init(path: "database", summary: "SQLite file path or postgres:// URL (default ./.cognate/cognate.sqlite)"),
+        .init(path: "database", summary: "SQLite file path or postgres:// URL (default ./.cognate/cognate.sqlite)",
+              shown: SQLStore.redacted),
         .init(path: "db.pool_size", summary: "PostgreSQL connections per node (default 10)"),
         .init(path: "db.statement_timeout", summary: "seconds a database statement may run, 0 for no limit (default 10)"),
         .init(path: "mode", summary: "dev or production (default dev)"),
