@@ -79,6 +79,24 @@ ConfirmSignUp, ResendConfirmationCode, ForgotPassword and ConfirmForgotPassword,
 (`cognate serve --help`); `InvalidParameterException` "Values must not contain the NUL
 character (U+0000)." for any value with that character, which no store can hold.
 
+Where Cognate does differently from Cognito on purpose:
+
+- **Revocations take back device trust.** GlobalSignOut, AdminUserGlobalSignOut,
+  AdminDisableUser, AdminSetUserPassword, AdminResetUserPassword and every password change or
+  reset remove the PINs registered on the user's devices (Cognate's own PIN sign-in) and leave
+  no device remembered, so a device remembered with a stolen token stops skipping MFA; Cognito
+  keeps remembered devices (docs/security.md).
+- **An administrator's password reset ends every session** (AdminSetUserPassword,
+  AdminResetUserPassword); Cognito keeps them.
+- **Pool settings Cognito does not have**, as user pool tags (every Cognito client can set
+  them): `cognate:RevokeTokensOnPasswordChange=true` ends all of a user's sessions when they
+  change or reset their own password; `cognate:HideExistingUsers=true` makes clients with
+  PreventUserExistenceErrors hide the state of users who exist too (a confirmed user, a used
+  code), where Cognito hides only users who do not.
+- **Dev mode** (`cognate serve` without `--mode production`) accepts any credentials, keeps
+  every message in an outbox, answers only to local names and refuses admin operations from
+  web pages (docs/security.md).
+
 | operation | Cognate | errors Cognito documents | of those, never answered by Cognate |
 | --- | --- | --- | --- |
 """
