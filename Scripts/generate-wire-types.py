@@ -6,7 +6,8 @@ value ranges, patterns and enums all come from it, so the server and the SDK can
 what boto3, the AWS CLI and Amplify send. Run after upgrading botocore (pinned in
 compat/requirements.txt):
 
-    python3 Scripts/generate-wire-types.py
+    python3 Scripts/generate-wire-types.py           # rewrite the generated files
+    python3 Scripts/generate-wire-types.py --check   # exit 1 when they differ from its output
 
 Output: Sources/CognateProtocol/Generated/*.swift (committed; do not edit by hand).
 """
@@ -409,6 +410,17 @@ def main():
     files["Operations.swift"] = gen.emit_operations(ops)
     files["Errors.swift"] = gen.emit_errors()
     files["Patterns.swift"] = gen.emit_patterns()  # last: collects patterns used above
+    if "--check" in sys.argv[1:]:
+        expected = {fname: header + "\n" + body + "\n" for fname, body in files.items()}
+        present = {f for f in os.listdir(OUT) if f.endswith(".swift")}
+        stale = sorted(f for f in expected if f not in present or open(os.path.join(OUT, f)).read() != expected[f])
+        extra = sorted(present - set(expected))
+        if stale or extra:
+            print("Sources/CognateProtocol/Generated differs from the generator's output "
+                  f"(changed: {', '.join(stale) or 'none'}; not generated: {', '.join(extra) or 'none'}): "
+                  "run python3 Scripts/generate-wire-types.py", file=sys.stderr)
+            sys.exit(1)
+        return
     for old in os.listdir(OUT):
         if old.endswith(".swift") and old not in files:
             os.remove(os.path.join(OUT, old))
