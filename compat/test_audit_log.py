@@ -106,3 +106,27 @@ def test_the_actor_is_the_verified_token_s_user_never_what_the_request_claims(se
     admin.update_user_attributes(AccessToken=victim_token, UserAttributes=[{"Name": "name", "Value": "V"}])
     update = [line for line in lines(server) if line["operation"] == "UpdateUserAttributes"][-1]
     assert update["actor"]["username"] == victim and update["actor"]["sub"] != "forged-sub"
+
+
+def test_hosted_sign_ins_and_the_token_endpoint_are_audited(server):
+    """The routes outside the API that sign in or change something get audit lines too, with
+    the user who signed in."""
+    import secrets
+    from test_oauth import app_session, authorize, hosted_sign_in, oauth_pool
+    admin = server.client(access_key=AKID, secret_key=SECRET)
+    pool, client = oauth_pool(admin)
+    username = unique()
+    admin.admin_create_user(UserPoolId=pool["Id"], Username=username, TemporaryPassword=PASSWORD, MessageAction="SUPPRESS")
+    admin.admin_set_user_password(UserPoolId=pool["Id"], Username=username, Password=PASSWORD, Permanent=True)
+    app = app_session(server, client)
+    verifier = secrets.token_urlsafe(48)
+    uri, _ = authorize(server, app, verifier)
+    answer = hosted_sign_in(server, requests.Session(), uri, username)
+    app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=answer.headers["Location"],
+                    code_verifier=verifier)
+    logged = lines(server)
+    login = [line for line in logged if line["operation"] == "POST /login"][-1]
+    assert login["outcome"] == "ok" and login["status"] == 302 and login["actor"]["username"] == username
+    token = [line for line in logged if line["operation"] == "POST /oauth2/token"][-1]
+    assert token["outcome"] == "ok" and token["request_id"]
+    assert not any(line["operation"] in ("GET /login", "GET /oauth2/authorize") for line in logged)   # reads: not audited

@@ -48,3 +48,28 @@ def test_metrics_count_what_happened(server, idp):
     grew("cognate_db_connection_wait_seconds_count", kind="read")
     assert value(after, "cognate_db_connections_in_use", kind="write") == 0
     assert ("cognate_db_connections_in_use", (("kind", "read"),)) in after
+
+
+def test_every_route_is_counted_by_its_route(server, idp):
+    """Not only the API: the OAuth endpoints and hosted pages are counted as `METHOD /route`, and
+    every answer carries a request id."""
+    import secrets
+    from test_oauth import app_session, authorize, hosted_sign_in, oauth_pool
+    before = scrape(server)
+    pool, client = oauth_pool(idp)
+    username, _, _ = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])
+    app = app_session(server, client)
+    verifier = secrets.token_urlsafe(48)
+    uri, _ = authorize(server, app, verifier)
+    answer = hosted_sign_in(server, requests.Session(), uri, username)
+    assert answer.headers["x-amzn-RequestId"]
+    app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=answer.headers["Location"],
+                    code_verifier=verifier)
+    wrong = requests.post(server.endpoint + "/oauth2/token", data={"grant_type": "nope"}, timeout=10)
+    assert wrong.status_code in (400, 401) and wrong.headers["x-amzn-RequestId"]
+    after = scrape(server)
+    for operation, outcome in [("GET /login", "ok"), ("POST /login", "ok"), ("POST /oauth2/token", "ok"),
+                               ("GET /oauth2/authorize", "ok"), ("POST /oauth2/token", str(wrong.status_code))]:
+        assert value(after, "cognate_requests_total", operation=operation, outcome=outcome) > \
+            value(before, "cognate_requests_total", operation=operation, outcome=outcome), (operation, outcome)
+    assert value(after, "cognate_request_duration_seconds_count", operation="POST /oauth2/token") >= 2

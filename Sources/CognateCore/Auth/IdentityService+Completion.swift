@@ -123,6 +123,7 @@ extension IdentityService {
                 TokenContext(pool: pool, client: client, user: user, originJti: family.originJti, authTime: family.authTime,
                              groups: groups, overrides: overrides, deviceKey: family.deviceKey),
                 now: time.now)
+            RequestOrigin.verifiedCaller?.record(sub: user.sub, username: user.username)   // who signed in, for the audit
             return .tokens(IssuedTokens(
                 idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: refreshToken,
                 expiresIn: minted.expiresIn,

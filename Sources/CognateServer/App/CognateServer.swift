@@ -62,6 +62,9 @@ public struct CognateServer: Sendable {
     /// The router with every route; tests drive it in-process.
     public func makeRouter() -> Router<CognateRequestContext> {
         let router = Router(context: CognateRequestContext.self)
+        let auditLog = configuration.auditLogPath.map(AuditLog.init(path:))
+        router.add(middleware: ClientAddressMiddleware(header: configuration.clientAddressHeader))
+        router.add(middleware: RequestObservation(logger: logger, auditLog: auditLog))
         if configuration.mode == .dev {
             let table = OperationTable.cognate
             router.add(middleware: DevModeGuard(
@@ -75,8 +78,7 @@ public struct CognateServer: Sendable {
         let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
-            logger: logger, auditLog: configuration.auditLogPath.map(AuditLog.init(path:)))
-        router.add(middleware: ClientAddressMiddleware(header: configuration.clientAddressHeader))
+            logger: logger, auditLog: auditLog)
         router.post("/") { request, _ in await api.respond(to: request) }
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)

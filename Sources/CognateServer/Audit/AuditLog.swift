@@ -29,6 +29,8 @@ struct AuditLog: Sendable {
         var accessKeyId: String?
         /// The user whose access token the service verified for this call, if any.
         var verifiedUser: (sub: String, username: String)?
+        /// The app client a route's query named (`client_id`), for calls outside the API.
+        var clientId: String? = nil
         var body: Data?
     }
 
@@ -46,6 +48,7 @@ struct AuditLog: Sendable {
             "request_id": call.requestId, "operation": call.operation, "outcome": call.outcome, "status": call.status,
         ]
         if let address = call.clientAddress { entry["client_address"] = address }
+        if let clientId = call.clientId { entry["client_id"] = clientId }
         let input = call.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
         entry.merge(Self.subject(of: input)) { first, _ in first }
         entry["actor"] = call.isAdmin

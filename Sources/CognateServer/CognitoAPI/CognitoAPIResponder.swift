@@ -10,7 +10,8 @@ import NIOCore
 ///
 /// Contract: every request gets a JSON answer with `x-amzn-RequestId`; every failure is a
 /// Cognito-shaped error (`__type`, `message`) with 400 for the client's mistakes and 500 only
-/// for the server's own faults, which are logged.
+/// for the server's own faults, which are logged. It names the operation and its outcome to
+/// ``RequestObservation`` (metrics, access log) and writes the operation's audit line.
 struct CognitoAPIResponder: Sendable {
     let service: IdentityService
     let table: OperationTable
@@ -21,36 +22,22 @@ struct CognitoAPIResponder: Sendable {
     let logger: Logger
     /// Where audited calls are written; nil: no audit log.
     var auditLog: AuditLog? = nil
-    let requestIds = RequestIdentifiers()
 
     func respond(to request: Request) async -> Response {
-        let started = ContinuousClock.now
         let target = request.headers[HTTPField.Name("x-amz-target")!]
         let name = Self.operationName(target)
         let handler = name.flatMap { table.handlers[$0] }
-        let caller = auditLog == nil ? nil : VerifiedCaller()
-        let (response, body) = await RequestOrigin.$verifiedCaller.withValue(caller) {
-            await answer(request, target: target, handler: handler)
-        }
-        let elapsed = ContinuousClock.now - started
+        let (response, body) = await answer(request, target: target, handler: handler)
         let operation = handler == nil ? "unknown" : name ?? "unknown"
         let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        ServerMetrics.request(operation: operation, outcome: outcome, nanoseconds: nanoseconds)
-        // The access log: one line per request at debug level (`log.level: debug`).
-        logger.debug("request", metadata: [
-            "request_id": .string(response.headers[Self.requestIdHeader] ?? ""), "operation": .string(operation),
-            "outcome": .string(outcome), "status": .stringConvertible(response.status.code),
-            "ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
-            "client": .string(RequestOrigin.clientAddress ?? ""),
-        ])
+        ObservedRequest.current?.name(operation: operation, outcome: outcome, audited: auditLog != nil)
         if let auditLog, let handler, let name {
             let written = auditLog.record(AuditLog.Call(
                 requestId: response.headers[Self.requestIdHeader] ?? "", operation: name,
                 isAdmin: handler.authorization == .sigV4, outcome: outcome, status: Int(response.status.code),
                 clientAddress: RequestOrigin.clientAddress,
                 accessKeyId: request.headers[.authorization].flatMap { try? SigV4Verifier.parse($0).accessKeyId },
-                verifiedUser: caller?.user, body: body))
+                verifiedUser: RequestOrigin.verifiedCaller?.user, body: body))
             if !written { logger.error("Cannot write the audit log \(auditLog.path).") }
         }
         guard let handler, handler.authorization != .sigV4 else { return response }
@@ -59,7 +46,7 @@ struct CognitoAPIResponder: Sendable {
 
     /// The response, and the body when it could be read (for the audit log).
     private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> (Response, Data?) {
-        let requestId = requestIds.next()
+        let requestId = ObservedRequest.current?.id ?? RequestIdentifiers.shared.next()
         let body: Data
         do {
             body = try await Self.collect(request.body, limit: maxBodyBytes)

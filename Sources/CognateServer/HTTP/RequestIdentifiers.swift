@@ -3,6 +3,9 @@ import Foundation
 /// `x-amzn-RequestId` values: unique per request and across processes, shaped like a UUID, at
 /// the cost of a counter increment (a random UUID per request reads the system's random source).
 final class RequestIdentifiers: @unchecked Sendable {
+    /// For requests that reach a route without the observation middleware (in-process tests).
+    static let shared = RequestIdentifiers()
+
     private let lock = NSLock()
     private let prefix: String
     private var counter: UInt64 = 0
