@@ -11,6 +11,12 @@ public final class SQLStore: Store {
     /// (PostgreSQL).
     let userCache: UserReadCache?
 
+    /// What requests that only answer read users through: the node's cache of users where the
+    /// store keeps one (``UserReadCache`` states what it promises), else the database each time.
+    public var snapshots: any UserSnapshots {
+        userCache.map { CachedUserSnapshots(store: self, cache: $0) } ?? StoreSnapshots(store: self)
+    }
+
     /// The database's SQL dialect (and with it, how it is reached: in process, or over a connection).
     public var flavor: SQLFlavor { backend.flavor }
 
@@ -69,6 +75,10 @@ public final class SQLStore: Store {
         }
     }
 
+    /// A write whose `body` runs exactly one statement, which is atomic on its own: a database
+    /// that needs a transaction block for several statements may skip it (PostgreSQL saves the
+    /// BEGIN and COMMIT round trips). Committed durably when it returns, like `write`. What the
+    /// ``AtomicWrites`` operations run in; a body that tries a second statement fails.
     public func writeSingleStatement<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
@@ -92,43 +102,6 @@ public final class SQLStore: Store {
                 try await body(SQLTransaction(session: session, userNumbers: userNumbers))
             }
         }
-    }
-
-    /// From the node's cache where there is one (``UserReadCache`` states what it promises).
-    public func userToAnswer(poolId: String, sub: String, withTokenFamily originJti: String) async throws
-        -> (user: UserRecord, family: TokenFamilyStanding?)?
-    {
-        try await fromUserCache(
-            cached: { $0.value(poolId: poolId, sub: sub, originJti: originJti, now: $1) },
-            read: { try await $0.user(poolId: poolId, sub: sub, withTokenFamily: originJti) },
-            keep: { cache, found, ticket, now in
-                if let found { cache.keep(found, for: originJti, ticket: ticket, now: now) }   // no user: nothing to key
-            })
-    }
-
-    /// From the node's cache where there is one, as ``userToAnswer(poolId:sub:withTokenFamily:)``.
-    public func mfaToAnswer(poolId: String, sub: String) async throws -> UserMfaRecord? {
-        try await fromUserCache(
-            cached: { $0.mfa(poolId: poolId, sub: sub, now: $1) },
-            read: { try await $0.userMfa(poolId: poolId, sub: sub) },
-            keep: { cache, found, ticket, now in cache.keepMfa(found, poolId: poolId, sub: sub, ticket: ticket, now: now) })
-    }
-
-    /// What `cached` serves, or else what `read` finds, handed to `keep` with a ticket taken
-    /// before the read (the cache keeps it only if nothing changed meanwhile).
-    private func fromUserCache<Found: Sendable>(
-        cached: (UserReadCache, ContinuousClock.Instant) -> Found??,
-        read: @escaping @Sendable (any StoreTransaction) async throws -> Found?,
-        keep: (UserReadCache, Found?, UserReadCache.Ticket, ContinuousClock.Instant) -> Void
-    ) async throws -> Found? {
-        let readNow = { try await self.read(read) }
-        guard let userCache else { return try await readNow() }
-        let now = ContinuousClock.now
-        if let served = cached(userCache, now) { return served }
-        let ticket = userCache.ticket()
-        let found = try await readNow()
-        if let ticket { keep(userCache, found, ticket, now) }
-        return found
     }
 
     public func ping() async throws { try await backend.ping() }

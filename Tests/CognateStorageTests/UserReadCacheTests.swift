@@ -231,7 +231,7 @@ struct PostgresUserCacheTests {
     }
 
     static func answer(_ node: SQLStore, _ jti: String = "j1") async throws -> UserReadCache.Value? {
-        try await node.userToAnswer(poolId: "p1", sub: "sub-a", withTokenFamily: jti)
+        try await node.snapshots.user(poolId: "p1", sub: "sub-a", withTokenFamily: jti)
     }
 
     @Test func anotherNodesChangesReachTheCache() async throws {
@@ -372,7 +372,7 @@ struct PostgresUserCacheTests {
     }
 
     static func mfa(_ node: SQLStore) async throws -> UserMfaRecord? {
-        try await node.mfaToAnswer(poolId: "p1", sub: "sub-a")
+        try await node.snapshots.mfa(poolId: "p1", sub: "sub-a")
     }
 
     @Test func anotherNodesMfaChangesReachTheCache() async throws {

@@ -74,14 +74,26 @@ extension IdentityService {
         encoding: AuthSessions.Encoding, token named: String? = nil, lifetime: TimeInterval? = nil,
         in transaction: any StoreTransaction
     ) async throws -> String {
+        let (token, record) = try newAuthSession(
+            challenge, state: state, user: user, pool: pool, client: client, encoding: encoding, token: named,
+            lifetime: lifetime)
+        try await transaction.insertAuthSession(record)
+        return token
+    }
+
+    /// A session as ``openAuthSession(_:state:user:pool:client:encoding:token:lifetime:in:)``
+    /// stores it, and its token, not stored yet (``AtomicWrites/insertAuthSession(_:)``).
+    func newAuthSession<State: Encodable>(
+        _ challenge: ChallengeNameType, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
+        encoding: AuthSessions.Encoding, token named: String? = nil, lifetime: TimeInterval? = nil
+    ) throws -> (token: String, record: AuthSessionRecord) {
         let now = time.now
         let token = named ?? AuthSessions.newToken(random, encoding: encoding)
         let seconds = lifetime ?? TimeInterval(client.settings.authSessionValidity ?? 3) * 60
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
-        try await transaction.insertAuthSession(AuthSessionRecord(
+        return (token, AuthSessionRecord(
             tokenHash: AuthSessions.hash(token), poolId: pool.id, clientId: client.clientId, userSub: user?.sub,
             challenge: challenge.rawValue, state: json, createdAt: now, expiresAt: now + seconds))
-        return token
     }
 
     /// The session a token names, checked against the challenge being answered, the client

@@ -18,7 +18,7 @@ extension IdentityService {
     /// (GlobalSignOut, RevokeToken, deletion) and the user's state. Every operation that takes
     /// an access token goes through here. `onlyToAnswer`: the request writes nothing after it
     /// and answers with the user (GetUser), who may come from the node's cache
-    /// (``Store/userToAnswer(poolId:sub:withTokenFamily:)``).
+    /// (``UserSnapshots``).
     func authenticatedUser(_ accessToken: String, onlyToAnswer: Bool = false) async throws -> AuthenticatedUser {
         let claims = try await accessTokens.verify(accessToken, now: time.now)
         guard claims.scopes.contains("aws.cognito.signin.user.admin") else {
@@ -28,7 +28,7 @@ extension IdentityService {
             client.poolId == pool.id
         else { throw CognitoError.invalidAccessToken }
         let found = if onlyToAnswer {
-            try await store.userToAnswer(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti)
+            try await snapshots.user(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti)
         } else {
             try await store.read { try await $0.user(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti) }
         }

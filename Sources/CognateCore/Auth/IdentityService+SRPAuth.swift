@@ -52,11 +52,10 @@ extension IdentityService {
             serverSecret: SRPEncoding.hexString(b), serverPublic: SRPEncoding.hexString(bPublic),
             clientPublic: SRPEncoding.hexString(a), username: username, decoy: decoy, customAuth: customAuth,
             deviceKey: device)
-        let secretBlock = try await store.writeSingleStatement { transaction in
-            try await self.openAuthSession(
-                .passwordVerifier, state: state, user: found?.password == nil ? nil : found, pool: pool, client: client,
-                encoding: .secretBlock, in: transaction)
-        }
+        let (secretBlock, session) = try newAuthSession(
+            .passwordVerifier, state: state, user: found?.password == nil ? nil : found, pool: pool, client: client,
+            encoding: .secretBlock)
+        try await store.insertAuthSession(session)
         return .challenge(.passwordVerifier, parameters: [
             "SALT": SRPEncoding.hexString(salt), "SRP_B": SRPEncoding.minimalHex(bPublic), "SECRET_BLOCK": secretBlock,
             "USERNAME": username, "USER_ID_FOR_SRP": username,

@@ -23,13 +23,11 @@ extension IdentityService {
         let (family, refreshToken) = newTokenFamily(of: user, client: client, deviceKey: nil)
         let stored: Bool
         if let session {
-            let outcome = try await store.writeSingleStatement {
-                try await $0.insertTokenFamily(family, ifSignInStands: user, usingUpSession: session.tokenHash)
-            }
+            let outcome = try await store.insertTokenFamily(family, ifSignInStands: user, usingUpSession: session.tokenHash)
             guard outcome.usedUp else { throw AuthSessions.invalid }
             stored = outcome.stored
         } else {
-            stored = try await store.writeSingleStatement { try await $0.insertTokenFamily(family, ifSignInStands: user) }
+            stored = try await store.insertTokenFamily(family, ifSignInStands: user)
         }
         guard stored else { return nil }
         return .tokens(family, refreshToken: refreshToken, user: user, groups: standing.groups, newDevice: nil)

@@ -136,7 +136,7 @@ public final class DeliveryQueue: Sendable {
                 local.delivered(message)
             } else {
                 if !custom { try await channels.channel(for: message.medium).deliver(message) }
-                try? await store.writeSingleStatement { try await $0.removeMessage(id: id) }
+                try? await store.removeMessage(id: id)
             }
             ServiceMetrics.messageSent(medium: message.medium, custom: custom)
             return nil
@@ -150,7 +150,7 @@ public final class DeliveryQueue: Sendable {
         await failures(message, failure, givingUp)
         if givingUp {
             log("delivery: gave up on \(subject) after \(queued.attempts) attempt(s): \(failure.reason)")
-            try? await store.writeSingleStatement { try await $0.removeMessage(id: id) }
+            try? await store.removeMessage(id: id)
         } else {
             let delay = Self.retryDelays[min(queued.attempts - 1, Self.retryDelays.count - 1)]
             log("delivery: \(subject) failed (\(failure.reason)); next attempt in \(Int(delay)) s")

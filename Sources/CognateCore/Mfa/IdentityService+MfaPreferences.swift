@@ -123,7 +123,7 @@ extension IdentityService {
     {
         guard (pool.settings.mfaConfiguration ?? .off) != .off else { return (nil, nil, nil) }
         let found = if onlyToAnswer {
-            try await store.mfaToAnswer(poolId: pool.id, sub: user.sub)
+            try await snapshots.mfa(poolId: pool.id, sub: user.sub)
         } else {
             try await store.read { try await $0.userMfa(poolId: pool.id, sub: user.sub) }
         }

@@ -93,7 +93,7 @@ extension IdentityService {
             throw OAuthError("insufficient_scope", "The access token does not have the openid scope.", status: 403)
         }
         // Only answers with the user: may come from the node's cache, as GetUser's.
-        let read = try await store.userToAnswer(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
+        let read = try await snapshots.user(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
         guard let (user, family) = read, user.enabled, let family, family.revokedAt == nil,
             let (_, client) = try? await requireClient(claims.clientId)
         else {

@@ -9,6 +9,8 @@ import Foundation
 /// Each area lives in its own extension file (`IdentityService+SignUp.swift` …).
 public final class IdentityService: Sendable {
     let store: any Store
+    /// What requests that only answer read users through (GetUser, userInfo).
+    let snapshots: any UserSnapshots
     let time: any TimeSource
     let random: any RandomSource
     let deliveryQueue: DeliveryQueue
@@ -34,11 +36,13 @@ public final class IdentityService: Sendable {
     /// pool on first use. Messages go through a durable queue to `channels`; `log` hears about
     /// failed deliveries (masked recipients, never texts). Pools' Lambda triggers are called
     /// through `functions` (without it, a pool that names a function gets
-    /// UnexpectedLambdaException).
+    /// UnexpectedLambdaException). `snapshots`: where answering reads go (a node's cache of
+    /// users); by default the store itself.
     public static func start(
         store: any Store, channels: DeliveryChannels, functions: (any FunctionInvoker)? = nil,
         configuration: CoreConfiguration, time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
-        upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(), log: @escaping @Sendable (String) -> Void = { _ in }
+        upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(), snapshots: (any UserSnapshots)? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> IdentityService {
         let keys = SigningKeyRing(store: store)
         let codeKey = try await store.write { transaction in
@@ -63,7 +67,7 @@ public final class IdentityService: Sendable {
             store: store, time: time, random: random,
             deliveryQueue: deliveryQueue,
             triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey),
-            logDeliveryFiles: logFiles, upstream: upstream, log: log)
+            logDeliveryFiles: logFiles, upstream: upstream, snapshots: snapshots, log: log)
     }
 
     /// The same, with one channel for both media.
@@ -77,8 +81,9 @@ public final class IdentityService: Sendable {
     init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
          triggers: Triggers, cache: ConfigurationCache, configuration: CoreConfiguration, keys: SigningKeyRing,
          codeKey: SymmetricKey, logDeliveryFiles: LogDeliveryFiles, upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(),
-         log: @escaping @Sendable (String) -> Void = { _ in }) {
+         snapshots: (any UserSnapshots)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.upstream = upstream
+        self.snapshots = snapshots ?? StoreSnapshots(store: store)
         self.log = log
         self.logDeliveryFiles = logDeliveryFiles
         self.store = store

@@ -48,7 +48,7 @@ extension IdentityService {
     func countRequest(_ category: RequestCategory, client: ClientRecord) async throws {
         guard let (key, limit) = requestCounter(category, client: client) else { return }
         let window = window(of: 60)
-        let count = try await store.writeSingleStatement { try await $0.incrementCounter(key: key, windowStart: window) }
+        let count = try await store.incrementCounter(key: key, windowStart: window)
         if count > limit { throw Self.tooManyRequests(category) }
     }
 

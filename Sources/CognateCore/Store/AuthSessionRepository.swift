@@ -31,7 +31,7 @@ public struct AuthSessionRecord: Sendable, Equatable {
 }
 
 public protocol AuthSessionRepository: Sendable {
-    /// One statement (fit for ``Store/writeSingleStatement(_:)``).
+    /// One statement.
     func insertAuthSession(_ session: AuthSessionRecord) async throws
     func authSession(tokenHash: String) async throws -> AuthSessionRecord?
     /// Deletes the session and tells whether it was there: of concurrent answers using one

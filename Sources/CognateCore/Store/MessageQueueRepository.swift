@@ -32,6 +32,6 @@ public protocol MessageQueueRepository: Sendable {
     /// function may have rewritten it), noting why the attempt failed.
     func rescheduleMessage(_ queued: QueuedMessage, at date: Date, error: String) async throws
     /// Removes the message (sent, or given up): its text, code included, leaves the database.
-    /// One statement (fit for ``Store/writeSingleStatement(_:)``).
+    /// One statement.
     func removeMessage(id: Int64) async throws
 }

@@ -7,18 +7,8 @@ import Foundation
 /// closure returns and rolls back when it throws, so a request either happens entirely or not
 /// at all. Races (two sign-ups of one username, two uses of one code) are decided inside the
 /// database by unique keys and row locks, never by a read followed by a write.
-public protocol Store: Sendable {
+public protocol Store: AtomicWrites {
     func write<Result: Sendable>(
-        _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
-    ) async throws -> Result
-
-    /// A write whose `body` runs exactly one statement, which is atomic on its own: a database
-    /// that needs a transaction block for several statements may skip it (PostgreSQL saves the
-    /// BEGIN and COMMIT round trips). Committed durably when it returns, like `write`.
-    ///
-    /// Contract: use it only where one repository call documented as one statement is the whole
-    /// write. A body that tries a second statement fails with an internal error.
-    func writeSingleStatement<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result
 
@@ -26,22 +16,6 @@ public protocol Store: Sendable {
     func read<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result
-
-    /// The user an access token names and its family's standing, as
-    /// ``TokenFamilyRepository/user(poolId:sub:withTokenFamily:)`` reads them, for a request
-    /// that only answers with them (GetUser, userInfo): may come from the node's cache.
-    ///
-    /// Contract: reflects every write this store made before the call; a write made through
-    /// another node (or process) within milliseconds, as the database's notice of it arrives,
-    /// and within seconds whatever happens. Never for a request that writes what it read.
-    func userToAnswer(poolId: String, sub: String, withTokenFamily originJti: String) async throws
-        -> (user: UserRecord, family: TokenFamilyStanding?)?
-
-    /// A user's MFA settings as ``MfaRepository/userMfa(poolId:sub:)`` reads them, for a request
-    /// that only answers with them (GetUser): may come from the node's cache, under the contract
-    /// of ``userToAnswer(poolId:sub:withTokenFamily:)``, except for the last TOTP step used
-    /// (which such an answer does not show).
-    func mfaToAnswer(poolId: String, sub: String) async throws -> UserMfaRecord?
 
     /// Whether the database answers (for readiness checks).
     func ping() async throws

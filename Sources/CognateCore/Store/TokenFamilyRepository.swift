@@ -57,7 +57,7 @@ public struct TokenFamilyRecord: Sendable, Equatable {
 public protocol TokenFamilyRepository: Sendable {
     func insertTokenFamily(_ family: TokenFamilyRecord) async throws
     /// The family of a right password settled without the user's lock: inserted by one
-    /// statement (fit for ``Store/writeSingleStatement(_:)``) only while `user`'s row is as it
+    /// statement only while `user`'s row is as it
     /// was read — the same password, status and enabled flag — and the user has no failure
     /// record; false, with nothing written, otherwise. Where the database has row locks the
     /// statement takes a share lock of the user's row, so it waits for a concurrent change of
@@ -66,7 +66,7 @@ public protocol TokenFamilyRepository: Sendable {
     func insertTokenFamily(_ family: TokenFamilyRecord, ifSignInStands user: UserRecord) async throws -> Bool
     /// The same, for a sign-in that uses up a challenge session (SRP's SECRET_BLOCK): the
     /// session with `sessionTokenHash` is deleted and, only if it was there, `family` inserted
-    /// as above. One statement on PostgreSQL (fit for ``Store/writeSingleStatement(_:)``); on
+    /// as above. One statement on PostgreSQL; on
     /// SQLite, which has no data-modifying WITH, its two steps in the writer's transaction.
     /// `usedUp` false: the session was gone (used by another request, or expired and swept),
     /// and nothing was written.

@@ -54,7 +54,7 @@ public struct CognateServer: Sendable {
         let service = try await IdentityService.start(
             store: store, channels: channels,
             functions: WebhookFunctionInvoker(secret: functionSecret, log: { [logger] line in logger.warning("\(line)") }),
-            configuration: core,
+            configuration: core, snapshots: store.snapshots,
             log: { [logger] line in logger.warning("\(line)") })
         return CognateServer(configuration: configuration, service: service, store: store, smtp: smtp, logger: logger)
     }
