@@ -212,6 +212,14 @@ enum HostedPages {
         return html(status, card, style: style)
     }
 
+    /// A page that only says something (a link from an email opened): `message` in a success or
+    /// an error box as `status` says.
+    static func message(_ status: HTTPResponse.Status, title: String, _ message: String) -> Response {
+        let ok = (200..<300).contains(status.code)
+        return html(status, Card(title: title, error: ok ? nil : message, notice: ok ? message : nil, body: ""),
+                    style: HostedPageStyle())
+    }
+
     static func redirect(_ location: String) -> Response {
         Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
     }
