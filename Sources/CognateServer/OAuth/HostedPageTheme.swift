@@ -111,8 +111,8 @@ enum HostedPageTheme {
         .qr svg { display: block; width: 100%; height: auto; }
         .key { margin: var(--space) 0 0; text-align: center; color: var(--muted); font-size: 0.875rem; }
         .secret { display: block; margin-top: 0.375rem; padding: 0.5rem; border: 1px dashed var(--input-border); border-radius: var(--input-radius);
-          color: var(--heading); font: 600 0.9375rem/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: 0.08em;
-          word-break: break-all; }
+          color: var(--heading); font: 600 0.9375rem/1.6 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: 0.06em; }
+        .secret span { display: inline-block; margin: 0 0.3em; }
         fieldset { min-width: 0; margin: calc(var(--space) * 1.25) 0 0; padding: 0; border: 0; }
         legend { padding: 0; margin-bottom: 0.25rem; color: var(--label); font-weight: 600; }
         .choice { display: flex; gap: 0.75rem; align-items: center; margin: 0.5rem 0 0; padding: 0.75rem 0.875rem; font-weight: 600;

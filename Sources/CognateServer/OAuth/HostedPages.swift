@@ -149,13 +149,18 @@ enum HostedPages {
                 alternatives: [backToSignIn])
         case .totpSetup(let secret, let uri, let error):
             let qr = QRCode(uri)?.svg() ?? ""
+            // The key in groups of four to read and type, one word to copy.
+            let groups = stride(from: 0, to: secret.count, by: 4).map { start -> String in
+                let from = secret.index(secret.startIndex, offsetBy: start)
+                return "<span>" + escape(String(secret[from..<(secret.index(from, offsetBy: 4, limitedBy: secret.endIndex) ?? secret.endIndex)])) + "</span>"
+            }
             card = Card(
                 title: "Set up your authenticator app",
                 lead: "This account needs a second step at sign-in. Scan the code with an authenticator app, then enter the code it shows.",
                 graphic: "authApp", error: error,
                 body: """
                     <figure class="qr">\(qr)</figure>
-                    <p class="key">Can't scan it? Enter this key in the app:<code class="secret">\(escape(secret))</code></p>
+                    <p class="key">Can't scan it? Enter this key in the app:<code class="secret">\(groups.joined())</code></p>
                     """ + form(codeField("code", label: "Code from the app"), submit: "Verify and sign in"),
                 alternatives: [backToSignIn])
         case .selectFactor(let factors, let error):
