@@ -298,6 +298,14 @@ class Tour:
     def click_button(self, text):
         self.browser.find_element(By.XPATH, f"//button[normalize-space()='{text}']").click()
 
+    def sign_in(self, username, password, then):
+        """Signs in on the sign-in page and waits for the page titled `then`."""
+        self.wait("Sign in")
+        self.fill("username", username)
+        self.fill("password", password)
+        self.submit()
+        self.wait(then)
+
     def wait(self, title, alert=None):
         wait_for(self.browser, heading(title))
         if alert:
@@ -439,41 +447,25 @@ def test_every_page_default_and_branded_at_desktop_and_phone_widths(server, idp,
         tour.shoot("reset-code")
 
         tour.click_link("Back to sign in")
-        tour.wait("Sign in")
-        tour.fill("username", with_app)
-        tour.fill("password", STRONG)
-        tour.submit()
-        tour.wait("Verify it's you")
+        tour.sign_in(with_app, STRONG, then="Verify it's you")
         assert browser.find_element(By.CSS_SELECTOR, "label[for=code]").text == "Code from the app"
         if look == "branded-light":
             assert browser.find_elements(By.CSS_SELECTOR, "img.graphic")
         tour.shoot("mfa-code")
 
         tour.click_link("Back to sign in")
-        tour.wait("Sign in")
-        tour.fill("username", choosing)
-        tour.fill("password", STRONG)
-        tour.submit()
-        tour.wait("Verify it's you")
+        tour.sign_in(choosing, STRONG, then="Verify it's you")
         choices = browser.find_elements(By.CSS_SELECTOR, "input[type=radio][name=factor]")
         assert [c.get_attribute("value") for c in choices] == ["SOFTWARE_TOKEN_MFA", "SMS_MFA"]
         tour.shoot("select-factor")
 
         tour.click_link("Back to sign in")
-        tour.wait("Sign in")
-        tour.fill("username", invited)
-        tour.fill("password", TEMPORARY)
-        tour.submit()
-        tour.wait("Choose a new password")
+        tour.sign_in(invited, TEMPORARY, then="Choose a new password")
         assert browser.find_element(By.NAME, "attribute.given_name")            # a required attribute it lacks
         tour.shoot("new-password")
 
         browser.get(authorize_url(server, strict_clients[look], app_server))
-        tour.wait("Sign in")
-        tour.fill("username", newcomer)
-        tour.fill("password", STRONG)
-        tour.submit()
-        tour.wait("Set up your authenticator app")
+        tour.sign_in(newcomer, STRONG, then="Set up your authenticator app")
         assert re.fullmatch(r"[A-Z2-7]+", browser.find_element(By.CSS_SELECTOR, "code.secret").text)
         tour.shoot("totp-setup")
 

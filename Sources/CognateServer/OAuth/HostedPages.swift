@@ -128,12 +128,13 @@ enum HostedPages {
                     """, submit: "Change password"),
                 alternatives: [linkForm("Didn't get a code?", "Send a new code", name: "resend"), backToSignIn])
         case .code(let challenge, let destination, let error):
-            let app = challenge == "SOFTWARE_TOKEN_MFA"
+            let authenticator = challenge == "SOFTWARE_TOKEN_MFA"
             card = Card(
                 title: "Verify it's you",
-                lead: app ? "Enter the code your authenticator app shows." : "Enter the code we sent to \(sentTo(destination)).",
-                graphic: app ? "authApp" : challenge == "EMAIL_OTP" ? "email" : "sms", error: error,
-                body: form(codeField("code", label: app ? "Code from the app" : "Code"), submit: "Verify"),
+                lead: authenticator ? "Enter the code your authenticator app shows."
+                    : "Enter the code we sent to \(sentTo(destination)).",
+                graphic: authenticator ? "authApp" : challenge == "EMAIL_OTP" ? "email" : "sms", error: error,
+                body: form(codeField("code", label: authenticator ? "Code from the app" : "Code"), submit: "Verify"),
                 alternatives: [backToSignIn])
         case .newPassword(let required, let values, let rules, let error):
             let extra = required.map {
