@@ -71,15 +71,60 @@ def test_the_hosted_page_wears_the_branding(server, idp):
     uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
     page = requests.get(uri, timeout=10)
     assert page.status_code == 200
-    assert "body { background: #f0f4f8ff; }" in page.text
-    assert "button { background: #0b5fff; border-color: #0b5fff; }" in page.text and "button { color: #ffffff; }" in page.text
-    assert "display: none" not in page.text
+    assert ":root { --page-bg: #f0f4f8ff; --primary-bg: #0b5fff; --primary-text: #ffffff; }" in page.text
+    assert "red;" not in page.text and "color-scheme: light;" in page.text
     assert f'src="data:image/png;base64,{base64.b64encode(PNG).decode()}"' in page.text
     assert "img-src 'self' data:" in page.headers["Content-Security-Policy"]
     # A UI customization's CSS follows the branding's (it wins where both style the same thing).
     idp.set_ui_customization(UserPoolId=pool["Id"], ClientId=client["ClientId"], CSS="button { color: black; }")
     text = requests.get(uri, timeout=10).text
-    assert text.index("button { color: #ffffff; }") < text.index("button { color: black; }")
+    assert text.index("--primary-text: #ffffff;") < text.index("button { color: black; }")
+
+
+def test_dark_mode_radii_spacing_and_placement_are_rendered(server, idp):
+    """colorSchemeMode DARK and DYNAMIC (dark colours under prefers-color-scheme), the radii,
+    spacing density, form location, logo placement, header and favicon; values that are not
+    what the setting takes are ignored."""
+    pool, client = oauth_pool(idp)
+    settings = {
+        "categories": {"global": {"colorSchemeMode": "DYNAMIC", "spacingDensity": "SPACIOUS", "pageHeader": {"enabled": True}},
+                       "form": {"location": {"horizontal": "END", "vertical": "START"}}},
+        "componentClasses": {"buttons": {"borderRadius": 20}, "input": {"borderRadius": "4; } body { x"}},
+        "components": {"form": {"borderRadius": 16.5, "darkMode": {"backgroundColor": "101820ff"},
+                                "logo": {"formInclusion": "OUT", "location": "END", "position": "BOTTOM"}},
+                       "primaryButton": {"darkMode": {"defaults": {"backgroundColor": "2dd4bf"}}},
+                       "pageHeader": {"logo": {"location": "CENTER"}}}}
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
+    branding = idp.create_managed_login_branding(
+        UserPoolId=pool["Id"], ClientId=client["ClientId"], Settings=settings, Assets=[
+            {"Category": "FORM_LOGO", "ColorMode": "LIGHT", "Extension": "PNG", "Bytes": PNG},
+            {"Category": "FORM_LOGO", "ColorMode": "DARK", "Extension": "SVG", "Bytes": svg},
+            {"Category": "PAGE_HEADER_LOGO", "ColorMode": "DYNAMIC", "Extension": "PNG", "Bytes": PNG},
+            {"Category": "FAVICON_ICO", "ColorMode": "LIGHT", "Extension": "ICO", "Bytes": b"\0\0\1\0"}])["ManagedLoginBranding"]
+    uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
+    text = requests.get(uri, timeout=10).text
+    assert "color-scheme: light dark;" in text and '<meta name="color-scheme" content="light dark">' in text
+    dark = text[text.index("@media (prefers-color-scheme: dark) {"):]
+    assert "--form-bg: #101820ff; --primary-bg: #2dd4bf;" in dark
+    assert ":root { --button-radius: 20px; --form-radius: 16px; --space: 1.375rem; }" in text and "body { x" not in text
+    assert 'class="page h-end v-start"' in text
+    png, dark_svg = base64.b64encode(PNG).decode(), base64.b64encode(svg).decode()
+    assert (f'<picture><source media="(prefers-color-scheme: dark)" srcset="data:image/svg+xml;base64,{dark_svg}">'
+            f'<img src="data:image/png;base64,{png}"') in text
+    assert text.index("</main>") < text.index('<div class="logo-row end bottom">')          # outside, below the form
+    assert f'<header class="bar center"><img src="data:image/png;base64,{png}"' in text
+    assert '<link rel="icon" href="data:image/x-icon;base64,AAABAA==">' in text
+
+    settings["categories"]["global"]["colorSchemeMode"] = "DARK"
+    idp.update_managed_login_branding(UserPoolId=pool["Id"], ManagedLoginBrandingId=branding["ManagedLoginBrandingId"],
+                                      Settings=settings)
+    text = requests.get(uri, timeout=10).text
+    assert "color-scheme: dark;" in text and "prefers-color-scheme" not in text
+    assert f'<img src="data:image/svg+xml;base64,{dark_svg}"' in text and f"base64,{png}\" alt=\"web logo\" class" not in text
+    idp.update_managed_login_branding(UserPoolId=pool["Id"], ManagedLoginBrandingId=branding["ManagedLoginBrandingId"],
+                                      UseCognitoProvidedValues=True)
+    text = requests.get(uri, timeout=10).text
+    assert "color-scheme: light;" in text and "data:image" not in text and "<header" not in text
 
 
 def test_the_signing_certificate_carries_the_pools_token_key(server, idp):

@@ -433,7 +433,9 @@ def test_required_mfa_sets_the_app_up_on_the_hosted_page_with_a_qr_code(server, 
     browser = requests.Session()
     setup = hosted_sign_in(server, browser, uri, username)
     assert setup.status_code == 200 and "Set up your authenticator app" in setup.text
-    secret = re.search(r'<code class="secret">([A-Z2-7]+)</code>', setup.text).group(1)
+    shown = re.search(r'<code class="secret">(.*?)</code>', setup.text).group(1)
+    secret = re.sub(r"</?span>", "", shown)                           # in groups of four
+    assert re.fullmatch(r"[A-Z2-7]+", secret) and shown.startswith(f"<span>{secret[:4]}</span>")
     svg = re.search(r"<svg.*?</svg>", setup.text, re.S).group(0)
     version, mask = (int(v) for v in re.search(r'data-version="(\d+)" data-mask="(\d+)"', svg).groups())
 

@@ -84,19 +84,6 @@ struct ThreatProtectionTests {
         #expect(!BreachedPasswords.empty.contains(password: "password123"))
     }
 
-    @Test func brandingRendersOnlyHexColours() {
-        let settings = JSONValue.object(["components": .object([
-            "pageBackground": .object(["lightMode": .object(["color": .string("#ABCDEF")])]),
-            "form": .object(["lightMode": .object(["backgroundColor": .string("red; } * { display:none")])]),
-        ])])
-        #expect(BrandingStyle.css(settings) == "body { background: #abcdef; }")
-        #expect(BrandingStyle.css(.array([])) == "" && BrandingStyle.css(nil) == "")
-        let logo = AssetType(category: .formLogo, colorMode: .dark, extension: .png, bytes: Data([1, 2, 3]))
-        #expect(BrandingStyle.logo([logo]) == nil)                       // dark mode is not rendered
-        let light = AssetType(category: .formLogo, colorMode: .light, extension: .png, bytes: Data([1, 2, 3]))
-        #expect(BrandingStyle.logo([logo, light]) == "data:image/png;base64,AQID")
-    }
-
     @Test func eventIdsSortByTime() {
         let earlier = IdentityService.timeOrderedId(Date(timeIntervalSince1970: 1_700_000_000), random: Array(repeating: 0xFF, count: 10))
         let later = IdentityService.timeOrderedId(Date(timeIntervalSince1970: 1_700_000_000.001), random: Array(repeating: 0, count: 10))

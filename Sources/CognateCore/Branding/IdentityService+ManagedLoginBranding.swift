@@ -78,12 +78,12 @@ extension IdentityService {
         return EmptyResponse()
     }
 
-    /// The branding of `clientId` as the hosted pages render it (nil: none).
-    func hostedBranding(clientId: String) async throws -> (css: String, logo: String?)? {
+    /// The branding of `clientId` as the hosted pages render it (nil: none, or Cognito's defaults).
+    func hostedBranding(clientId: String) async throws -> HostedBranding? {
         guard let branding = try await store.read({ try await $0.managedLoginBranding(clientId: clientId) }),
             branding.useCognitoProvidedValues != true
         else { return nil }
-        return (BrandingStyle.css(branding.settings), BrandingStyle.logo(branding.assets))
+        return BrandingStyle.branding(branding.settings, assets: branding.assets)
     }
 
     private func requireBranding(_ id: String, poolId: String) async throws -> ManagedLoginBrandingType {

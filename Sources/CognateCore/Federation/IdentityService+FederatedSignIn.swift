@@ -71,10 +71,13 @@ extension IdentityService {
     public func completeFederatedSignIn(_ query: [String: String], browser: BrowserBinding?) async throws -> String {
         guard let flow = query["state"],
             let (pool, client, state) = await consumeFlow(flow, challenge: Self.federatedFlow, as: FederatedFlowState.self)
-        else { throw AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.") }
+        else {
+            throw AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.", reason: .expired)
+        }
         guard let browser, browser.matches(state.binding) else {
             throw AuthorizationPageError(
-                message: "This sign-in was started in another browser. Go back to the app and start again.")
+                message: "This sign-in was started in another browser. Go back to the app and start again.",
+                reason: .otherBrowser)
         }
         func refuse(_ error: String, _ description: String) -> AuthorizationRedirectError {
             AuthorizationRedirectError(

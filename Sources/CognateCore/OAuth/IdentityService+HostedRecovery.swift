@@ -17,6 +17,7 @@ extension IdentityService {
 
     /// The reset pages submitted: ForgotPassword, then ConfirmForgotPassword, as the API runs
     /// them (existence hiding, limits, triggers); then the sign-in page with the name filled in.
+    /// The code page's `resend` runs ForgotPassword again for the same name.
     func continueHostedRecovery(_ state: HostedFlowState, form: [String: String], pool: PoolRecord, client: ClientRecord)
         async throws -> HostedSignInStep
     {
@@ -30,6 +31,12 @@ extension IdentityService {
                 next.username = username
                 next.stage = Self.resetPasswordStage
                 next.page = HostedPageState(destination: sent.codeDeliveryDetails?.destination)
+            } else if form["resend"] != nil {
+                let username = state.username ?? ""
+                let sent = try await forgotPassword(ForgotPasswordRequest(
+                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
+                let destination = sent.codeDeliveryDetails?.destination ?? state.page?.destination
+                next.page = HostedPageState(notice: Self.newCodeNotice(destination), destination: destination)
             } else {
                 let username = state.username ?? ""
                 _ = try await confirmForgotPassword(ConfirmForgotPasswordRequest(
@@ -39,7 +46,9 @@ extension IdentityService {
                                        page: HostedPageState(notice: "Your password was changed. Sign in."))
             }
         } catch let error as CognitoError {
-            return try await hostedPage(state, error: error.message, pool: pool, client: client)
+            var shown = state
+            shown.page?.notice = nil
+            return try await hostedPage(shown, error: error.message, form: form, pool: pool, client: client)
         }
         return try await hostedPage(next, error: nil, pool: pool, client: client)
     }

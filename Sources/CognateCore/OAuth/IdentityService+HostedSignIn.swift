@@ -1,25 +1,41 @@
 import CognateProtocol
 import Foundation
 
-/// What a hosted page shows.
+/// What a hosted page shows. `values`: what the user typed that is no secret (names and
+/// attributes, never a password or a code), shown again when the page is refused; `rules`: the
+/// pool's password policy in words.
 public enum HostedPage: Sendable, Equatable {
-    /// `notice`: what just happened (an account confirmed).
-    case signIn(username: String?, error: String?, notice: String? = nil)
-    /// `attributes`: the pool's required attributes, asked besides username and password.
-    case signUp(attributes: [String], error: String?)
+    /// `notice`: what just happened (an account confirmed); `canSignUp`: whether the pool lets
+    /// users sign themselves up (the page links to the sign-up page).
+    case signIn(username: String?, name: HostedNameField, error: String?, notice: String? = nil, canSignUp: Bool = true)
+    /// `attributes`: the pool's required attributes, asked besides the name and the password.
+    case signUp(name: HostedNameField, attributes: [String], values: [String: String], rules: [String], error: String?)
     /// The sign-up code `destination` (masked) received; `resend` sends another.
-    case confirmSignUp(destination: String?, error: String?)
+    case confirmSignUp(destination: String?, error: String?, notice: String? = nil)
     /// The name of an account whose password was forgotten.
-    case forgotPassword(error: String?)
-    /// The reset code `destination` (masked) received, and the new password.
-    case resetPassword(destination: String?, error: String?)
+    case forgotPassword(name: HostedNameField, username: String?, error: String?)
+    /// The reset code `destination` (masked) received, and the new password; `resend` sends another.
+    case resetPassword(destination: String?, rules: [String], error: String?, notice: String? = nil)
     /// A second factor's code: `challenge` is SOFTWARE_TOKEN_MFA, SMS_MFA or EMAIL_OTP;
     /// `destination` where an SMS or email code went (masked).
     case code(challenge: String, destination: String?, error: String?)
-    case newPassword(requiredAttributes: [String], error: String?)
+    case newPassword(requiredAttributes: [String], values: [String: String], rules: [String], error: String?)
     /// MFA_SETUP: the new authenticator app's secret and its `otpauth://` URI (for a QR code).
     case totpSetup(secret: String, uri: String, error: String?)
     case selectFactor([String], error: String?)
+}
+
+/// The field that names the account, as the pool lets users name themselves.
+public struct HostedNameField: Sendable, Equatable {
+    public enum Kind: String, Sendable { case text, email, phone }
+    /// "Username", "Email", "Phone number", "Username or email" …
+    public var label: String
+    public var kind: Kind
+
+    public init(label: String, kind: Kind = .text) {
+        self.label = label
+        self.kind = kind
+    }
 }
 
 /// Where a hosted sign-in stands after a step.
@@ -85,7 +101,8 @@ extension IdentityService {
             opened = await consumeFlow(flow, challenge: Self.hostedFlow, as: HostedFlowState.self)
         }
         guard let (pool, client, state) = opened, browser.matches(state.binding) else {
-            throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.")
+            throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.",
+                                         reason: .expired)
         }
         switch state.stage {
         case Self.signUpStage?, Self.confirmStage?:
@@ -106,7 +123,7 @@ extension IdentityService {
             } else if error == AuthSessions.invalid || error == AuthSessions.expired {
                 retry = HostedFlowState(request: state.request, binding: state.binding)
             }
-            return try await hostedPage(retry, error: error.message, pool: pool, client: client)
+            return try await hostedPage(retry, error: error.message, form: form, pool: pool, client: client)
         }
         switch outcome {
         case .tokens(let tokens):
@@ -174,14 +191,15 @@ extension IdentityService {
         var state = state
         state.binding = browser.digest
         let flow = try sealedFlows.seal(state, expires: time.now + Self.hostedFlowLifetime)
-        return .page(try await hostedPageContent(state, error: nil, pool: pool), flow: flow, request: state.request)
+        return .page(try await hostedPageContent(state, error: nil, values: [:], pool: pool), flow: flow, request: state.request)
     }
 
-    /// Stores `state` as a new flow and returns the page it shows.
-    func hostedPage(_ state: HostedFlowState, error: String?, pool: PoolRecord, client: ClientRecord) async throws
-        -> HostedSignInStep
+    /// Stores `state` as a new flow and returns the page it shows; `form`: the refused form,
+    /// whose values that are no secret the page shows again.
+    func hostedPage(_ state: HostedFlowState, error: String?, form: [String: String] = [:], pool: PoolRecord,
+                    client: ClientRecord) async throws -> HostedSignInStep
     {
-        let page = try await hostedPageContent(state, error: error, pool: pool)
+        let page = try await hostedPageContent(state, error: error, values: Self.keptValues(form), pool: pool)
         let flow = try await store.write { transaction in
             try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
         }
@@ -189,19 +207,30 @@ extension IdentityService {
     }
 
     /// What the page of `state` shows.
-    private func hostedPageContent(_ state: HostedFlowState, error: String?, pool: PoolRecord) async throws -> HostedPage {
+    private func hostedPageContent(_ state: HostedFlowState, error: String?, values: [String: String], pool: PoolRecord)
+        async throws -> HostedPage
+    {
+        let rules = Self.passwordRules(pool.settings.policies?.passwordPolicy)
         switch state.challenge.map(ChallengeNameType.init(rawValue:)) {
         case nil where state.stage == Self.signUpStage:
-            return .signUp(attributes: try await hostedSignUpAttributes(pool), error: error)
+            let name = Self.signUpNameField(pool.settings)
+            return .signUp(name: name, attributes: try await hostedSignUpAttributes(pool), values: values, rules: rules,
+                           error: error)
         case nil where state.stage == Self.confirmStage:
-            return .confirmSignUp(destination: state.page?.destination, error: error)
-        case nil where state.stage == Self.forgotPasswordStage: return .forgotPassword(error: error)
+            return .confirmSignUp(destination: state.page?.destination, error: error, notice: state.page?.notice)
+        case nil where state.stage == Self.forgotPasswordStage:
+            return .forgotPassword(name: Self.signInNameField(pool.settings), username: values["username"], error: error)
         case nil where state.stage == Self.resetPasswordStage:
-            return .resetPassword(destination: state.page?.destination, error: error)
-        case nil: return .signIn(username: state.username, error: error, notice: state.page?.notice)
+            return .resetPassword(destination: state.page?.destination, rules: rules, error: error, notice: state.page?.notice)
+        case nil:
+            return .signIn(username: state.username, name: Self.signInNameField(pool.settings), error: error,
+                           notice: state.page?.notice,
+                           canSignUp: pool.settings.adminCreateUserConfig?.allowAdminCreateUserOnly != true)
         case .softwareTokenMfa?, .smsMfa?, .emailOtp?:
             return .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)
-        case .newPasswordRequired?: return .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], error: error)
+        case .newPasswordRequired?:
+            return .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], values: values, rules: rules,
+                                error: error)
         case .selectMfaType?: return .selectFactor(state.page?.factors ?? [], error: error)
         case .mfaSetup? where state.page?.secret != nil:
             let secret = state.page?.secret ?? ""
@@ -209,8 +238,53 @@ extension IdentityService {
                                                                    account: state.username ?? ""), error: error)
         default:
             throw AuthorizationPageError(
-                message: "This account needs a step the hosted pages do not offer yet (\(state.challenge ?? "")). Sign in in the app.")
+                message: "This account needs a step the hosted pages do not offer yet (\(state.challenge ?? "")). Sign in in the app.",
+                reason: .unsupportedStep, request: state.request)
         }
+    }
+
+    /// What a refused form shows again: the names and attributes typed, never a password or a code.
+    static func keptValues(_ form: [String: String]) -> [String: String] {
+        form.filter { $0.key == "username" || $0.key.hasPrefix("attribute.") }
+    }
+
+    /// The sign-in page's name field: what the pool accepts as a name at sign-in.
+    static func signInNameField(_ pool: UserPoolType) -> HostedNameField {
+        let usernames = Set(pool.usernameAttributes ?? [])
+        if !usernames.isEmpty { return attributeNameField(usernames) }
+        let aliases = Set(pool.aliasAttributes ?? [])
+        switch (aliases.contains(.email), aliases.contains(.phoneNumber)) {
+        case (true, true): return HostedNameField(label: "Username, email or phone number")
+        case (true, false): return HostedNameField(label: "Username or email")
+        case (false, true): return HostedNameField(label: "Username or phone number")
+        default: return HostedNameField(label: "Username")          // a preferred_username is a username too
+        }
+    }
+
+    /// The sign-up page's name field: the email or phone number in pools where it is the
+    /// username, else a username.
+    static func signUpNameField(_ pool: UserPoolType) -> HostedNameField {
+        let usernames = Set(pool.usernameAttributes ?? [])
+        return usernames.isEmpty ? HostedNameField(label: "Username") : attributeNameField(usernames)
+    }
+
+    private static func attributeNameField(_ usernames: Set<UsernameAttributeType>) -> HostedNameField {
+        switch (usernames.contains(.email), usernames.contains(.phoneNumber)) {
+        case (true, true): return HostedNameField(label: "Email or phone number")
+        case (true, false): return HostedNameField(label: "Email", kind: .email)
+        default: return HostedNameField(label: "Phone number", kind: .phone)
+        }
+    }
+
+    /// The password policy as the pages list it ("At least 8 characters", "A number" …).
+    static func passwordRules(_ policy: PasswordPolicyType?) -> [String] {
+        let policy = policy ?? PoolSettings.defaultPasswordPolicy
+        var rules = ["At least \(policy.minimumLength ?? 8) characters"]
+        if policy.requireLowercase == true { rules.append("A lowercase letter") }
+        if policy.requireUppercase == true { rules.append("An uppercase letter") }
+        if policy.requireNumbers == true { rules.append("A number") }
+        if policy.requireSymbols == true { rules.append("A special character, such as ! @ # or ?") }
+        return rules
     }
 
     /// The flow `token` names (a hosted page's, a federated sign-in's), used up, with its pool and

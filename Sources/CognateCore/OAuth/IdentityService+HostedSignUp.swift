@@ -43,7 +43,8 @@ extension IdentityService {
                 if form["resend"] != nil {
                     let sent = try await resendConfirmationCode(ResendConfirmationCodeRequest(
                         clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
-                    next.page = HostedPageState(destination: sent.codeDeliveryDetails?.destination ?? state.page?.destination)
+                    let destination = sent.codeDeliveryDetails?.destination ?? state.page?.destination
+                    next.page = HostedPageState(notice: Self.newCodeNotice(destination), destination: destination)
                 } else {
                     try Self.checkFormBounds(form)
                     _ = try await confirmSignUp(ConfirmSignUpRequest(
@@ -54,14 +55,25 @@ extension IdentityService {
                 }
             }
         } catch let error as CognitoError {
-            return try await hostedPage(state, error: error.message, pool: pool, client: client)
+            var shown = state
+            shown.page?.notice = nil
+            return try await hostedPage(shown, error: error.message, form: form, pool: pool, client: client)
         }
         return try await hostedPage(next, error: nil, pool: pool, client: client)
     }
 
-    /// The attributes the sign-up page asks for: the pool's required ones.
+    /// The attributes the sign-up page asks for: the pool's required ones, but for the one the
+    /// name field gives in pools where it is the username (SignUp takes it from the username).
     func hostedSignUpAttributes(_ pool: PoolRecord) async throws -> [String] {
-        (pool.settings.schemaAttributes ?? []).filter { $0.required == true && $0.name != "sub" }.compactMap(\.name)
+        let usernames = pool.settings.usernameAttributes ?? []
+        let named = usernames.count == 1 ? usernames[0].rawValue : nil
+        return (pool.settings.schemaAttributes ?? []).filter { $0.required == true && $0.name != "sub" && $0.name != named }
+            .compactMap(\.name)
+    }
+
+    /// What a page says after a new code was sent.
+    static func newCodeNotice(_ destination: String?) -> String {
+        "We sent a new code" + (destination.map { " to \($0)." } ?? ".")
     }
 
     /// The SECRET_HASH the hosted pages send for the user (the server holds the client secret).

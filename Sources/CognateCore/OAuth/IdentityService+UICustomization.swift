@@ -1,15 +1,22 @@
 import CognateProtocol
 import Foundation
 
-/// What a hosted page shows of its pool's or client's customization.
+/// What every hosted page of an app client shows besides its form: the client's name, its
+/// managed login branding, and its (or its pool's) UI customization.
 public struct HostedPageStyle: Sendable, Equatable {
+    /// The app client's name (ClientName).
+    public var appName: String?
+    /// The UI customization's CSS, added after the pages' own.
     public var css: String?
-    /// The logo's path on this server (with its version), when there is a logo.
+    /// The UI customization's logo: its path on this server (with its version).
     public var logoPath: String?
+    public var branding: HostedBranding?
 
-    public init(css: String? = nil, logoPath: String? = nil) {
+    public init(appName: String? = nil, css: String? = nil, logoPath: String? = nil, branding: HostedBranding? = nil) {
+        self.appName = appName
         self.css = css
         self.logoPath = logoPath
+        self.branding = branding
     }
 }
 
@@ -44,15 +51,15 @@ extension IdentityService {
         return GetUICustomizationResponse(uiCustomization: wire(record))
     }
 
-    /// The style of the hosted pages of `clientId`: its managed login branding's colours and
-    /// logo, then its (or the pool's) UI customization, whose CSS comes last and whose logo wins.
+    /// The style of the hosted pages of `clientId`: its name, its managed login branding, then
+    /// its (or the pool's) UI customization, whose CSS comes last and whose logo wins.
     public func hostedPageStyle(clientId: String) async throws -> HostedPageStyle {
         guard let client = try await cachedClient(clientId) else { return HostedPageStyle() }
         let branding = try await hostedBranding(clientId: clientId)
         let record = try await effectiveCustomization(pool: client.poolId, clientId: clientId)
-        let css = [branding?.css, record?.css].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
-        let logo = record.flatMap { $0.image == nil ? nil : Self.logoPath($0) } ?? branding?.logo
-        return HostedPageStyle(css: css.isEmpty ? nil : css, logoPath: logo)
+        let css = record?.css.flatMap { $0.isEmpty ? nil : $0 }
+        return HostedPageStyle(appName: client.name.isEmpty ? nil : client.name, css: css,
+                               logoPath: record.flatMap { $0.image == nil ? nil : Self.logoPath($0) }, branding: branding)
     }
 
     /// The logo of `GET /ui/<pool>/<client>/logo`: its bytes and content type.

@@ -22,9 +22,28 @@ public struct OAuthError: Error, Sendable, Equatable {
 
 /// Why an authorization request cannot even be sent back to the app: no such client, or a
 /// redirect URI the client does not list. Shown as an error page (never a redirect: that would
-/// be an open redirector).
+/// be an open redirector). `message` says what went wrong for the app's developer; the page
+/// leads with words for the person at the browser, chosen by `reason`.
 public struct AuthorizationPageError: Error, Sendable, Equatable {
-    public var message: String
+    public enum Reason: Sendable, Equatable {
+        /// The link that opened the page is not a valid sign-in request.
+        case invalidRequest
+        /// The page's flow is unknown, used up or expired.
+        case expired
+        /// The flow was started in another browser.
+        case otherBrowser
+        /// The account needs a step the pages do not offer.
+        case unsupportedStep
+    }
 
-    public init(message: String) { self.message = message }
+    public var message: String
+    public var reason: Reason
+    /// The sign-in the page belonged to, when it is known (the error page links back to it).
+    public var request: AuthorizationRequest?
+
+    public init(message: String, reason: Reason = .invalidRequest, request: AuthorizationRequest? = nil) {
+        self.message = message
+        self.reason = reason
+        self.request = request
+    }
 }

@@ -5,11 +5,15 @@ import Hummingbird
 
 /// The hosted sign-in pages: server-rendered HTML, usable without JavaScript, accessible
 /// (labelled fields, autocomplete hints, errors announced with `role="alert"`), every value
-/// escaped. Each form posts to `/login` with its flow, which must belong to the browser the
-/// flow began in (its ``BrowserBinding`` cookie: `HttpOnly`, `SameSite=Lax`, so a cross-site
-/// page can neither read it nor have it sent with a form it posts).
+/// escaped. Each page is a card with the app's logo and name, one primary button, and its other
+/// actions as links; its look is ``HostedPageTheme`` with the client's branding. Each form posts
+/// to `/login` (with the authorization request in the query, so that an error page can lead
+/// back to the sign-in) with its flow, which must belong to the browser the flow began in (its
+/// ``BrowserBinding`` cookie: `HttpOnly`, `SameSite=Lax`, so a cross-site page can neither read
+/// it nor have it sent with a form it posts).
 enum HostedPages {
     static let browserCookieName = "cognate_browser"
+    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"
 
     /// The browser's binding: its cookie's, or a new one (`isNew`: set the cookie).
     static func browser(of request: Request) -> (binding: BrowserBinding, isNew: Bool) {
@@ -22,92 +26,204 @@ enum HostedPages {
         "\(browserCookieName)=\(binding.cookieValue); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
     }
 
+    /// What goes in a page's card.
+    struct Card {
+        var title: String
+        /// The sentence under the title (escaped HTML).
+        var lead: String?
+        /// A branding illustration: `password`, `authApp`, `email` or `sms`.
+        var graphic: String?
+        var error: String?
+        var notice: String?
+        /// The page's form and anything else above the divider (HTML).
+        var body: String
+        /// The secondary actions below the divider: links, and forms whose button looks like one (HTML).
+        var alternatives: [String] = []
+    }
+
     /// `terms`: the client's terms of use and privacy policy (name, URL), shown on the sign-up page.
     static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, style: HostedPageStyle,
                      terms: [(name: String, url: String)] = []) -> Response {
-        let body: String
+        let query = escape(request.query)
+        let signIn = "/login?\(query)"
+        let backToSignIn = "<p><a class=\"redirect-customizable\" href=\"\(signIn)\">Back to sign in</a></p>"
+        let app = style.appName.map(escape)
+        func form(_ fields: String, submit: String) -> String {
+            """
+            <form method="post" action="\(signIn)">
+            <input type="hidden" name="flow" value="\(escape(flow))">
+            \(fields)
+            <button class="primary submitButton-customizable" type="submit">\(escape(submit))</button>
+            </form>
+            """
+        }
+        /// A secondary action that must post (it uses the flow): a form whose button looks like a link.
+        func linkForm(_ text: String, _ button: String, name: String) -> String {
+            """
+            <form method="post" action="\(signIn)"><p>\(escape(text)) \
+            <input type="hidden" name="flow" value="\(escape(flow))"><input type="hidden" name="\(name)" value="1">\
+            <button class="link-button redirect-customizable" type="submit">\(escape(button))</button></p></form>
+            """
+        }
+        func sentTo(_ destination: String?) -> String { destination.map { "<strong>\(escape($0))</strong>" } ?? "you" }
+        func graphic(for destination: String?) -> String? {
+            destination.map { $0.contains("@") ? "email" : "sms" }
+        }
+        let card: Card
         switch page {
-        case .signIn(let username, let error, let notice):
-            body = form(title: "Sign in", flow: flow, error: error, fields: """
-                \(notice.map { "<p class=\"notice\" role=\"status\">\(escape($0))</p>" } ?? "")
-                \(field("username", label: "Username or email", value: username ?? "", autocomplete: "username", autofocus: username == nil))
-                \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: username != nil))
-                """, submit: "Sign in") + """
-                <p><a href="/forgotPassword?\(escape(request.query))">Forgot your password?</a></p>
-                <p>New here? <a href="/signup?\(escape(request.query))">Create an account</a></p>
-                """
-        case .forgotPassword(let error):
-            body = form(title: "Reset your password", flow: flow, error: error, fields: """
-                <p>We will send a code to reset your password.</p>
-                \(field("username", label: "Username or email", autocomplete: "username", autofocus: true))
-                """, submit: "Send a code") + """
-                <p><a href="/login?\(escape(request.query))">Back to sign in</a></p>
-                """
-        case .resetPassword(let destination, let error):
-            body = form(title: "Choose a new password", flow: flow, error: error, fields: """
-                <p>Enter the code we sent to \(escape(destination ?? "you")).</p>
-                \(field("code", label: "Code", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
-                \(field("new_password", label: "New password", type: "password", autocomplete: "new-password"))
-                """, submit: "Change password")
-        case .signUp(let attributes, let error):
-            let extra = attributes.map {
-                field("attribute.\($0)", label: $0.replacingOccurrences(of: "_", with: " ").capitalized,
-                      type: $0 == "email" ? "email" : $0 == "phone_number" ? "tel" : "text",
-                      autocomplete: ["email": "email", "phone_number": "tel", "given_name": "given-name",
-                                     "family_name": "family-name", "name": "name"][$0])
+        case .signIn(let username, let name, let error, let notice, let canSignUp):
+            card = Card(
+                title: "Sign in", error: error, notice: notice,
+                body: form("""
+                    \(nameField(name, value: username ?? "", autofocus: username == nil))
+                    \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: username != nil))
+                    <p class="field-link"><a class="redirect-customizable" href="/forgotPassword?\(query)">Forgot your password?</a></p>
+                    """, submit: "Sign in"),
+                alternatives: canSignUp ? [
+                    "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>",
+                ] : [])
+        case .signUp(let name, let attributes, let values, let rules, let error):
+            let first = ["email": 0, "phone_number": 1]
+            let ordered = attributes.enumerated().sorted { (first[$0.element] ?? 2, $0.offset) < (first[$1.element] ?? 2, $1.offset) }
+            let extra = ordered.map(\.element).map { attribute -> String in
+                let kind: (type: String, autocomplete: String?) = switch attribute {
+                case "email": ("email", "email")
+                case "phone_number": ("tel", "tel")
+                default: ("text", ["given_name": "given-name", "family_name": "family-name", "name": "name", "nickname": "nickname",
+                                   "middle_name": "additional-name", "birthdate": "bday", "address": "street-address",
+                                   "website": "url", "zoneinfo": nil, "locale": "language", "gender": "sex"][attribute] ?? nil)
+                }
+                return field("attribute.\(attribute)", label: attributeLabel(attribute), type: kind.type,
+                             value: values["attribute.\(attribute)"] ?? "", autocomplete: kind.autocomplete)
             }
-            body = form(title: "Create an account", flow: flow, error: error, fields: """
-                \(field("username", label: "Username", autocomplete: "username", autofocus: true))
-                \(extra.joined(separator: "\n"))
-                \(field("password", label: "Password", type: "password", autocomplete: "new-password"))
-                \(termsNotice(terms))
-                """, submit: "Sign up") + """
-                <p>Have an account? <a href="/login?\(escape(request.query))">Sign in</a></p>
-                """
-        case .confirmSignUp(let destination, let error):
-            body = form(title: "Confirm your account", flow: flow, error: error, fields: """
-                <p>Enter the code we sent to \(escape(destination ?? "you")).</p>
-                \(field("code", label: "Code", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
-                """, submit: "Confirm") + form(title: nil, flow: flow, error: nil, fields: """
-                <input type="hidden" name="resend" value="1">
-                """, submit: "Send a new code")
+            card = Card(
+                title: "Create an account", error: error,
+                body: form("""
+                    \(nameField(name, value: values["username"] ?? "", autofocus: values.isEmpty, signUp: true))
+                    \(extra.joined(separator: "\n"))
+                    \(passwordField("password", label: "Password", rules: rules, autofocus: !values.isEmpty))
+                    \(termsNotice(terms))
+                    """, submit: "Create account"),
+                alternatives: ["<p>Already have an account? <a class=\"redirect-customizable\" href=\"\(signIn)\">Sign in</a></p>"])
+        case .confirmSignUp(let destination, let error, let notice):
+            card = Card(
+                title: "Confirm your account", lead: "Enter the code we sent to \(sentTo(destination)).",
+                graphic: graphic(for: destination), error: error, notice: notice,
+                body: form(codeField("code", label: "Confirmation code"), submit: "Confirm account"),
+                alternatives: [linkForm("Didn't get a code?", "Send a new code", name: "resend"), backToSignIn])
+        case .forgotPassword(let name, let username, let error):
+            card = Card(
+                title: "Reset your password",
+                lead: "Enter your \(escape(name.label.lowercased())) and we'll send you a code to reset your password.",
+                graphic: "password", error: error,
+                body: form(nameField(name, value: username ?? "", autofocus: true), submit: "Send code"),
+                alternatives: [backToSignIn])
+        case .resetPassword(let destination, let rules, let error, let notice):
+            card = Card(
+                title: "Choose a new password", lead: "Enter the code we sent to \(sentTo(destination)), then choose a new password.",
+                graphic: "password", error: error, notice: notice,
+                body: form("""
+                    \(codeField("code", label: "Code"))
+                    \(passwordField("new_password", label: "New password", rules: rules, autofocus: false))
+                    """, submit: "Change password"),
+                alternatives: [linkForm("Didn't get a code?", "Send a new code", name: "resend"), backToSignIn])
         case .code(let challenge, let destination, let error):
-            let hint = challenge == "SOFTWARE_TOKEN_MFA"
-                ? "Enter the code your authenticator app shows."
-                : "Enter the code we sent to \(escape(destination ?? "you"))."
-            body = form(title: "Verify it's you", flow: flow, error: error, fields: """
-                <p>\(hint)</p>
-                \(field("code", label: "Code", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
-                """, submit: "Continue")
-        case .newPassword(let required, let error):
-            let extra = required.map { field("attribute.\($0)", label: $0.replacingOccurrences(of: "_", with: " ").capitalized) }
-            body = form(title: "Choose a new password", flow: flow, error: error, fields: """
-                <p>Your account needs a new password.</p>
-                \(field("new_password", label: "New password", type: "password", autocomplete: "new-password", autofocus: true))
-                \(extra.joined(separator: "\n"))
-                """, submit: "Save and sign in")
+            let authenticator = challenge == "SOFTWARE_TOKEN_MFA"
+            card = Card(
+                title: "Verify it's you",
+                lead: authenticator ? "Enter the code your authenticator app shows."
+                    : "Enter the code we sent to \(sentTo(destination)).",
+                graphic: authenticator ? "authApp" : challenge == "EMAIL_OTP" ? "email" : "sms", error: error,
+                body: form(codeField("code", label: authenticator ? "Code from the app" : "Code"), submit: "Verify"),
+                alternatives: [backToSignIn])
+        case .newPassword(let required, let values, let rules, let error):
+            let extra = required.map {
+                field("attribute.\($0)", label: attributeLabel($0), value: values["attribute.\($0)"] ?? "")
+            }
+            card = Card(
+                title: "Choose a new password", lead: "Your account needs a new password before you can continue.",
+                graphic: "password", error: error,
+                body: form("""
+                    \(passwordField("new_password", label: "New password", rules: rules, autofocus: true))
+                    \(extra.joined(separator: "\n"))
+                    """, submit: "Save and sign in"),
+                alternatives: [backToSignIn])
         case .totpSetup(let secret, let uri, let error):
             let qr = QRCode(uri)?.svg() ?? ""
-            body = form(title: "Set up your authenticator app", flow: flow, error: error, fields: """
-                <p>This account needs a second factor. Scan the code with an authenticator app, or enter the key.</p>
-                <figure class="qr">\(qr)</figure>
-                <p>Key: <code class="secret">\(escape(secret))</code></p>
-                \(field("code", label: "Code from the app", autocomplete: "one-time-code", inputmode: "numeric", autofocus: true))
-                """, submit: "Verify and sign in")
-        case .selectFactor(let factors, let error):
-            let names = ["SOFTWARE_TOKEN_MFA": "Authenticator app", "SMS_MFA": "Text message", "EMAIL_OTP": "Email"]
-            let buttons = factors.map {
-                "<button type=\"submit\" name=\"factor\" value=\"\(escape($0))\">\(escape(names[$0] ?? $0))</button>"
+            // The key in groups of four to read and type, one word to copy.
+            let groups = stride(from: 0, to: secret.count, by: 4).map { start -> String in
+                let from = secret.index(secret.startIndex, offsetBy: start)
+                return "<span>" + escape(String(secret[from..<(secret.index(from, offsetBy: 4, limitedBy: secret.endIndex) ?? secret.endIndex)])) + "</span>"
             }
-            body = form(title: "How do you want to verify it's you?", flow: flow, error: error,
-                        fields: buttons.joined(separator: "\n"), submit: nil)
+            card = Card(
+                title: "Set up your authenticator app",
+                lead: "This account needs a second step at sign-in. Scan the code with an authenticator app, then enter the code it shows.",
+                graphic: "authApp", error: error,
+                body: """
+                    <figure class="qr">\(qr)</figure>
+                    <p class="key">Can't scan it? Enter this key in the app:<code class="secret">\(groups.joined())</code></p>
+                    """ + form(codeField("code", label: "Code from the app"), submit: "Verify and sign in"),
+                alternatives: [backToSignIn])
+        case .selectFactor(let factors, let error):
+            let names = [
+                "SOFTWARE_TOKEN_MFA": ("Authenticator app", "A code from the app on your phone"),
+                "SMS_MFA": ("Text message", "A code sent to your phone"),
+                "EMAIL_OTP": ("Email", "A code sent to your email address"),
+            ]
+            let choices = factors.enumerated().map { index, factor in
+                let (name, detail) = names[factor] ?? (factor, "")
+                return """
+                    <label class="choice"><input type="radio" name="factor" value="\(escape(factor))"\(index == 0 ? " checked" : "") required>\
+                    <span>\(escape(name))\(detail.isEmpty ? "" : "<span>\(escape(detail))</span>")</span></label>
+                    """
+            }
+            card = Card(
+                title: "Verify it's you", lead: "Choose how to get your sign-in code.", error: error,
+                body: form("<fieldset><legend class=\"visually-hidden\">Verification method</legend>\n\(choices.joined(separator: "\n"))\n</fieldset>",
+                           submit: "Continue"),
+                alternatives: [backToSignIn])
         }
-        return html(.ok, title: "Sign in", body: body, style: style)
+        return html(.ok, card, style: style)
     }
 
-    /// A page saying what went wrong (no redirect: the request could not be trusted with one).
-    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        html(status, title: "Sign-in error", body: "<h1>Something went wrong</h1><p role=\"alert\">\(escape(message))</p>")
+    /// An error page: what happened in words for the person at the browser (with `message`, the
+    /// developer's detail, below when it is technical), and a way back: to the app's sign-in
+    /// when the request is known, else to the app (no redirect: the request could not be
+    /// trusted with one).
+    static func error(_ status: HTTPResponse.Status, _ message: String, reason: AuthorizationPageError.Reason? = nil,
+                      signIn: AuthorizationRequest? = nil, style: HostedPageStyle = HostedPageStyle()) -> Response {
+        let title: String, text: String
+        var details: String? = message
+        switch (reason, status.code) {
+        case (.expired?, _):
+            (title, text, details) = ("This page has expired", "Sign-in pages stay open for 15 minutes, and each form can be sent once.", nil)
+        case (.otherBrowser?, _):
+            (title, text, details) = ("Sign in again", "This sign-in was started in another browser, or this browser's cookies were cleared.", nil)
+        case (.unsupportedStep?, _):
+            (title, text) = ("Sign in in the app", "Your account needs a step that this page can't show yet.")
+        case (_, 429):
+            (title, text) = ("Too many attempts", "Wait a minute, then try again.")
+        case (_, 404):
+            (title, text, details) = ("Page not found", "There is nothing at this address.", nil)
+        case (_, 500...):
+            (title, text, details) = ("Something went wrong", "We couldn't finish your sign-in. Try again in a moment.", nil)
+        default:
+            (title, text) = ("This sign-in link isn't valid", "The app sent you here with a link that can't be used to sign in.")
+        }
+        let back = signIn.map { "<a class=\"primary submitButton-customizable\" href=\"/login?\(escape($0.query))\">Back to sign in</a>" }
+            ?? "<p class=\"lead\">Go back to the app and start again.</p>"
+        let card = Card(
+            title: title, error: text,
+            body: back + (details.map { "<p class=\"details\">Details for the app's developer: \(escape($0))</p>" } ?? ""))
+        return html(status, card, style: style)
+    }
+
+    /// A page that only says something (a link from an email opened): `message` in a success or
+    /// an error box as `status` says.
+    static func message(_ status: HTTPResponse.Status, title: String, _ message: String) -> Response {
+        let ok = (200..<300).contains(status.code)
+        return html(status, Card(title: title, error: ok ? nil : message, notice: ok ? message : nil, body: ""),
+                    style: HostedPageStyle())
     }
 
     static func redirect(_ location: String) -> Response {
@@ -119,61 +235,150 @@ enum HostedPages {
         guard !terms.isEmpty else { return "" }
         let names = ["terms-of-use": "terms of use", "privacy-policy": "privacy policy"]
         let links = terms.map { "<a href=\"\(escape($0.url))\" rel=\"noopener\">the \(escape(names[$0.name] ?? $0.name))</a>" }
-        return "<p class=\"terms\">By signing up you agree to \(links.joined(separator: " and ")).</p>"
+        return "<p class=\"terms legalText-customizable\">By signing up you agree to \(links.joined(separator: " and ")).</p>"
     }
 
-    private static func form(title: String?, flow: String, error: String?, fields: String, submit: String?) -> String {
-        """
-        \(title.map { "<h1>\(escape($0))</h1>" } ?? "")
-        \(error.map { "<p class=\"error\" role=\"alert\">\(escape($0))</p>" } ?? "")
-        <form method="post" action="/login">
-        <input type="hidden" name="flow" value="\(escape(flow))">
-        \(fields)
-        \(submit.map { "<button type=\"submit\">\(escape($0))</button>" } ?? "")
-        </form>
-        """
+    /// "Given name" for `given_name`, "Custom department" for `custom:department`.
+    private static func attributeLabel(_ attribute: String) -> String {
+        let words = attribute.replacingOccurrences(of: "custom:", with: "").replacingOccurrences(of: "_", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
     }
 
+    /// The field naming the account, typed as the pool's sign-in name is.
+    private static func nameField(_ name: HostedNameField, value: String, autofocus: Bool, signUp: Bool = false) -> String {
+        switch name.kind {
+        case .email:
+            return field("username", label: name.label, type: "email", value: value,
+                         autocomplete: signUp ? "email" : "username", autofocus: autofocus)
+        case .phone:
+            return field("username", label: name.label, type: "tel", value: value, autocomplete: signUp ? "tel" : "username",
+                         autofocus: autofocus)
+        case .text:
+            return field("username", label: name.label, value: value, autocomplete: "username", autofocus: autofocus,
+                         plain: true)
+        }
+    }
+
+    private static func codeField(_ name: String, label: String) -> String {
+        field(name, label: label, autocomplete: "one-time-code", inputmode: "numeric", autofocus: true, plain: true, className: "code")
+    }
+
+    /// A new password and, below it, what the pool's policy asks of it.
+    private static func passwordField(_ name: String, label: String, rules: [String], autofocus: Bool = false) -> String {
+        let id = "\(name)-rules"
+        let list = rules.isEmpty ? "" : """
+            <div class="rules textDescription-customizable" id="\(id)"><p>Your password needs:</p>
+            <ul>\(rules.map { "<li>\(escape($0))</li>" }.joined())</ul></div>
+            """
+        return field(name, label: label, type: "password", autocomplete: "new-password", autofocus: autofocus,
+                     describedBy: rules.isEmpty ? nil : id, after: list)
+    }
+
+    /// A labelled input; `plain`: no spelling correction or capitals (names, codes).
     private static func field(_ name: String, label: String, type: String = "text", value: String = "",
-                              autocomplete: String? = nil, inputmode: String? = nil, autofocus: Bool = false) -> String {
+                              autocomplete: String? = nil, inputmode: String? = nil, autofocus: Bool = false,
+                              plain: Bool = false, className: String? = nil, describedBy: String? = nil,
+                              after: String = "") -> String {
         var attributes = "id=\"\(escape(name))\" name=\"\(escape(name))\" type=\"\(type)\" value=\"\(escape(value))\" required"
+        attributes += " class=\"inputField-customizable\(className.map { " \($0)" } ?? "")\""
         if let autocomplete { attributes += " autocomplete=\"\(autocomplete)\"" }
         if let inputmode { attributes += " inputmode=\"\(inputmode)\"" }
+        if plain || type == "email" { attributes += " autocapitalize=\"none\" spellcheck=\"false\"" }
+        if let describedBy { attributes += " aria-describedby=\"\(describedBy)\"" }
         if autofocus { attributes += " autofocus" }
-        return "<label for=\"\(escape(name))\">\(escape(label))</label>\n<input \(attributes)>"
+        return """
+            <div class="field"><label class="label-customizable" for="\(escape(name))">\(escape(label))</label>
+            <input \(attributes)>\(after)</div>
+            """
     }
 
-    /// A page: the layout, the pool's or client's CSS after the pages' own (it cannot close the
-    /// style element), its logo above `body`.
-    private static func html(_ status: HTTPResponse.Status, title: String, body: String,
-                             style: HostedPageStyle = HostedPageStyle()) -> Response {
-        let customCSS = (style.css ?? "").replacingOccurrences(of: "<", with: "\\3c ")   // a CSS escape: no tag can start
-        let logo = style.logoPath.map { "<img class=\"logo-customizable\" src=\"\(escape($0))\" alt=\"Logo\">" } ?? ""
+    /// An image for the page's colour scheme (nil: none for it). With DYNAMIC, the browser's
+    /// preference picks the light or dark one; an image of one mode only is hidden in the other.
+    private static func picture(_ image: HostedBranding.Image, scheme: HostedBranding.Scheme, alt: String, className: String?)
+        -> String?
+    {
+        func img(_ source: String, _ extraClass: String?) -> String {
+            let classes = [className, extraClass].compactMap { $0 }.joined(separator: " ")
+            return "<img src=\"\(source)\" alt=\"\(escape(alt))\"\(classes.isEmpty ? "" : " class=\"\(classes)\"")>"
+        }
+        switch (scheme, image.light, image.dark) {
+        case (.light, let light?, _): return img(light, nil)
+        case (.dark, _, let dark?): return img(dark, nil)
+        case (.dynamic, let light?, let dark?) where light == dark: return img(light, nil)
+        case (.dynamic, let light?, let dark?):
+            return "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"\(dark)\">\(img(light, nil))</picture>"
+        case (.dynamic, let light?, nil): return img(light, "light-only")
+        case (.dynamic, nil, let dark?): return img(dark, "dark-only")
+        default: return nil
+        }
+    }
+
+    /// A page: the card in the page's layout (header, the form where the branding places it,
+    /// the logo in or around it, footer), with the theme's style sheet.
+    private static func html(_ status: HTTPResponse.Status, _ card: Card, style: HostedPageStyle) -> Response {
+        let branding = style.branding ?? HostedBranding()
+        let scheme = branding.scheme
+        let appName = style.appName
+        let logoAlt = appName.map { "\($0) logo" } ?? "Logo"
+        var logo: String?
+        if let path = style.logoPath {
+            logo = "<img class=\"logo-customizable\" src=\"\(escape(path))\" alt=\"\(escape(logoAlt))\">"
+        } else if let image = branding.formLogo {
+            logo = picture(image, scheme: scheme, alt: logoAlt, className: "logo-customizable")
+        }
+        func logoRow(top: Bool) -> String {
+            guard let logo, branding.logoAtTop == top else { return "" }
+            return "<div class=\"logo-row \(branding.logoPlace.rawValue)\(top ? "" : " bottom")\">\(logo)</div>"
+        }
+        func bar(_ bar: HostedBranding.Bar?, tag: String) -> String {
+            guard let bar else { return "" }
+            let logo = bar.logo.flatMap { picture($0, scheme: scheme, alt: logoAlt, className: nil) } ?? ""
+            return "<\(tag) class=\"bar \(bar.logoPlace.rawValue)\">\(logo)</\(tag)>"
+        }
+        let graphic = card.graphic.flatMap { branding.graphics[$0] }.flatMap {
+            picture($0, scheme: scheme, alt: "", className: "graphic")
+        } ?? ""
+        let alerts = (card.notice.map { "<div class=\"alert notice\" role=\"status\"><span>\(escape($0))</span></div>" } ?? "")
+            + (card.error.map { "<div class=\"alert error errorMessage-customizable\" role=\"alert\"><span>\(escape($0))</span></div>" } ?? "")
+        let inForm = branding.logoInForm
+        let alternatives = card.alternatives.isEmpty ? "" : "<div class=\"alternatives\">\n\(card.alternatives.joined(separator: "\n"))\n</div>"
+        let favicon = branding.favicon ?? "data:,"
+        let title = card.title + (appName.map { " · \($0)" } ?? "")
         let document = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="\(scheme == .dynamic ? "light dark" : scheme.rawValue)">
             <title>\(escape(title))</title>
+            <link rel="icon" href="\(favicon)">
             <style>
-            body { font-family: system-ui, sans-serif; max-width: 24rem; margin: 3rem auto; padding: 0 1rem; color: #1d1d1f; }
-            label { display: block; margin-top: 1rem; font-weight: 600; }
-            input { width: 100%; box-sizing: border-box; padding: .6rem; font-size: 1rem; margin-top: .25rem; }
-            button { margin-top: 1.25rem; padding: .7rem 1rem; font-size: 1rem; width: 100%; }
-            .error { color: #b00020; font-weight: 600; }
-            .notice { color: #0b6e24; font-weight: 600; }
-            .logo-customizable { display: block; max-width: 100%; max-height: 6rem; margin: 0 auto 1rem; }
-            \(customCSS)
+            \(HostedPageTheme.css(branding: style.branding, customCSS: style.css))
+            .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
             </style></head>
-            <body><main>
-            \(logo)
-            \(body)
-            </main></body></html>
+            <body class="background-customizable">
+            \(bar(branding.header, tag: "header"))
+            <div class="page h-\(branding.formHorizontal.rawValue) v-\(branding.formVertical.rawValue)"><div class="stack">
+            \(inForm ? "" : logoRow(top: true))
+            <main class="card">
+            \(inForm ? logoRow(top: true) : "")
+            \(appName.map { "<p class=\"app-name banner-customizable\">\(escape($0))</p>" } ?? "")
+            \(graphic)
+            <h1>\(escape(card.title))</h1>
+            \(card.lead.map { "<p class=\"lead textDescription-customizable\">\($0)</p>" } ?? "")
+            \(alerts)
+            \(card.body)
+            \(alternatives)
+            \(inForm ? logoRow(top: false) : "")
+            </main>
+            \(inForm ? "" : logoRow(top: false))
+            </div></div>
+            \(bar(branding.footer, tag: "footer"))
+            </body></html>
             """
         return Response(
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
-                HTTPField.Name("X-Frame-Options")!: "DENY",
+                .contentSecurityPolicy: contentSecurityPolicy, HTTPField.Name("X-Frame-Options")!: "DENY",
             ],
             body: .init(byteBuffer: ByteBuffer(string: document)))
     }

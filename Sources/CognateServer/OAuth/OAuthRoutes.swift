@@ -19,7 +19,7 @@ enum OAuthRoutes {
                 try await checkDomain(request, clientId: validated.clientId, service: service)
                 return HostedPages.redirect("/login?" + (request.uri.query ?? ""))
             } catch {
-                return authorizeFailure(error)
+                return await authorizeFailure(error, request, service: service)
             }
         }
         router.get("/login") { request, _ -> Response in
@@ -37,7 +37,7 @@ enum OAuthRoutes {
                     with: try await service.beginHostedSignIn(validated, browser: browser), browser: browser,
                     service: service, secureCookies: secureCookies)
             } catch {
-                return authorizeFailure(error)
+                return await authorizeFailure(error, request, service: service)
             }
         }
         let starts: [(String, @Sendable (AuthorizationRequest, BrowserBinding) async throws -> HostedSignInStep)] = [
@@ -53,7 +53,7 @@ enum OAuthRoutes {
                         with: try await begin(validated, browser), browser: browser, service: service,
                         secureCookies: secureCookies)
                 } catch {
-                    return authorizeFailure(error)
+                    return await authorizeFailure(error, request, service: service)
                 }
             }
         }
@@ -61,7 +61,9 @@ enum OAuthRoutes {
             guard let form = try? await formBody(request), let flow = form["flow"], !flow.isEmpty,
                 let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
             else {
-                return HostedPages.error(.forbidden, "This form has expired or was not sent from this sign-in page. Start again from the app.")
+                return await authorizeFailure(
+                    AuthorizationPageError(message: "This form has expired or was not sent from this sign-in page.", reason: .expired),
+                    request, service: service, status: .forbidden)
             }
             do {
                 let step = try await SharedPool.run {
@@ -69,7 +71,7 @@ enum OAuthRoutes {
                 }
                 return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
             } catch {
-                return authorizeFailure(error)
+                return await authorizeFailure(error, request, service: service)
             }
         }
         router.post("/oauth2/token") { request, _ -> Response in
@@ -117,7 +119,7 @@ enum OAuthRoutes {
                     try await service.completeFederatedSignIn(query, browser: browser)
                 })
             } catch {
-                return authorizeFailure(error)
+                return await authorizeFailure(error, request, service: service)
             }
         }
         router.get("/ui/:pool/:client/logo") { _, context -> Response in
@@ -134,7 +136,7 @@ enum OAuthRoutes {
                 return HostedPages.redirect(try await service.logoutRedirect(
                     clientId: query["client_id"], logoutURI: query["logout_uri"]))
             } catch {
-                return authorizeFailure(error)
+                return await authorizeFailure(error, request, service: service)
             }
         }
     }
@@ -164,22 +166,36 @@ enum OAuthRoutes {
         }
     }
 
-    private static func authorizeFailure(_ error: any Error) -> Response {
+    /// The answer to a failed page: back to the app with `error` when the request may be
+    /// trusted with a redirect, else an error page. The page leads back to the sign-in, in the
+    /// client's look, when the request is known: a form's (its query names it, checked again
+    /// here) or a refused step's, and any request refused for going too fast.
+    private static func authorizeFailure(_ error: any Error, _ request: Request, service: IdentityService,
+                                         status: HTTPResponse.Status? = nil) async -> Response {
+        let answer: (status: HTTPResponse.Status, message: String, reason: AuthorizationPageError.Reason?)
+        var known: AuthorizationRequest?
         switch error {
         case let page as AuthorizationPageError:
-            return HostedPages.error(.badRequest, page.message)
+            answer = (status ?? .badRequest, page.message, page.reason)
+            known = page.request
         case let refused as CognitoError where refused.code == .tooManyRequests:
-            return HostedPages.error(.tooManyRequests, refused.message)
+            answer = (.tooManyRequests, refused.message, nil)
         case StoreError.unstorableText:
-            return HostedPages.error(.badRequest, StoreError.unstorableTextMessage)
+            answer = (.badRequest, StoreError.unstorableTextMessage, nil)
         case let refused as AuthorizationRedirectError:
             var pairs = [("error", refused.error.error), ("error_description", refused.error.description)]
             if let state = refused.state { pairs.append(("state", state)) }
             let separator = refused.redirectURI.contains("?") ? "&" : "?"
             return HostedPages.redirect(refused.redirectURI + separator + IdentityService.formEncoded(pairs))
         default:
-            return HostedPages.error(.internalServerError, "The sign-in failed; try again.")
+            answer = (.internalServerError, "The sign-in failed; try again.", nil)
         }
+        if known == nil, request.method == .post || answer.status == .tooManyRequests {
+            known = try? await service.authorizationRequest(queryDictionary(request))
+        }
+        var style = HostedPageStyle()
+        if let known, let own = try? await service.hostedPageStyle(clientId: known.clientId) { style = own }
+        return HostedPages.error(answer.status, answer.message, reason: answer.reason, signIn: known, style: style)
     }
 
     private static func oauthFailure(_ error: any Error) -> Response {

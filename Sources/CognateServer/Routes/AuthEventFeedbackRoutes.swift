@@ -17,7 +17,7 @@ enum AuthEventFeedbackRoutes {
                 _ = try await service.updateAuthEventFeedback(UpdateAuthEventFeedbackRequest(
                     userPoolId: fields[0], username: fields[1], eventId: fields[2], feedbackToken: fields[3],
                     feedbackValue: fields[4] == "valid" ? .valid : .invalid))
-                return ConfirmationLinkRoutes.page(.ok, "Thank you: your answer was recorded.")
+                return ConfirmationLinkRoutes.page(.ok, "Thank you: your answer was recorded.", title: "Answer recorded")
             } catch let error as CognitoError {
                 return ConfirmationLinkRoutes.page(.badRequest, error.message)
             }

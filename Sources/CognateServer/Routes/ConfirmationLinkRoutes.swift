@@ -16,27 +16,16 @@ enum ConfirmationLinkRoutes {
             else { return page(.badRequest, "This confirmation link is incomplete.") }
             do {
                 try await service.confirmSignUpByLink(clientId: clientId, username: username, code: code)
-                return page(.ok, "Your registration has been confirmed!")
+                return page(.ok, "Your registration has been confirmed!", title: "Account confirmed")
             } catch let error as CognitoError {
                 return page(error.code == .resourceNotFound ? .notFound : .badRequest, error.message)
             }
         }
     }
 
-    /// A minimal page saying `message` (escaped).
-    static func page(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        let escaped = message.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        let html = """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Confirmation</title></head>
-            <body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto; padding: 0 1rem">
-            <p>\(escaped)</p></body></html>
-            """
-        return Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+    /// A page saying `message`, in the hosted pages' look: `title` above it (by default, a
+    /// success or a refusal as `status` says).
+    static func page(_ status: HTTPResponse.Status, _ message: String, title: String? = nil) -> Response {
+        HostedPages.message(status, title: title ?? (status == .ok ? "Done" : "This link can't be used"), message)
     }
 }
