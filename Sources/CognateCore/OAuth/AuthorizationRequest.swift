@@ -24,7 +24,7 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
         if let state { pairs.append(("state", state)) }
         if let codeChallenge { pairs += [("code_challenge", codeChallenge), ("code_challenge_method", "S256")] }
         if let nonce { pairs.append(("nonce", nonce)) }
-        return IdentityService.formEncoded(pairs)
+        return OAuth.formEncoded(pairs)
     }
 }
 
@@ -36,7 +36,7 @@ public struct AuthorizationRedirectError: Error, Sendable {
     public var error: OAuthError
 }
 
-extension IdentityService {
+extension OAuth {
     static let maximumStateLength = 2048
     static let maximumNonceLength = 512
 
@@ -46,7 +46,7 @@ extension IdentityService {
     /// throws ``AuthorizationRedirectError``.
     public func authorizationRequest(_ query: [String: String]) async throws -> AuthorizationRequest {
         guard let clientId = query["client_id"], !clientId.isEmpty, clientId.count <= 128,
-            let (_, client) = try? await requireClient(clientId)
+            let (_, client) = try? await directory.requireClient(clientId)
         else { throw AuthorizationPageError(message: "The client_id is missing or names no app client.") }
         let settings = client.settings
         guard settings.allowedOAuthFlowsUserPoolClient == true else {

@@ -7,12 +7,12 @@ struct CommitAndFail: Error {
     init(_ error: CognitoError) { self.error = error }
 }
 
-extension IdentityService {
+extension Store {
     /// Runs `body` in a write transaction, honouring ``CommitAndFail``.
     func transaction<Result: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> Result
     ) async throws -> Result {
-        let outcome: Swift.Result<Result, CognitoError> = try await store.write { transaction in
+        let outcome: Swift.Result<Result, CognitoError> = try await write { transaction in
             do {
                 return .success(try await body(transaction))
             } catch let failure as CommitAndFail {

@@ -2,72 +2,50 @@ import CognateProtocol
 import Crypto
 import Foundation
 
-/// The use cases of Cognate: one method per API operation, taking and returning the wire types
-/// of CognateProtocol. The server decodes, authenticates admin calls and calls these; nothing
-/// here knows about HTTP or SQL.
+/// The use cases of Cognate, one capability per type, wired together once: each operation of
+/// the API is a method of one of them, taking and returning the wire types of CognateProtocol.
+/// The server decodes, authenticates admin calls and calls these; nothing here knows about HTTP
+/// or SQL.
 ///
-/// Each area lives in its own extension file (`IdentityService+SignUp.swift` …).
-public final class IdentityService: Sendable {
-    let store: any Store
-    /// What requests that only answer read users through (GetUser, userInfo).
-    let snapshots: any UserSnapshots
-    let time: any TimeSource
-    let random: any RandomSource
-    let deliveryQueue: DeliveryQueue
-    let triggers: Triggers
-    let configuration: CoreConfiguration
-    let keys: SigningKeyRing
-    let cache: ConfigurationCache
-    let codes: CodeBook
-    let tokens: TokenIssuer
-    let accessTokens: AccessTokenVerifier
-    /// Calls to identity providers (federation).
-    let upstream: any UpstreamHTTP
-    /// Identity providers' discovery documents, kept per provider.
-    let discovery = DiscoveryDocuments()
-    /// Hears what an operator should know of (a provider's refused redirect); never secrets.
-    let log: @Sendable (String) -> Void
-    let changeFeedCursor = ChangeFeedCursor()
-    /// First pages of hosted sign-ins, carried by the page instead of the store.
-    let sealedFlows: SealedFlows
-    let logDeliveryFiles: LogDeliveryFiles
+/// Each capability declares what it uses in its own type (its initializer is the list), and
+/// the shared helpers are small types of their own (``PoolDirectory``, ``UserDirectory``,
+/// ``Messenger``, ``TokenFamilies`` …). `start` is the one place they are made.
+public struct IdentityService: Sendable {
+    public let pools: PoolAdministration
+    public let clients: ClientAdministration
+    public let managedLogin: ManagedLogin
+    public let registration: Registration
+    public let account: Account
+    public let userAdministration: UserAdministration
+    public let userImport: UserImport
+    public let devices: DeviceManagement
+    public let mfa: MfaSettings
+    public let signIn: SignIn
+    public let sessions: Sessions
+    public let oauth: OAuth
+    public let federation: Federation
+    public let threatProtection: ThreatProtectionAdministration
+    public let housekeeping: Housekeeping
 
-    /// Prepares the service: loads (or creates) the code-hash secret. Signing keys are loaded per
-    /// pool on first use. Messages go through a durable queue to `channels`; `log` hears about
-    /// failed deliveries (masked recipients, never texts). Pools' Lambda triggers are called
-    /// through `functions` (without it, a pool that names a function gets
-    /// UnexpectedLambdaException). `snapshots`: where answering reads go (a node's cache of
-    /// users); by default the store itself.
+    /// Prepares the use cases: loads (or creates) the code-hash secret. Signing keys are loaded
+    /// per pool on first use. Messages go through a durable queue to `channels`; `log` hears
+    /// about failed deliveries (masked recipients, never texts) and what an operator should know
+    /// of (a provider's refused redirect). Pools' Lambda triggers are called through `functions`
+    /// (without it, a pool that names a function gets UnexpectedLambdaException). `snapshots`:
+    /// where answering reads go (a node's cache of users); by default the store itself.
     public static func start(
         store: any Store, channels: DeliveryChannels, functions: (any FunctionInvoker)? = nil,
         configuration: CoreConfiguration, time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
         upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(), snapshots: (any UserSnapshots)? = nil,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> IdentityService {
-        let keys = SigningKeyRing(store: store)
         let codeKey = try await store.write { transaction in
             try await transaction.insertServerSecretIfAbsent(named: "code-hash-key", value: random.bytes(32))
         }
-        let triggers = Triggers(
-            store: store, invoker: functions, region: configuration.region, cacheTTL: configuration.configurationCacheTTL)
-        let cache = ConfigurationCache(ttl: configuration.configurationCacheTTL)
-        let senders = CustomSenders(triggers: triggers, store: store) { id in
-            try await cache.pool(id, now: time.now) { try await store.read { try await $0.pool(id: id) } }
-        }
-        let logFiles = LogDeliveryFiles(directory: configuration.logDeliveryDirectory, log: log)
-        let deliveryQueue = DeliveryQueue(
-            store: store, channels: channels, customSenders: senders, time: time, log: log
-        ) { message, failure, gaveUp in
-            guard let pool = try? await cache.pool(message.poolId, now: time.now, load: {
-                try await store.read { try await $0.pool(id: message.poolId) }
-            }) else { return }
-            logFiles.deliverNotificationFailure(message, failure: failure, gaveUp: gaveUp, pool: pool, at: time.now)
-        }
         return IdentityService(
-            store: store, time: time, random: random,
-            deliveryQueue: deliveryQueue,
-            triggers: triggers, cache: cache, configuration: configuration, keys: keys, codeKey: SymmetricKey(data: codeKey),
-            logDeliveryFiles: logFiles, upstream: upstream, snapshots: snapshots, log: log)
+            store: store, channels: channels, functions: functions, configuration: configuration, time: time,
+            random: random, upstream: upstream, snapshots: snapshots ?? StoreSnapshots(store: store),
+            codeKey: SymmetricKey(data: codeKey), log: log)
     }
 
     /// The same, with one channel for both media.
@@ -78,47 +56,111 @@ public final class IdentityService: Sendable {
         try await start(store: store, channels: DeliveryChannels(delivery), configuration: configuration, time: time, random: random)
     }
 
-    init(store: any Store, time: any TimeSource, random: any RandomSource, deliveryQueue: DeliveryQueue,
-         triggers: Triggers, cache: ConfigurationCache, configuration: CoreConfiguration, keys: SigningKeyRing,
-         codeKey: SymmetricKey, logDeliveryFiles: LogDeliveryFiles, upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(),
-         snapshots: (any UserSnapshots)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.upstream = upstream
-        self.snapshots = snapshots ?? StoreSnapshots(store: store)
-        self.log = log
-        self.logDeliveryFiles = logDeliveryFiles
-        self.store = store
-        self.time = time
-        self.random = random
-        self.deliveryQueue = deliveryQueue
-        self.triggers = triggers
-        self.configuration = configuration
-        self.keys = keys
-        self.cache = cache
-        self.codes = CodeBook(key: codeKey, random: random)
-        self.sealedFlows = SealedFlows(serverKey: codeKey)
-        self.tokens = TokenIssuer(keys: keys, issuerBase: configuration.publicBaseURL, random: random)
-        self.accessTokens = AccessTokenVerifier(keys: keys, issuerBase: configuration.publicBaseURL)
+    // swiftlint:disable:next function_body_length
+    init(store: any Store, channels: DeliveryChannels, functions: (any FunctionInvoker)?, configuration: CoreConfiguration,
+         time: any TimeSource, random: any RandomSource, upstream: any UpstreamHTTP, snapshots: any UserSnapshots,
+         codeKey: SymmetricKey, log: @escaping @Sendable (String) -> Void) {
+        // What the capabilities share.
+        let keys = SigningKeyRing(store: store)
+        let cache = ConfigurationCache(ttl: configuration.configurationCacheTTL)
+        let codes = CodeBook(key: codeKey, random: random)
+        let tokens = TokenIssuer(keys: keys, issuerBase: configuration.publicBaseURL, random: random)
+        let accessTokens = AccessTokenVerifier(keys: keys, issuerBase: configuration.publicBaseURL)
+        let triggers = Triggers(
+            store: store, invoker: functions, region: configuration.region, cacheTTL: configuration.configurationCacheTTL)
+        let directory = PoolDirectory(store: store, time: time, cache: cache)
+        let senders = CustomSenders(triggers: triggers, store: store) { id in try await directory.cachedPool(id) }
+        let logFiles = LogDeliveryFiles(directory: configuration.logDeliveryDirectory, log: log)
+        let deliveryQueue = DeliveryQueue(
+            store: store, channels: channels, customSenders: senders, time: time, log: log
+        ) { message, failure, gaveUp in
+            guard let pool = try? await directory.cachedPool(message.poolId) else { return }
+            logFiles.deliverNotificationFailure(message, failure: failure, gaveUp: gaveUp, pool: pool, at: time.now)
+        }
+        let sealedFlows = SealedFlows(serverKey: codeKey)
+        let discovery = DiscoveryDocuments()
+
+        // The helpers, each taking only what it uses.
+        let allowances = RequestAllowances(store: store, time: time, configuration: configuration)
+        let users = UserDirectory(time: time, configuration: configuration)
+        let decoys = Decoys(codes: codes, configuration: configuration)
+        let authSessions = AuthSessionBook(time: time, random: random)
+        let messenger = Messenger(
+            time: time, configuration: configuration, triggers: triggers, deliveryQueue: deliveryQueue, codes: codes,
+            allowances: allowances, directory: directory)
+        let triggerCalls = TriggerCalls(store: store, time: time, triggers: triggers)
+        let authEvents = AuthEventRecorder(
+            store: store, time: time, random: random, configuration: configuration, logDeliveryFiles: logFiles,
+            directory: directory)
+        let tokenFamilies = TokenFamilies(
+            store: store, time: time, random: random, tokens: tokens, triggerCalls: triggerCalls, messenger: messenger)
+        let passwords = Passwords(time: time, random: random, authEvents: authEvents, tokenFamilies: tokenFamilies)
+        let migration = UserMigration(
+            store: store, time: time, random: random, triggers: triggers, users: users, passwords: passwords)
+        let attributeEditor = AttributeEditor(time: time, codes: codes, users: users, messenger: messenger)
+        let throttle = SignInThrottle(store: store, time: time)
+        let authenticator = AccessTokenAuthenticator(
+            time: time, accessTokens: accessTokens, snapshots: snapshots, directory: directory, store: store)
+        let mfaView = UserMfaView(store: store, snapshots: snapshots)
+        let deviceTrust = DeviceTrust(time: time, random: random, configuration: configuration, authSessions: authSessions)
+        let challenges = SecondFactorChallenges(
+            store: store, time: time, random: random, codes: codes, authSessions: authSessions, allowances: allowances,
+            deliveryQueue: deliveryQueue)
+        let completion = SignInCompletion(
+            store: store, time: time, users: users, authSessions: authSessions, throttle: throttle, authEvents: authEvents,
+            tokenFamilies: tokenFamilies, deviceTrust: deviceTrust, challenges: challenges, configuration: configuration)
+
+        // The capabilities.
+        pools = PoolAdministration(
+            store: store, time: time, random: random, configuration: configuration, cache: cache, keys: keys,
+            directory: directory)
+        clients = ClientAdministration(
+            store: store, time: time, random: random, configuration: configuration, cache: cache, directory: directory)
+        managedLogin = ManagedLogin(
+            store: store, time: time, random: random, configuration: configuration, directory: directory)
+        registration = Registration(
+            store: store, time: time, random: random, configuration: configuration, codes: codes, directory: directory,
+            users: users, allowances: allowances, decoys: decoys, messenger: messenger, triggerCalls: triggerCalls,
+            migration: migration, passwords: passwords, throttle: throttle, authEvents: authEvents, triggers: triggers)
+        account = Account(
+            store: store, time: time, configuration: configuration, codes: codes, directory: directory, users: users,
+            allowances: allowances, messenger: messenger, attributeEditor: attributeEditor, authenticator: authenticator,
+            passwords: passwords, throttle: throttle, authEvents: authEvents, mfaView: mfaView)
+        userAdministration = UserAdministration(
+            store: store, time: time, random: random, configuration: configuration, codes: codes,
+            deliveryQueue: deliveryQueue, directory: directory, users: users, messenger: messenger,
+            triggerCalls: triggerCalls, passwords: passwords, attributeEditor: attributeEditor, tokenFamilies: tokenFamilies,
+            mfaView: mfaView)
+        userImport = UserImport(
+            store: store, time: time, random: random, configuration: configuration, directory: directory, users: users)
+        devices = DeviceManagement(
+            store: store, time: time, directory: directory, users: users, authenticator: authenticator,
+            deviceTrust: deviceTrust, deliveryQueue: deliveryQueue)
+        mfa = MfaSettings(
+            store: store, time: time, random: random, codes: codes, snapshots: snapshots, directory: directory, users: users,
+            authSessions: authSessions, authenticator: authenticator, mfaView: mfaView)
+        signIn = SignIn(
+            store: store, time: time, random: random, codes: codes, triggers: triggers, directory: directory, users: users,
+            decoys: decoys, authSessions: authSessions, messenger: messenger, triggerCalls: triggerCalls, migration: migration,
+            passwords: passwords, attributeEditor: attributeEditor, throttle: throttle, tokenFamilies: tokenFamilies,
+            deviceTrust: deviceTrust, completion: completion, challenges: challenges, authEvents: authEvents)
+        sessions = Sessions(
+            store: store, time: time, random: random, directory: directory, authenticator: authenticator,
+            tokenFamilies: tokenFamilies)
+        oauth = OAuth(
+            store: store, time: time, random: random, configuration: configuration, cache: cache, tokens: tokens,
+            accessTokens: accessTokens, sealedFlows: sealedFlows, snapshots: snapshots, directory: directory,
+            allowances: allowances, authSessions: authSessions, tokenFamilies: tokenFamilies, signIn: signIn,
+            registration: registration, mfaSettings: mfa, managedLogin: managedLogin, sessions: sessions)
+        federation = Federation(
+            store: store, time: time, random: random, configuration: configuration, cache: cache, keys: keys,
+            upstream: upstream, discovery: discovery, log: log, directory: directory, users: users, allowances: allowances,
+            authSessions: authSessions, tokenFamilies: tokenFamilies, completion: completion, oauth: oauth)
+        threatProtection = ThreatProtectionAdministration(
+            store: store, time: time, configuration: configuration, logDeliveryFiles: logFiles, directory: directory,
+            users: users)
+        housekeeping = Housekeeping(
+            store: store, time: time, cache: cache, keys: keys, deliveryQueue: deliveryQueue,
+            changeFeedCursor: ChangeFeedCursor(), accessTokens: accessTokens, triggers: triggers)
     }
-
-    /// The JWKS of a pool (its own keys only); nil when there is no such pool.
-    public func jwks(poolId: String) async throws -> [String: [[String: String]]]? {
-        guard try await cachedPool(poolId) != nil else { return nil }
-        return try await keys.jwks(for: poolId, now: time.now)
-    }
-
-    /// Reloads the signing keys of the pools this node uses (a safety net behind the change
-    /// feed; call periodically).
-    public func refreshSigningKeys() async throws { try await keys.refreshLoaded(now: time.now) }
-
-    /// The issuer of a pool's tokens.
-    public func issuer(poolId: String) -> String { tokens.issuer(poolId: poolId) }
-
-    /// The base URL clients reach this server at (the OAuth endpoints live under it).
-    public var publicBaseURL: String { configuration.publicBaseURL }
-
-    /// Whether a pool exists (for the discovery endpoints).
-    public func poolExists(_ poolId: String) async throws -> Bool { try await cachedPool(poolId) != nil }
-
-    /// Whether the store answers.
-    public func ping() async throws { try await store.ping() }
 }

@@ -153,7 +153,7 @@ public final class SigningKeyRing: @unchecked Sendable {
             // Nothing is cached for a pool that does not exist (forged issuers cannot fill memory).
             let record = try SigningKey.generate(poolId: poolId, at: now, activatesAt: now)
             try await store.write { transaction in
-                guard try await transaction.pool(id: poolId) != nil else { throw IdentityService.poolNotFound(poolId) }
+                guard try await transaction.pool(id: poolId) != nil else { throw PoolDirectory.poolNotFound(poolId) }
                 try await transaction.insertSigningKey(record)
                 try await transaction.recordChange(.signingKeys, subject: poolId, at: now)
             }
@@ -191,7 +191,7 @@ public final class SigningKeyRing: @unchecked Sendable {
     {
         let record = try SigningKey.generate(poolId: poolId, at: now, activatesAt: now + activationDelay)
         try await store.write { transaction in
-            guard try await transaction.pool(id: poolId) != nil else { throw IdentityService.poolNotFound(poolId) }
+            guard try await transaction.pool(id: poolId) != nil else { throw PoolDirectory.poolNotFound(poolId) }
             try await transaction.insertSigningKey(record)
             try await transaction.expireSigningKeys(
                 poolId: poolId, except: record.kid, at: record.activatesAt + retentionAfterSuperseded)

@@ -1,11 +1,16 @@
 import CognateProtocol
 
+struct Decoys: Sendable {
+    let codes: CodeBook
+    let configuration: CoreConfiguration
+}
+
 /// What the server shows for a name that is no user when an app client prevents user
 /// existence errors (PreventUserExistenceErrors = ENABLED): values that look like a real
 /// user's, stable per name (a value that changed between requests would give the decoy away)
 /// and unpredictable without the server's secret — so neither answers nor timing tell an
 /// unknown name from a real user.
-extension IdentityService {
+extension Decoys {
     /// The USER_ID_FOR_SRP of a decoy: what a real user's would look like — a UUID where users
     /// sign in with an email, phone number or alias (their internal name differs from what they
     /// typed), the typed name otherwise. Stable per name.
@@ -48,7 +53,7 @@ extension IdentityService {
     /// that is no user gets the same decoy from both, told which names exist. Else (no user,
     /// or a user without an address) ``simulatedDelivery(for:pool:recovery:)``.
     func unsentDelivery(for typed: String, user: UserRecord?, pool: PoolRecord, recovery: Bool) -> CodeDeliveryDetailsType {
-        if let user, let destination = recoveryDestination(for: user, pool: pool) ?? verificationDestination(for: user, pool: pool) {
+        if let user, let destination = pool.recoveryDestination(for: user) ?? pool.verificationDestination(for: user) {
             return destination.details
         }
         return simulatedDelivery(for: typed, pool: pool, recovery: recovery)

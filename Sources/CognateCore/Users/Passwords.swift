@@ -1,6 +1,14 @@
 import CognateProtocol
 import Foundation
 
+/// Passwords users choose: the policy, the history, the verifier, and what a change ends.
+struct Passwords: Sendable {
+    let time: any TimeSource
+    let random: any RandomSource
+    let authEvents: AuthEventRecorder
+    let tokenFamilies: TokenFamilies
+}
+
 extension PoolSettings {
     /// A Cognate setting carried as a user pool tag (Cognito has no such setting, and tags
     /// travel through every Cognito client): `"true"` makes a password change or reset end all
@@ -8,7 +16,7 @@ extension PoolSettings {
     static let revokeTokensOnPasswordChangeTag = "cognate:RevokeTokensOnPasswordChange"
 }
 
-extension IdentityService {
+extension Passwords {
     /// Sets a password the user chose (sign-up, new-password challenge, reset, change, admin):
     /// it must meet the policy and differ from the last `PasswordHistorySize` passwords
     /// (PasswordHistoryPolicyViolationException). The caller saves the user.
@@ -16,7 +24,7 @@ extension IdentityService {
                            in transaction: any StoreTransaction) async throws {
         let policy = pool.settings.policies?.passwordPolicy
         try PasswordRules.check(password, policy: policy)
-        try checkNotCompromised(password, filter: .passwordChange, pool: pool, clientId: nil)
+        try authEvents.checkNotCompromised(password, filter: .passwordChange, pool: pool, clientId: nil)
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
         let historySize = policy?.passwordHistorySize ?? 0
         if historySize > 0 {
@@ -52,6 +60,16 @@ extension IdentityService {
             try await transaction.withdrawDeviceTrust(poolId: pool.id, userSub: user.sub, at: now)
             return
         }
-        try await endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
+        try await tokenFamilies.endEverySession(of: user.sub, pool: pool, at: now, in: transaction)
+    }
+}
+
+extension Passwords {
+    /// The SRP verifier of a new password (the salt is 16 random bytes, stored PADded).
+    func makePassword(_ password: String, username: String, poolId: String) -> StoredPassword {
+        let salt = SRPEncoding.pad(random.bytes(16))
+        let verifier = SRPServer.verifier(
+            salt: salt, realm: SRPDerivation.poolName(ofPoolId: poolId), identity: username, secret: password)
+        return StoredPassword(salt: salt, verifier: verifier)
     }
 }

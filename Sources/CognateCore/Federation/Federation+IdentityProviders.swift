@@ -1,0 +1,134 @@
+import CognateProtocol
+import Foundation
+
+extension Federation {
+    /// CreateIdentityProvider: an OIDC provider (`client_id`, `client_secret`, `authorize_scopes`,
+    /// `oidc_issuer`, and optionally `authorize_url`, `token_url`, `attributes_url` — discovered
+    /// from the issuer otherwise) or a social provider (the same details; Google's issuer is
+    /// known). SAML is not served. `AttributeMapping` maps pool attributes to provider claims.
+    public func createIdentityProvider(_ request: CreateIdentityProviderRequest) async throws -> CreateIdentityProviderResponse {
+        let pool = try await directory.requirePool(request.userPoolId)
+        try Self.checkProvider(request.providerName, type: request.providerType, details: request.providerDetails)
+        try Self.checkAttributeMapping(request.attributeMapping ?? [:], pool: pool)
+        let now = time.now
+        let provider = IdentityProviderRecord(
+            poolId: pool.id, name: request.providerName, type: request.providerType, details: request.providerDetails,
+            attributeMapping: request.attributeMapping ?? [:], identifiers: request.idpIdentifiers ?? [], createdAt: now,
+            updatedAt: now)
+        do {
+            try await store.write { try await $0.insertIdentityProvider(provider) }
+        } catch StoreError.conflict(.identityProvider) {
+            throw CognitoError(.duplicateProvider, "A provider with the name \(request.providerName) already exists in this user pool.")
+        }
+        return CreateIdentityProviderResponse(identityProvider: provider.wire)
+    }
+
+    public func describeIdentityProvider(_ request: DescribeIdentityProviderRequest) async throws
+        -> DescribeIdentityProviderResponse
+    {
+        DescribeIdentityProviderResponse(
+            identityProvider: try await requireIdentityProvider(request.providerName, poolId: request.userPoolId).wire)
+    }
+
+    public func updateIdentityProvider(_ request: UpdateIdentityProviderRequest) async throws -> UpdateIdentityProviderResponse {
+        var provider = try await requireIdentityProvider(request.providerName, poolId: request.userPoolId)
+        if let details = request.providerDetails {
+            try Self.checkProvider(provider.name, type: provider.type, details: details)
+            provider.details = details
+        }
+        if let mapping = request.attributeMapping {
+            try Self.checkAttributeMapping(mapping, pool: try await directory.requirePool(request.userPoolId))
+            provider.attributeMapping = mapping
+        }
+        if let identifiers = request.idpIdentifiers { provider.identifiers = identifiers }
+        provider.updatedAt = time.now
+        let updated = provider
+        try await store.write { try await $0.updateIdentityProvider(updated) }
+        await discovery.drop(DiscoveryDocuments.Key(poolId: updated.poolId, provider: updated.name))
+        return UpdateIdentityProviderResponse(identityProvider: updated.wire)
+    }
+
+    public func deleteIdentityProvider(_ request: DeleteIdentityProviderRequest) async throws -> EmptyResponse {
+        let provider = try await requireIdentityProvider(request.providerName, poolId: request.userPoolId)
+        try await store.write { try await $0.deleteIdentityProvider(poolId: provider.poolId, name: provider.name) }
+        await discovery.drop(DiscoveryDocuments.Key(poolId: provider.poolId, provider: provider.name))
+        return EmptyResponse()
+    }
+
+    public func listIdentityProviders(_ request: ListIdentityProvidersRequest) async throws -> ListIdentityProvidersResponse {
+        let pool = try await directory.requirePool(request.userPoolId)
+        let after = try PageToken.decode(request.nextToken)
+        let page = try await store.read {
+            try await $0.identityProviders(poolId: pool.id, after: after, limit: min(max(request.maxResults ?? 60, 1), 60))
+        }
+        return ListIdentityProvidersResponse(
+            providers: page.items.map {
+                ProviderDescription(providerName: $0.name, providerType: $0.type, lastModifiedDate: $0.updatedAt,
+                                    creationDate: $0.createdAt)
+            },
+            nextToken: PageToken.encode(page.next))
+    }
+
+    public func getIdentityProviderByIdentifier(_ request: GetIdentityProviderByIdentifierRequest) async throws
+        -> GetIdentityProviderByIdentifierResponse
+    {
+        let pool = try await directory.requirePool(request.userPoolId)
+        var after: String?
+        repeat {
+            let start = after
+            let page = try await store.read { try await $0.identityProviders(poolId: pool.id, after: start, limit: 60) }
+            if let found = page.items.first(where: { $0.identifiers.contains(request.idpIdentifier) }) {
+                return GetIdentityProviderByIdentifierResponse(identityProvider: found.wire)
+            }
+            after = page.next
+        } while after != nil
+        throw CognitoError.resourceNotFound("Identity provider with identifier \(request.idpIdentifier) does not exist.")
+    }
+
+    func requireIdentityProvider(_ name: String, poolId: String) async throws -> IdentityProviderRecord {
+        let pool = try await directory.requirePool(poolId)
+        guard let provider = try await store.read({ try await $0.identityProvider(poolId: pool.id, name: name) }) else {
+            throw CognitoError.resourceNotFound("Identity provider \(name) does not exist.")
+        }
+        return provider
+    }
+
+    /// AttributeMapping maps pool attributes (its keys) to provider claims. A key must be an
+    /// attribute of the pool's schema, standard or custom, that a provider may set: not `sub`
+    /// or `identities` (the pool's own), not a developer-only attribute (`dev:…`), nothing
+    /// outside the schema (`cognito:…`); or `username`, which Cognito accepts (its OIDC
+    /// providers map it to `sub`) and which names no attribute. Refused as Cognito refuses it:
+    /// "AttributeMapping contains invalid mapping: [a, b]" (the offending keys).
+    static func checkAttributeMapping(_ mapping: [String: String], pool: PoolRecord) throws {
+        let invalid = mapping.keys.filter { $0 != "username" && !isMappable($0, pool: pool) }.sorted()
+        guard invalid.isEmpty else {
+            throw CognitoError.invalidParameter("AttributeMapping contains invalid mapping: [\(invalid.joined(separator: ", "))]")
+        }
+    }
+
+    /// Whether a provider's claim may set the pool attribute `name` (see `checkAttributeMapping`).
+    static func isMappable(_ name: String, pool: PoolRecord) -> Bool {
+        guard name != "sub", name != "identities", !name.hasPrefix("dev:") else { return false }
+        return (pool.settings.schemaAttributes ?? []).contains { $0.name == name }
+    }
+
+    private static func checkProvider(_ name: String, type: IdentityProviderTypeType, details: [String: String]) throws {
+        guard name != "COGNITO", name != "Cognito" else { throw CognitoError.invalidParameter("The provider name \(name) is reserved.") }
+        guard type != .saml else { throw CognitoError(.unsupportedOperation, "SAML identity providers are not supported by this server yet.") }
+        for key in ["client_id", "authorize_scopes"] where (details[key] ?? "").isEmpty {
+            throw CognitoError.invalidParameter("ProviderDetails needs \(key).")
+        }
+        if type == .oidc, details["oidc_issuer"] == nil, details["authorize_url"] == nil || details["token_url"] == nil {
+            throw CognitoError.invalidParameter("ProviderDetails needs oidc_issuer (or authorize_url and token_url).")
+        }
+    }
+}
+
+extension IdentityProviderRecord {
+    /// The provider as the API shows it (the client secret included, as Cognito shows it to admins).
+    var wire: IdentityProviderType {
+        IdentityProviderType(
+            userPoolId: poolId, providerName: name, providerType: type, providerDetails: details,
+            attributeMapping: attributeMapping, idpIdentifiers: identifiers, lastModifiedDate: updatedAt, creationDate: createdAt)
+    }
+}

@@ -1,0 +1,149 @@
+import CognateProtocol
+import Foundation
+
+/// A value of a token endpoint's JSON answer.
+public enum TokenResponseValue: Encodable, Sendable, Equatable {
+    case string(String)
+    case number(Int)
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        }
+    }
+}
+
+extension OAuth {
+    /// `POST /oauth2/token` (RFC 6749 §3.2): the client authenticates (HTTP Basic, or
+    /// `client_id`/`client_secret` in the form; a client with a secret must give it), then
+    /// `grant_type` decides — `authorization_code` (with PKCE), `refresh_token`, or
+    /// `client_credentials` (a client with a secret, for the pool's custom scopes).
+    public func tokenEndpoint(form: [String: String], basic: (id: String, secret: String)?) async throws
+        -> [String: TokenResponseValue]
+    {
+        let (pool, client) = try await authenticateOAuthClient(form: form, basic: basic)
+        let settings = client.settings
+        switch form["grant_type"] {
+        case "authorization_code"?:
+            guard settings.allowedOAuthFlowsUserPoolClient == true, (settings.allowedOAuthFlows ?? []).contains(.code) else {
+                throw OAuthError.unauthorizedClient("The client may not use the authorization code grant.")
+            }
+            return try await exchangeAuthorizationCode(form, pool: pool, client: client)
+        case "refresh_token"?:
+            guard ClientSettings.allowedFlows(settings).contains(.allowRefreshTokenAuth) else {
+                throw OAuthError.unauthorizedClient("The client may not refresh tokens.")
+            }
+            guard let token = form["refresh_token"], !token.isEmpty else { throw OAuthError.invalidRequest("refresh_token is missing.") }
+            do {
+                let (family, user, groups) = try await tokenFamilies.refreshableFamily(token, pool: pool, client: client)
+                let issued = try await tokenFamilies.renewTokens(
+                    of: family, user: user, groups: groups, source: "TokenGeneration_RefreshTokens", clientMetadata: nil,
+                    pool: pool, client: client)
+                var response: [String: TokenResponseValue] = [
+                    "access_token": .string(issued.accessToken), "expires_in": .number(issued.expiresIn),
+                    "token_type": .string("Bearer"),
+                ]
+                if family.scopes?.contains("openid") ?? true { response["id_token"] = .string(issued.idToken) }
+                return response
+            } catch let error as CognitoError {
+                throw OAuthError.invalidGrant(error.message)
+            }
+        case "client_credentials"?:
+            guard client.secret != nil, settings.allowedOAuthFlowsUserPoolClient == true,
+                (settings.allowedOAuthFlows ?? []).contains(.clientCredentials)
+            else { throw OAuthError.unauthorizedClient("The client may not use the client credentials grant.") }
+            let scopes = try await store.read { try await OAuthScopes.grant(form["scope"], client: client, forUsers: false, in: $0) }
+            let issued = try await tokens.issueClientCredentials(pool: pool, client: client, scopes: scopes, now: time.now)
+            return [
+                "access_token": .string(issued.accessToken), "expires_in": .number(issued.expiresIn),
+                "token_type": .string("Bearer"),
+            ]
+        case nil:
+            throw OAuthError.invalidRequest("grant_type is missing.")
+        case let other?:
+            throw OAuthError("unsupported_grant_type", "The grant type \(other) is not supported.")
+        }
+    }
+
+    /// `POST /oauth2/revoke`: ends the sign-in a refresh token belongs to (as RevokeToken).
+    public func revokeEndpoint(form: [String: String], basic: (id: String, secret: String)?) async throws {
+        let (_, client) = try await authenticateOAuthClient(form: form, basic: basic)
+        guard let token = form["token"], !token.isEmpty else { throw OAuthError.invalidRequest("token is missing.") }
+        do {
+            _ = try await sessions.revokeToken(RevokeTokenRequest(token: token, clientId: client.clientId, clientSecret: client.secret))
+        } catch let error as CognitoError {
+            throw OAuthError(error.code == .unsupportedTokenType ? "unsupported_token_type" : "invalid_request", error.message)
+        }
+    }
+
+    /// `GET /oauth2/userInfo` with an access token that has the `openid` scope: the user's
+    /// claims for the token's scopes (`email`, `phone`, `profile`; `sub` and `username` always),
+    /// among the attributes the token's app client may read (its ReadAttributes), as strings,
+    /// as Cognito answers.
+    public func userInfo(accessToken: String) async throws -> [String: String] {
+        let claims: AccessTokenClaims
+        do {
+            claims = try await accessTokens.verify(accessToken, now: time.now)
+        } catch {
+            throw OAuthError("invalid_token", "The access token is invalid or expired.", status: 401)
+        }
+        guard claims.scopes.contains("openid") else {
+            throw OAuthError("insufficient_scope", "The access token does not have the openid scope.", status: 403)
+        }
+        // Only answers with the user: may come from the node's cache, as GetUser's.
+        let read = try await snapshots.user(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
+        guard let (user, family) = read, user.enabled, let family, family.revokedAt == nil,
+            let (_, client) = try? await directory.requireClient(claims.clientId)
+        else {
+            throw OAuthError("invalid_token", "The access token has been revoked.", status: 401)
+        }
+        // What the client may read (GetUser's and the ID token's rule), of what the scopes release.
+        let readable = client.settings.readAttributes.map(Set.init)
+        var info = ["sub": user.sub, "username": user.username]
+        for (name, value) in user.attributes
+        where readable?.contains(name) ?? true && (Self.userInfoScope(of: name).map(claims.scopes.contains) ?? false) {
+            info[name] = value
+        }
+        return info
+    }
+
+    /// `GET /logout`: where the browser goes after signing out — the client's `logout_uri`,
+    /// which must be one of its LogoutURLs exactly.
+    public func logoutRedirect(clientId: String?, logoutURI: String?) async throws -> String {
+        guard let clientId, let (_, client) = try? await directory.requireClient(clientId) else {
+            throw AuthorizationPageError(message: "The client_id is missing or names no app client.")
+        }
+        guard let logoutURI, (client.settings.logoutURLs ?? []).contains(logoutURI) else {
+            throw AuthorizationPageError(message: "The logout_uri is not one of the client's sign-out URLs.")
+        }
+        return logoutURI
+    }
+
+    /// The scope that releases an attribute in userInfo.
+    private static func userInfoScope(of attribute: String) -> String? {
+        switch attribute {
+        case "sub": return nil
+        case "email", "email_verified": return "email"
+        case "phone_number", "phone_number_verified": return "phone"
+        default: return attribute.hasPrefix("dev:") ? nil : "profile"
+        }
+    }
+
+    /// The app client a token or revocation request comes from, authenticated.
+    private func authenticateOAuthClient(form: [String: String], basic: (id: String, secret: String)?) async throws
+        -> (PoolRecord, ClientRecord)
+    {
+        let named = basic?.id ?? form["client_id"]
+        guard let clientId = named, !clientId.isEmpty, form["client_id"].map({ $0 == clientId }) ?? true,
+            let (pool, client) = try? await directory.requireClient(clientId)
+        else { throw OAuthError.invalidClient }
+        if client.secret != nil {
+            guard let given = basic?.secret ?? form["client_secret"], client.accepts(secret: given) else {
+                throw OAuthError.invalidClient
+            }
+        }
+        return (pool, client)
+    }
+}

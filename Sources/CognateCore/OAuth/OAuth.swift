@@ -1,0 +1,25 @@
+import CognateProtocol
+import Foundation
+
+/// The OAuth 2.0 / OpenID Connect endpoints and the hosted pages' sign-in, sign-up and recovery,
+/// driving the same use cases as the API.
+public struct OAuth: Sendable {
+    let store: any Store
+    let time: any TimeSource
+    let random: any RandomSource
+    let configuration: CoreConfiguration
+    let cache: ConfigurationCache
+    let tokens: TokenIssuer
+    let accessTokens: AccessTokenVerifier
+    let sealedFlows: SealedFlows
+    let snapshots: any UserSnapshots
+    let directory: PoolDirectory
+    let allowances: RequestAllowances
+    let authSessions: AuthSessionBook
+    let tokenFamilies: TokenFamilies
+    let signIn: SignIn
+    let registration: Registration
+    let mfaSettings: MfaSettings
+    let managedLogin: ManagedLogin
+    let sessions: Sessions
+}
