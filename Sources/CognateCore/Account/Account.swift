@@ -7,7 +7,6 @@ public struct Account: Sendable {
     let time: any TimeSource
     let configuration: CoreConfiguration
     let codes: CodeBook
-    let directory: PoolDirectory
     let users: UserDirectory
     let allowances: RequestAllowances
     let messenger: Messenger

@@ -10,7 +10,6 @@ struct Messenger: Sendable {
     let deliveryQueue: DeliveryQueue
     let codes: CodeBook
     let allowances: RequestAllowances
-    let directory: PoolDirectory
 }
 
 /// Why a message goes out, as the message functions see it: `triggerSource` is

@@ -8,7 +8,6 @@ public struct MfaSettings: Sendable {
     let time: any TimeSource
     let random: any RandomSource
     let codes: CodeBook
-    let snapshots: any UserSnapshots
     let directory: PoolDirectory
     let users: UserDirectory
     let authSessions: AuthSessionBook

@@ -3,8 +3,6 @@ import Foundation
 
 /// The second factor a sign-in asks for, and the codes it sends.
 struct SecondFactorChallenges: Sendable {
-    let store: any Store
-    let time: any TimeSource
     let random: any RandomSource
     let codes: CodeBook
     let authSessions: AuthSessionBook

@@ -7,7 +7,6 @@ public struct OAuth: Sendable {
     let store: any Store
     let time: any TimeSource
     let random: any RandomSource
-    let configuration: CoreConfiguration
     let cache: ConfigurationCache
     let tokens: TokenIssuer
     let accessTokens: AccessTokenVerifier
@@ -20,6 +19,5 @@ public struct OAuth: Sendable {
     let signIn: SignIn
     let registration: Registration
     let mfaSettings: MfaSettings
-    let managedLogin: ManagedLogin
     let sessions: Sessions
 }

@@ -17,7 +17,6 @@ public struct Registration: Sendable {
     let triggerCalls: TriggerCalls
     let migration: UserMigration
     let passwords: Passwords
-    let throttle: SignInThrottle
     let authEvents: AuthEventRecorder
     let triggers: Triggers
 }

@@ -82,16 +82,15 @@ public struct IdentityService: Sendable {
 
         // The helpers, each taking only what it uses.
         let allowances = RequestAllowances(store: store, time: time, configuration: configuration)
-        let users = UserDirectory(time: time, configuration: configuration)
-        let decoys = Decoys(codes: codes, configuration: configuration)
+        let users = UserDirectory(time: time)
+        let decoys = Decoys(codes: codes)
         let authSessions = AuthSessionBook(time: time, random: random)
         let messenger = Messenger(
             time: time, configuration: configuration, triggers: triggers, deliveryQueue: deliveryQueue, codes: codes,
-            allowances: allowances, directory: directory)
-        let triggerCalls = TriggerCalls(store: store, time: time, triggers: triggers)
+            allowances: allowances)
+        let triggerCalls = TriggerCalls(time: time, triggers: triggers)
         let authEvents = AuthEventRecorder(
-            store: store, time: time, random: random, configuration: configuration, logDeliveryFiles: logFiles,
-            directory: directory)
+            time: time, random: random, configuration: configuration, logDeliveryFiles: logFiles)
         let tokenFamilies = TokenFamilies(
             store: store, time: time, random: random, tokens: tokens, triggerCalls: triggerCalls, messenger: messenger)
         let passwords = Passwords(time: time, random: random, authEvents: authEvents, tokenFamilies: tokenFamilies)
@@ -104,7 +103,7 @@ public struct IdentityService: Sendable {
         let mfaView = UserMfaView(store: store, snapshots: snapshots)
         let deviceTrust = DeviceTrust(time: time, random: random, configuration: configuration, authSessions: authSessions)
         let challenges = SecondFactorChallenges(
-            store: store, time: time, random: random, codes: codes, authSessions: authSessions, allowances: allowances,
+            random: random, codes: codes, authSessions: authSessions, allowances: allowances,
             deliveryQueue: deliveryQueue)
         let completion = SignInCompletion(
             store: store, time: time, users: users, authSessions: authSessions, throttle: throttle, authEvents: authEvents,
@@ -121,14 +120,13 @@ public struct IdentityService: Sendable {
         registration = Registration(
             store: store, time: time, random: random, configuration: configuration, codes: codes, directory: directory,
             users: users, allowances: allowances, decoys: decoys, messenger: messenger, triggerCalls: triggerCalls,
-            migration: migration, passwords: passwords, throttle: throttle, authEvents: authEvents, triggers: triggers)
+            migration: migration, passwords: passwords, authEvents: authEvents, triggers: triggers)
         account = Account(
-            store: store, time: time, configuration: configuration, codes: codes, directory: directory, users: users,
+            store: store, time: time, configuration: configuration, codes: codes, users: users,
             allowances: allowances, messenger: messenger, attributeEditor: attributeEditor, authenticator: authenticator,
             passwords: passwords, throttle: throttle, authEvents: authEvents, mfaView: mfaView)
         userAdministration = UserAdministration(
-            store: store, time: time, random: random, configuration: configuration, codes: codes,
-            deliveryQueue: deliveryQueue, directory: directory, users: users, messenger: messenger,
+            store: store, time: time, random: random, deliveryQueue: deliveryQueue, directory: directory, users: users, messenger: messenger,
             triggerCalls: triggerCalls, passwords: passwords, attributeEditor: attributeEditor, tokenFamilies: tokenFamilies,
             mfaView: mfaView)
         userImport = UserImport(
@@ -137,27 +135,27 @@ public struct IdentityService: Sendable {
             store: store, time: time, directory: directory, users: users, authenticator: authenticator,
             deviceTrust: deviceTrust, deliveryQueue: deliveryQueue)
         mfa = MfaSettings(
-            store: store, time: time, random: random, codes: codes, snapshots: snapshots, directory: directory, users: users,
+            store: store, time: time, random: random, codes: codes, directory: directory, users: users,
             authSessions: authSessions, authenticator: authenticator, mfaView: mfaView)
         signIn = SignIn(
             store: store, time: time, random: random, codes: codes, triggers: triggers, directory: directory, users: users,
             decoys: decoys, authSessions: authSessions, messenger: messenger, triggerCalls: triggerCalls, migration: migration,
             passwords: passwords, attributeEditor: attributeEditor, throttle: throttle, tokenFamilies: tokenFamilies,
-            deviceTrust: deviceTrust, completion: completion, challenges: challenges, authEvents: authEvents)
+            deviceTrust: deviceTrust, completion: completion, challenges: challenges)
         sessions = Sessions(
             store: store, time: time, random: random, directory: directory, authenticator: authenticator,
             tokenFamilies: tokenFamilies)
         oauth = OAuth(
-            store: store, time: time, random: random, configuration: configuration, cache: cache, tokens: tokens,
+            store: store, time: time, random: random, cache: cache, tokens: tokens,
             accessTokens: accessTokens, sealedFlows: sealedFlows, snapshots: snapshots, directory: directory,
             allowances: allowances, authSessions: authSessions, tokenFamilies: tokenFamilies, signIn: signIn,
-            registration: registration, mfaSettings: mfa, managedLogin: managedLogin, sessions: sessions)
+            registration: registration, mfaSettings: mfa, sessions: sessions)
         federation = Federation(
             store: store, time: time, random: random, configuration: configuration, cache: cache, keys: keys,
             upstream: upstream, discovery: discovery, log: log, directory: directory, users: users, allowances: allowances,
             authSessions: authSessions, tokenFamilies: tokenFamilies, completion: completion, oauth: oauth)
         threatProtection = ThreatProtectionAdministration(
-            store: store, time: time, configuration: configuration, logDeliveryFiles: logFiles, directory: directory,
+            store: store, time: time, configuration: configuration, directory: directory,
             users: users)
         housekeeping = Housekeeping(
             store: store, time: time, cache: cache, keys: keys, deliveryQueue: deliveryQueue,

@@ -23,7 +23,6 @@ public struct SignIn: Sendable {
     let deviceTrust: DeviceTrust
     let completion: SignInCompletion
     let challenges: SecondFactorChallenges
-    let authEvents: AuthEventRecorder
 }
 
 extension SignIn {

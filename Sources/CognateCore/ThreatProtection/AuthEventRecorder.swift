@@ -4,12 +4,10 @@ import Foundation
 /// Threat protection's record of what happened to a user (auth events), its checks of passwords and
 /// its notices, wherever a use case needs them.
 struct AuthEventRecorder: Sendable {
-    let store: any Store
     let time: any TimeSource
     let random: any RandomSource
     let configuration: CoreConfiguration
     let logDeliveryFiles: LogDeliveryFiles
-    let directory: PoolDirectory
 }
 
 extension AuthEventRecorder {

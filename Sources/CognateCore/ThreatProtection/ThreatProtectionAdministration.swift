@@ -7,7 +7,6 @@ public struct ThreatProtectionAdministration: Sendable {
     let store: any Store
     let time: any TimeSource
     let configuration: CoreConfiguration
-    let logDeliveryFiles: LogDeliveryFiles
     let directory: PoolDirectory
     let users: UserDirectory
 }

@@ -3,7 +3,6 @@ import Foundation
 
 /// The pool's Lambda triggers as the use cases call them, with Cognito's events.
 struct TriggerCalls: Sendable {
-    let store: any Store
     let time: any TimeSource
     let triggers: Triggers
 }

@@ -2,7 +2,6 @@ import CognateProtocol
 
 struct Decoys: Sendable {
     let codes: CodeBook
-    let configuration: CoreConfiguration
 }
 
 /// What the server shows for a name that is no user when an app client prevents user

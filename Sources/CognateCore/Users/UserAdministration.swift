@@ -6,8 +6,6 @@ public struct UserAdministration: Sendable {
     let store: any Store
     let time: any TimeSource
     let random: any RandomSource
-    let configuration: CoreConfiguration
-    let codes: CodeBook
     let deliveryQueue: DeliveryQueue
     let directory: PoolDirectory
     let users: UserDirectory

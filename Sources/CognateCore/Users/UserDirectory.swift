@@ -4,7 +4,6 @@ import CognateProtocol
 /// names kept in step with a user.
 struct UserDirectory: Sendable {
     let time: any TimeSource
-    let configuration: CoreConfiguration
 }
 
 extension UserDirectory {
