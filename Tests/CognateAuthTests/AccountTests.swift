@@ -78,7 +78,7 @@ struct AccountTests {
                 if case .notSignedIn = $0 { true } else { false }
             }
             await #expect(throws: CognitoError.self) {
-                _ = try await live.service.initiateAuth(InitiateAuthRequest(
+                _ = try await live.service.signIn.initiateAuth(InitiateAuthRequest(
                     authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": tokens.refreshToken], clientId: app.id))
             }
         }

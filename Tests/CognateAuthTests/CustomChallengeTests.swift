@@ -77,12 +77,12 @@ struct CustomChallengeTests {
     private static func customAuthPool(_ live: LiveServer, functions: LambdaConfigType) async throws
         -> (String, LiveServer.AppClient)
     {
-        let created = try await live.service.createUserPool(CreateUserPoolRequest(
+        let created = try await live.service.pools.createUserPool(CreateUserPoolRequest(
             poolName: "custom-\(UUID().uuidString.prefix(8))",
             policies: UserPoolPolicyType(passwordPolicy: PasswordPolicyType(minimumLength: 8, requireSymbols: false)),
             lambdaConfig: functions, autoVerifiedAttributes: [.email]))
         let pool = try #require(created.userPool?.id)
-        let client = try await live.service.createUserPoolClient(CreateUserPoolClientRequest(
+        let client = try await live.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
             userPoolId: pool, clientName: "app",
             explicitAuthFlows: [.allowCustomAuth, .allowUserSrpAuth, .allowRefreshTokenAuth])).userPoolClient
         return (pool, LiveServer.AppClient(id: try #require(client?.clientId), secret: nil))

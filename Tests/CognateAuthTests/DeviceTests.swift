@@ -73,7 +73,7 @@ struct DeviceTests {
             let forgotten = try await live.server.store.read { try await $0.device(poolId: pool, key: device.deviceKey) }
             #expect(forgotten == nil)
             await #expect(throws: CognitoError.revokedRefreshToken) {
-                _ = try await live.service.initiateAuth(InitiateAuthRequest(
+                _ = try await live.service.signIn.initiateAuth(InitiateAuthRequest(
                     authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": refreshToken], clientId: app.id))
             }
 
@@ -91,7 +91,7 @@ struct DeviceTests {
         let pool = try await live.makePool(
             emailSignIn: true,
             devices: DeviceConfigurationType(challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: promptUser))
-        _ = try await live.service.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+        _ = try await live.service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
             userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true),
             mfaConfiguration: .optional))
         return pool

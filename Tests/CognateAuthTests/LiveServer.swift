@@ -59,7 +59,7 @@ struct LiveServer: Sendable {
     func makePool(emailSignIn: Bool = false, schema: [SchemaAttributeType] = [], functions: LambdaConfigType? = nil,
                   devices: DeviceConfigurationType? = nil) async throws -> String
     {
-        let pool = try await service.createUserPool(CreateUserPoolRequest(
+        let pool = try await service.pools.createUserPool(CreateUserPoolRequest(
             poolName: "auth-\(UUID().uuidString.prefix(8))",
             policies: UserPoolPolicyType(passwordPolicy: PasswordPolicyType(
                 minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true, requireSymbols: false)),
@@ -77,7 +77,7 @@ struct LiveServer: Sendable {
     /// An app client allowing SRP, password and refresh flows. `shortLivedTokens` makes access
     /// and ID tokens last 5 minutes (the minimum).
     func makeClient(pool: String, secret: Bool = false, shortLivedTokens: Bool = false) async throws -> AppClient {
-        let client = try await service.createUserPoolClient(CreateUserPoolClientRequest(
+        let client = try await service.clients.createUserPoolClient(CreateUserPoolClientRequest(
             userPoolId: pool, clientName: "app", generateSecret: secret,
             accessTokenValidity: shortLivedTokens ? 5 : nil, idTokenValidity: shortLivedTokens ? 5 : nil,
             tokenValidityUnits: shortLivedTokens ? TokenValidityUnitsType(accessToken: .minutes, idToken: .minutes) : nil,

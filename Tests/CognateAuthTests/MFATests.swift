@@ -60,7 +60,7 @@ struct MFATests {
     @Test func emailCodesAndAChoiceBetweenFactors() async throws {
         try await LiveServer.with { live in
             let pool = try await live.makePool()
-            _ = try await live.service.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+            _ = try await live.service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
                 userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true),
                 emailMfaConfiguration: EmailMfaConfigType(), mfaConfiguration: .optional))
             let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
@@ -94,7 +94,7 @@ struct MFATests {
     /// A pool with authenticator-app MFA `mode` (optional or required).
     private static func mfaPool(_ live: LiveServer, mode: UserPoolMfaType) async throws -> String {
         let pool = try await live.makePool()
-        _ = try await live.service.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+        _ = try await live.service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
             userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true), mfaConfiguration: mode))
         return pool
     }

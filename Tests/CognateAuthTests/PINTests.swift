@@ -138,7 +138,7 @@ struct PINTests {
         let pool = try await live.makePool(
             emailSignIn: true,
             devices: DeviceConfigurationType(challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: false))
-        _ = try await live.service.setUserPoolPinPolicy(SetUserPoolPinPolicyRequest(userPoolId: pool, pinPolicy: policy))
+        _ = try await live.service.pools.setUserPoolPinPolicy(SetUserPoolPinPolicyRequest(userPoolId: pool, pinPolicy: policy))
         return (pool, try await live.makeClient(pool: pool))
     }
 }

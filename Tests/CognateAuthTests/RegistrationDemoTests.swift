@@ -107,7 +107,7 @@ struct RegistrationDemoTests {
             let pool = try await live.makePool(
                 emailSignIn: true, schema: consents,
                 devices: DeviceConfigurationType(challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: false))
-            _ = try await live.service.setUserPoolPinPolicy(SetUserPoolPinPolicyRequest(userPoolId: pool, pinPolicy: PinPolicy()))
+            _ = try await live.service.pools.setUserPoolPinPolicy(SetUserPoolPinPolicyRequest(userPoolId: pool, pinPolicy: PinPolicy()))
             let app = try await live.makeClient(pool: pool)
             let directory = Self.storeDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }

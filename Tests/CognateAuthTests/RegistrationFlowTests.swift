@@ -131,10 +131,10 @@ struct RegistrationFlowTests {
             let flow = Self.flow(client)
             _ = try await flow.signUp(username: email, password: "Passw0rd1")
             let code = try await live.lastCode(to: email)
-            _ = try await live.service.adminConfirmSignUp(AdminConfirmSignUpRequest(userPoolId: pool, username: email))
-            _ = try await live.service.adminSetUserPassword(AdminSetUserPasswordRequest(
+            _ = try await live.service.registration.adminConfirmSignUp(AdminConfirmSignUpRequest(userPoolId: pool, username: email))
+            _ = try await live.service.userAdministration.adminSetUserPassword(AdminSetUserPasswordRequest(
                 userPoolId: pool, username: email, password: "Elsewhere0", permanent: true))
-            _ = try await live.service.adminUpdateUserAttributes(AdminUpdateUserAttributesRequest(
+            _ = try await live.service.userAdministration.adminUpdateUserAttributes(AdminUpdateUserAttributesRequest(
                 userPoolId: pool, username: email, userAttributes: [AttributeType(name: "email_verified", value: "true")]))
 
             #expect(try await flow.confirm(code: code) == .forgotPassword(username: email))
@@ -192,7 +192,7 @@ struct RegistrationFlowTests {
 
             // An administrator-created account: NEW_PASSWORD_REQUIRED names the pool's required attributes.
             let invited = uniqueEmail("invited")
-            _ = try await live.service.adminCreateUser(AdminCreateUserRequest(
+            _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
                 userPoolId: pool, username: invited,
                 userAttributes: [AttributeType(name: "email_verified", value: "true")],
                 temporaryPassword: "Temp0rary1", messageAction: .suppress))

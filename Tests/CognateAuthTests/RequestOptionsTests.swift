@@ -37,7 +37,7 @@ struct RequestOptionsTests {
         try await LiveServer.with { live in
             let pool = try await live.makePool()
             let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
-            _ = try await live.service.adminCreateUser(AdminCreateUserRequest(
+            _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
                 userPoolId: pool, username: "invitee",
                 userAttributes: [AttributeType(name: "email", value: uniqueEmail())],
                 temporaryPassword: "Temp0rary1", messageAction: .suppress))

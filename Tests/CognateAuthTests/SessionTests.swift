@@ -76,7 +76,7 @@ struct SessionTests {
             let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
             try await live.confirmedUser(client, username: "adm", email: uniqueEmail())
             #expect(try await client.signIn(username: "adm", password: "Passw0rd1").isSignedIn)
-            _ = try await live.service.adminUserGlobalSignOut(AdminUserGlobalSignOutRequest(userPoolId: pool, username: "adm"))
+            _ = try await live.service.userAdministration.adminUserGlobalSignOut(AdminUserGlobalSignOutRequest(userPoolId: pool, username: "adm"))
             // The access token is still fresh locally; the server rejects it, the refresh is
             // refused, and the call ends as sessionExpired.
             await expectAuthError({ _ = try await client.fetchUserAttributes() }) {

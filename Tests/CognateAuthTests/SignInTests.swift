@@ -44,7 +44,7 @@ struct SignInTests {
             #expect(try await client.signIn(username: "una", password: "Passw0rd1", flow: .password)
                 == .confirmSignUp(username: "una"))
 
-            _ = try await live.service.adminResetUserPassword(AdminResetUserPasswordRequest(userPoolId: pool, username: "pat"))
+            _ = try await live.service.userAdministration.adminResetUserPassword(AdminResetUserPasswordRequest(userPoolId: pool, username: "pat"))
             #expect(try await client.signIn(username: "pat", password: "Passw0rd1") == .resetPassword(username: "pat"))
             try await client.confirmForgotPassword(username: "pat", code: try await live.lastCode(to: email), newPassword: "Newpassw0rd")
             #expect(try await client.signIn(username: "pat", password: "Newpassw0rd").isSignedIn)
@@ -55,7 +55,7 @@ struct SignInTests {
         try await LiveServer.with { live in
             let pool = try await live.makePool(schema: [SchemaAttributeType(name: "given_name", required: true)])
             let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
-            _ = try await live.service.adminCreateUser(AdminCreateUserRequest(
+            _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
                 userPoolId: pool, username: "newbie",
                 userAttributes: [AttributeType(name: "email", value: uniqueEmail()), AttributeType(name: "email_verified", value: "true")],
                 temporaryPassword: "Temp0rary1", messageAction: .suppress))

@@ -21,7 +21,7 @@ struct WebUITests {
             let pool = try await live.makePool()
             let port = try Self.freePort()
             let callback = try #require(URL(string: "http://127.0.0.1:\(port)/callback"))
-            let created = try await live.service.createUserPoolClient(CreateUserPoolClientRequest(
+            let created = try await live.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
                 userPoolId: pool, clientName: "web", generateSecret: true,
                 explicitAuthFlows: [.allowUserSrpAuth, .allowRefreshTokenAuth], supportedIdentityProviders: ["COGNITO"],
                 callbackURLs: [callback.absoluteString], allowedOAuthFlows: [.code],

@@ -12,7 +12,7 @@ struct ChallengeTests {
         -> RespondToAuthChallengeResponse
     {
         let srp = SRPClient()
-        let challenge = try await env.service.initiateAuth(InitiateAuthRequest(
+        let challenge = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
             authFlow: .userSrpAuth, authParameters: ["USERNAME": username, "SRP_A": srp.publicValueHex], clientId: client.clientId!))
         #expect(challenge.challengeName == .passwordVerifier)
         #expect(challenge.session == nil)
@@ -27,7 +27,7 @@ struct ChallengeTests {
             "PASSWORD_CLAIM_SIGNATURE": claim.signature, "TIMESTAMP": claim.timestamp,
         ]
         tamper?(&responses)
-        return try await env.service.respondToAuthChallenge(RespondToAuthChallengeRequest(
+        return try await env.service.signIn.respondToAuthChallenge(RespondToAuthChallengeRequest(
             clientId: client.clientId!, challengeName: .passwordVerifier, challengeResponses: responses))
     }
 
@@ -64,7 +64,7 @@ struct ChallengeTests {
             let other = try await env.client(pool: pool.id!, flows: [.allowUserSrpAuth])
             try await env.confirmedUser("bob", client: try await env.client(pool: pool.id!))
             let srp = SRPClient()
-            let challenge = try await env.service.initiateAuth(InitiateAuthRequest(
+            let challenge = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                 authFlow: .userSrpAuth, authParameters: ["USERNAME": "bob", "SRP_A": srp.publicValueHex], clientId: client.clientId!))
             let p = challenge.challengeParameters!
             let claim = try srp.passwordClaim(
@@ -73,17 +73,17 @@ struct ChallengeTests {
             let responses = ["USERNAME": "bob", "PASSWORD_CLAIM_SECRET_BLOCK": p["SECRET_BLOCK"]!,
                              "PASSWORD_CLAIM_SIGNATURE": claim.signature, "TIMESTAMP": claim.timestamp]
             await expectCognitoError(.notAuthorized) {  // another client cannot use it
-                _ = try await env.service.respondToAuthChallenge(RespondToAuthChallengeRequest(
+                _ = try await env.service.signIn.respondToAuthChallenge(RespondToAuthChallengeRequest(
                     clientId: other.clientId!, challengeName: .passwordVerifier, challengeResponses: responses))
             }
-            _ = try await env.service.respondToAuthChallenge(RespondToAuthChallengeRequest(
+            _ = try await env.service.signIn.respondToAuthChallenge(RespondToAuthChallengeRequest(
                 clientId: client.clientId!, challengeName: .passwordVerifier, challengeResponses: responses))
             await expectCognitoError(.notAuthorized) {  // replay
-                _ = try await env.service.respondToAuthChallenge(RespondToAuthChallengeRequest(
+                _ = try await env.service.signIn.respondToAuthChallenge(RespondToAuthChallengeRequest(
                     clientId: client.clientId!, challengeName: .passwordVerifier, challengeResponses: responses))
             }
             // A fresh block answered after the session validity (3 minutes).
-            let late = try await env.service.initiateAuth(InitiateAuthRequest(
+            let late = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                 authFlow: .userSrpAuth, authParameters: ["USERNAME": "bob", "SRP_A": srp.publicValueHex], clientId: client.clientId!))
             env.time.advance(by: 181)
             let lateClaim = try srp.passwordClaim(
@@ -91,7 +91,7 @@ struct ChallengeTests {
                 saltHex: late.challengeParameters!["SALT"]!, serverPublicHex: late.challengeParameters!["SRP_B"]!,
                 secretBlock: late.challengeParameters!["SECRET_BLOCK"]!, date: env.time.now)
             do {
-                _ = try await env.service.respondToAuthChallenge(RespondToAuthChallengeRequest(
+                _ = try await env.service.signIn.respondToAuthChallenge(RespondToAuthChallengeRequest(
                     clientId: client.clientId!, challengeName: .passwordVerifier, challengeResponses: [
                         "USERNAME": "bob", "PASSWORD_CLAIM_SECRET_BLOCK": late.challengeParameters!["SECRET_BLOCK"]!,
                         "PASSWORD_CLAIM_SIGNATURE": lateClaim.signature, "TIMESTAMP": lateClaim.timestamp,
@@ -108,20 +108,20 @@ struct ChallengeTests {
             let pool = try await env.pool(CreateUserPoolRequest(
                 poolName: "p", schema: [SchemaAttributeType(name: "given_name", required: true)]))
             let client = try await env.client(pool: pool.id!, flows: [.allowAdminUserPasswordAuth, .allowUserPasswordAuth])
-            let created = try await env.service.adminCreateUser(AdminCreateUserRequest(
+            let created = try await env.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
                 userPoolId: pool.id!, username: "carol", userAttributes: [AttributeType(name: "email", value: "c@x.io")]))
             #expect(created.user?.userStatus == .forceChangePassword)
             let invitation = try #require(env.delivery.messages.last)
             #expect(invitation.purpose == "invitation" && invitation.body.contains("carol"))
             let temporary = try #require(invitation.code)
-            let challenge = try await env.service.adminInitiateAuth(AdminInitiateAuthRequest(
+            let challenge = try await env.service.signIn.adminInitiateAuth(AdminInitiateAuthRequest(
                 userPoolId: pool.id!, clientId: client.clientId!, authFlow: .adminUserPasswordAuth,
                 authParameters: ["USERNAME": "carol", "PASSWORD": temporary]))
             #expect(challenge.challengeName == .newPasswordRequired)
             #expect(challenge.challengeParameters?["requiredAttributes"] == #"["userAttributes.given_name"]"#)
             let session = try #require(challenge.session)
             func answer(_ responses: [String: String]) async throws -> AdminRespondToAuthChallengeResponse {
-                try await env.service.adminRespondToAuthChallenge(AdminRespondToAuthChallengeRequest(
+                try await env.service.signIn.adminRespondToAuthChallenge(AdminRespondToAuthChallengeRequest(
                     userPoolId: pool.id!, clientId: client.clientId!, challengeName: .newPasswordRequired,
                     challengeResponses: responses, session: session))
             }
@@ -140,14 +140,14 @@ struct ChallengeTests {
         try await TestEnvironment.with { env in
             let pool = try await env.pool()
             let client = try await env.client(pool: pool.id!)
-            _ = try await env.service.adminCreateUser(AdminCreateUserRequest(
+            _ = try await env.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
                 userPoolId: pool.id!, username: "dan", temporaryPassword: "Temp0rary!", messageAction: .suppress))
             #expect(env.delivery.messages.isEmpty)
             env.time.advance(by: 8 * 86_400)
             await expectCognitoError(.notAuthorized) { _ = try await env.passwordSignIn("dan", "Temp0rary!", client: client) }
-            _ = try await env.service.adminCreateUser(AdminCreateUserRequest(
+            _ = try await env.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
                 userPoolId: pool.id!, username: "dan", temporaryPassword: "Fresh0ne!!", messageAction: .resend))
-            let challenge = try await env.service.initiateAuth(InitiateAuthRequest(
+            let challenge = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                 authFlow: .userPasswordAuth, authParameters: ["USERNAME": "dan", "PASSWORD": "Fresh0ne!!"], clientId: client.clientId!))
             #expect(challenge.challengeName == .newPasswordRequired)
         }
@@ -186,27 +186,27 @@ struct ChallengeTests {
             let client = try await env.client(pool: pool.id!)
             try await env.confirmedUser("finn", client: client)
             let tokens = try await env.passwordSignIn("finn", client: client)
-            _ = try await env.service.adminDisableUser(AdminDisableUserRequest(userPoolId: pool.id!, username: "finn"))
+            _ = try await env.service.userAdministration.adminDisableUser(AdminDisableUserRequest(userPoolId: pool.id!, username: "finn"))
             do {
                 _ = try await env.passwordSignIn("finn", client: client)
                 Issue.record("disabled user signed in")
             } catch let error as CognitoError {
                 #expect(error.message == "User is disabled.")
             }
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
-            _ = try await env.service.adminEnableUser(AdminEnableUserRequest(userPoolId: pool.id!, username: "finn"))
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
+            _ = try await env.service.userAdministration.adminEnableUser(AdminEnableUserRequest(userPoolId: pool.id!, username: "finn"))
             // Disabling revoked the tokens for good; a new sign-in works.
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
             let fresh = try await env.passwordSignIn("finn", client: client)
-            _ = try await env.service.adminUserGlobalSignOut(AdminUserGlobalSignOutRequest(userPoolId: pool.id!, username: "finn"))
+            _ = try await env.service.userAdministration.adminUserGlobalSignOut(AdminUserGlobalSignOutRequest(userPoolId: pool.id!, username: "finn"))
             do {
-                _ = try await env.service.getUser(GetUserRequest(accessToken: fresh.accessToken!))
+                _ = try await env.service.account.getUser(GetUserRequest(accessToken: fresh.accessToken!))
                 Issue.record("revoked token accepted")
             } catch let error as CognitoError {
                 #expect(error.message == "Access Token has been revoked")
             }
             await expectCognitoError(.notAuthorized) {
-                _ = try await env.service.initiateAuth(InitiateAuthRequest(
+                _ = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                     authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": fresh.refreshToken!], clientId: client.clientId!))
             }
             _ = try await env.passwordSignIn("finn", client: client)  // a new sign-in works
@@ -219,23 +219,23 @@ struct ChallengeTests {
             let client = try await env.client(pool: pool.id!)
             try await env.confirmedUser("gail", client: client)
             for (name, precedence, role) in [("readers", 5, "arn:aws:iam::1:role/read"), ("admins", 1, "arn:aws:iam::1:role/admin"), ("misc", nil, nil)] as [(String, Int?, String?)] {
-                _ = try await env.service.createGroup(CreateGroupRequest(groupName: name, userPoolId: pool.id!, roleArn: role, precedence: precedence))
-                _ = try await env.service.adminAddUserToGroup(AdminAddUserToGroupRequest(userPoolId: pool.id!, username: "gail", groupName: name))
+                _ = try await env.service.userAdministration.createGroup(CreateGroupRequest(groupName: name, userPoolId: pool.id!, roleArn: role, precedence: precedence))
+                _ = try await env.service.userAdministration.adminAddUserToGroup(AdminAddUserToGroupRequest(userPoolId: pool.id!, username: "gail", groupName: name))
             }
-            await expectCognitoError(.groupExists) { _ = try await env.service.createGroup(CreateGroupRequest(groupName: "misc", userPoolId: pool.id!)) }
+            await expectCognitoError(.groupExists) { _ = try await env.service.userAdministration.createGroup(CreateGroupRequest(groupName: "misc", userPoolId: pool.id!)) }
             let tokens = try await env.passwordSignIn("gail", client: client)
             let id = claims(of: tokens.idToken!), access = claims(of: tokens.accessToken!)
             #expect(id["cognito:groups"] as? [String] == ["admins", "readers", "misc"])
             #expect(access["cognito:groups"] as? [String] == ["admins", "readers", "misc"])
             #expect(id["cognito:preferred_role"] as? String == "arn:aws:iam::1:role/admin")
             #expect(id["cognito:roles"] as? [String] == ["arn:aws:iam::1:role/admin", "arn:aws:iam::1:role/read"])
-            _ = try await env.service.adminRemoveUserFromGroup(AdminRemoveUserFromGroupRequest(userPoolId: pool.id!, username: "gail", groupName: "admins"))
-            let groups = try await env.service.adminListGroupsForUser(AdminListGroupsForUserRequest(username: "gail", userPoolId: pool.id!, limit: 1))
+            _ = try await env.service.userAdministration.adminRemoveUserFromGroup(AdminRemoveUserFromGroupRequest(userPoolId: pool.id!, username: "gail", groupName: "admins"))
+            let groups = try await env.service.userAdministration.adminListGroupsForUser(AdminListGroupsForUserRequest(username: "gail", userPoolId: pool.id!, limit: 1))
             #expect(groups.groups?.map(\.groupName) == ["readers"] && groups.nextToken != nil)
-            let members = try await env.service.listUsersInGroup(ListUsersInGroupRequest(userPoolId: pool.id!, groupName: "misc"))
+            let members = try await env.service.userAdministration.listUsersInGroup(ListUsersInGroupRequest(userPoolId: pool.id!, groupName: "misc"))
             #expect(members.users?.map(\.username) == ["gail"])
-            _ = try await env.service.deleteGroup(DeleteGroupRequest(groupName: "misc", userPoolId: pool.id!))
-            await expectCognitoError(.resourceNotFound) { _ = try await env.service.getGroup(GetGroupRequest(groupName: "misc", userPoolId: pool.id!)) }
+            _ = try await env.service.userAdministration.deleteGroup(DeleteGroupRequest(groupName: "misc", userPoolId: pool.id!))
+            await expectCognitoError(.resourceNotFound) { _ = try await env.service.userAdministration.getGroup(GetGroupRequest(groupName: "misc", userPoolId: pool.id!)) }
         }
     }
 

@@ -11,15 +11,15 @@ import Testing
     private func signedInOnDevice(_ env: TestEnvironment) async throws
         -> (UserPoolClientType, AuthenticationResultType, String)
     {
-        let pool = try await env.service.createUserPool(CreateUserPoolRequest(
+        let pool = try await env.service.pools.createUserPool(CreateUserPoolRequest(
             poolName: "pins", autoVerifiedAttributes: [.email],
             deviceConfiguration: DeviceConfigurationType(challengeRequiredOnNewDevice: true))).userPool!
-        _ = try await env.service.setUserPoolPinPolicy(SetUserPoolPinPolicyRequest(userPoolId: pool.id!, pinPolicy: PinPolicy()))
+        _ = try await env.service.pools.setUserPoolPinPolicy(SetUserPoolPinPolicyRequest(userPoolId: pool.id!, pinPolicy: PinPolicy()))
         let client = try await env.client(pool: pool.id!)
         try await env.confirmedUser("alice", client: client)
         let tokens = try await env.passwordSignIn("alice", client: client)
         let deviceKey = try #require(tokens.newDeviceMetadata?.deviceKey)
-        _ = try await env.service.confirmDevice(ConfirmDeviceRequest(
+        _ = try await env.service.devices.confirmDevice(ConfirmDeviceRequest(
             accessToken: tokens.accessToken!, deviceKey: deviceKey, deviceSecretVerifierConfig: Self.verifierConfig))
         return (client, tokens, deviceKey)
     }
@@ -30,7 +30,7 @@ import Testing
         salt: Data(repeating: 7, count: 16).base64EncodedString())
 
     private func register(_ env: TestEnvironment, _ accessToken: String, _ deviceKey: String) async throws {
-        _ = try await env.service.registerDevicePin(RegisterDevicePinRequest(
+        _ = try await env.service.devices.registerDevicePin(RegisterDevicePinRequest(
             accessToken: accessToken, deviceKey: deviceKey, pinVerifierConfig: Self.verifierConfig))
     }
 
@@ -51,7 +51,7 @@ import Testing
             let (client, tokens, deviceKey) = try await signedInOnDevice(env)
             env.time.advance(by: 301)
             await expectCognitoError(.notAuthorized) { try await register(env, tokens.accessToken!, deviceKey) }
-            let refreshed = try await env.service.initiateAuth(InitiateAuthRequest(
+            let refreshed = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                 authFlow: .refreshTokenAuth,
                 authParameters: ["REFRESH_TOKEN": tokens.refreshToken!, "DEVICE_KEY": deviceKey],
                 clientId: client.clientId!)).authenticationResult!

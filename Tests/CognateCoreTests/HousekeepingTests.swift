@@ -9,7 +9,7 @@ struct HousekeepingTests {
     @Test func sessionsOutliveTheirRefreshTokenByTheLongestAccessToken() async throws {
         try await TestEnvironment.with { env in
             let pool = try await env.pool()
-            let client = try await env.service.createUserPoolClient(CreateUserPoolClientRequest(
+            let client = try await env.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
                 userPoolId: pool.id!, clientName: "app", refreshTokenValidity: 60, accessTokenValidity: 60,
                 tokenValidityUnits: TokenValidityUnitsType(accessToken: .minutes, refreshToken: .minutes),
                 explicitAuthFlows: [.allowUserPasswordAuth, .allowRefreshTokenAuth])).userPoolClient!
@@ -18,16 +18,16 @@ struct HousekeepingTests {
             // Refreshed a minute before the refresh token expires: the new access token lives
             // an hour past it, so its family must stay after the refresh token has expired.
             env.time.advance(by: 59 * 60)
-            let refreshed = try await env.service.initiateAuth(InitiateAuthRequest(
+            let refreshed = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                 authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": signedIn.refreshToken!],
                 clientId: client.clientId!)).authenticationResult!
             env.time.advance(by: 2 * 60)
-            let early = try await env.service.sweepExpired()
+            let early = try await env.service.housekeeping.sweepExpired()
             #expect(early[.tokenFamilies] == 0)
-            _ = try await env.service.getUser(GetUserRequest(accessToken: refreshed.accessToken!))
+            _ = try await env.service.account.getUser(GetUserRequest(accessToken: refreshed.accessToken!))
             // A day later both are gone.
             env.time.advance(by: 86_400)
-            let late = try await env.service.sweepExpired()
+            let late = try await env.service.housekeeping.sweepExpired()
             #expect(late[.tokenFamilies] == 1)
             #expect(late[.counters]! >= 0)
         }
@@ -37,18 +37,18 @@ struct HousekeepingTests {
         try await TestEnvironment.with { env in
             let pool = try await env.pool()
             let client = try await env.client(pool: pool.id!)
-            _ = try await env.service.signUp(SignUpRequest(
+            _ = try await env.service.registration.signUp(SignUpRequest(
                 clientId: client.clientId!, username: "bob", password: "Passw0rd!",
                 userAttributes: [AttributeType(name: "email", value: "b@x.io")]))
             let code = env.delivery.lastCode!
             env.time.advance(by: 86_400 + 60)
-            #expect(try await env.service.sweepExpired()[.codes] == 0)
+            #expect(try await env.service.housekeeping.sweepExpired()[.codes] == 0)
             await expectCognitoError(.expiredCode) {
-                _ = try await env.service.confirmSignUp(ConfirmSignUpRequest(
+                _ = try await env.service.registration.confirmSignUp(ConfirmSignUpRequest(
                     clientId: client.clientId!, username: "bob", confirmationCode: code))
             }
             env.time.advance(by: 86_400)
-            #expect(try await env.service.sweepExpired()[.codes] == 1)
+            #expect(try await env.service.housekeeping.sweepExpired()[.codes] == 1)
         }
     }
 }

@@ -17,11 +17,11 @@ struct LifecycleTests {
             let client = try await env.client(pool: pool.id!)
             try await env.confirmedUser("alice", client: client)
             let before = try await env.passwordSignIn("alice", client: client)
-            let sent = try await env.service.forgotPassword(ForgotPasswordRequest(clientId: client.clientId!, username: "alice"))
+            let sent = try await env.service.registration.forgotPassword(ForgotPasswordRequest(clientId: client.clientId!, username: "alice"))
             #expect(sent.codeDeliveryDetails?.attributeName == "email")
             let code = env.delivery.lastCode!
             func confirm(_ password: String, _ code: String) async throws {
-                _ = try await env.service.confirmForgotPassword(ConfirmForgotPasswordRequest(
+                _ = try await env.service.registration.confirmForgotPassword(ConfirmForgotPasswordRequest(
                     clientId: client.clientId!, username: "alice", confirmationCode: code, password: password))
             }
             await expectCognitoError(.invalidPassword) { try await confirm("nodigits", code) }
@@ -31,9 +31,9 @@ struct LifecycleTests {
             await expectCognitoError(.notAuthorized) { _ = try await env.passwordSignIn("alice", "Passw0rd!", client: client) }
             _ = try await env.passwordSignIn("alice", "Another1pass", client: client)
             // The pool asks for sessions to end on reset.
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: before.accessToken!)) }
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: before.accessToken!)) }
             // Reset codes live one hour.
-            _ = try await env.service.forgotPassword(ForgotPasswordRequest(clientId: client.clientId!, username: "alice"))
+            _ = try await env.service.registration.forgotPassword(ForgotPasswordRequest(clientId: client.clientId!, username: "alice"))
             env.time.advance(by: 3601)
             await expectCognitoError(.expiredCode) { try await confirm("Fourth1pass", env.delivery.lastCode!) }
         }
@@ -43,11 +43,11 @@ struct LifecycleTests {
         try await TestEnvironment.with { env in
             let pool = try await env.pool(CreateUserPoolRequest(poolName: "p"))
             let client = try await env.client(pool: pool.id!)
-            _ = try await env.service.signUp(SignUpRequest(
+            _ = try await env.service.registration.signUp(SignUpRequest(
                 clientId: client.clientId!, username: "bob", password: "Passw0rd!", userAttributes: Self.attrs(["email": "b@x.io"])))
-            _ = try await env.service.adminConfirmSignUp(AdminConfirmSignUpRequest(userPoolId: pool.id!, username: "bob"))
+            _ = try await env.service.registration.adminConfirmSignUp(AdminConfirmSignUpRequest(userPoolId: pool.id!, username: "bob"))
             do {
-                _ = try await env.service.forgotPassword(ForgotPasswordRequest(clientId: client.clientId!, username: "bob"))
+                _ = try await env.service.registration.forgotPassword(ForgotPasswordRequest(clientId: client.clientId!, username: "bob"))
                 Issue.record("reset without a verified contact")
             } catch let error as CognitoError {
                 #expect(error.code == .invalidParameter)
@@ -63,12 +63,12 @@ struct LifecycleTests {
             try await env.confirmedUser("carol", client: client)
             let tokens = try await env.passwordSignIn("carol", client: client)
             await expectCognitoError(.notAuthorized) {
-                _ = try await env.service.changePassword(ChangePasswordRequest(
+                _ = try await env.service.account.changePassword(ChangePasswordRequest(
                     previousPassword: "wrong", proposedPassword: "N3wPassword!", accessToken: tokens.accessToken!))
             }
-            _ = try await env.service.changePassword(ChangePasswordRequest(
+            _ = try await env.service.account.changePassword(ChangePasswordRequest(
                 previousPassword: "Passw0rd!", proposedPassword: "N3wPassword!", accessToken: tokens.accessToken!))
-            _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!))  // no revocation tag: still valid
+            _ = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!))  // no revocation tag: still valid
             _ = try await env.passwordSignIn("carol", "N3wPassword!", client: client)
         }
     }
@@ -79,30 +79,30 @@ struct LifecycleTests {
             let client = try await env.client(pool: pool.id!)
             try await env.confirmedUser("dave", email: "old@x.io", client: client)
             let tokens = try await env.passwordSignIn("dave", client: client)
-            let response = try await env.service.updateUserAttributes(UpdateUserAttributesRequest(
+            let response = try await env.service.account.updateUserAttributes(UpdateUserAttributesRequest(
                 userAttributes: Self.attrs(["email": "new@x.io", "given_name": "Dave"]), accessToken: tokens.accessToken!))
             #expect(response.codeDeliveryDetailsList?.first?.destination == "n***@x***")
-            var user = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
+            var user = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
             #expect(user.contains(AttributeType(name: "email", value: "new@x.io")))
             #expect(user.contains(AttributeType(name: "email_verified", value: "false")))
-            _ = try await env.service.verifyUserAttribute(VerifyUserAttributeRequest(
+            _ = try await env.service.account.verifyUserAttribute(VerifyUserAttributeRequest(
                 accessToken: tokens.accessToken!, attributeName: "email", code: env.delivery.lastCode!))
-            user = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
+            user = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
             #expect(user.contains(AttributeType(name: "email_verified", value: "true")))
             await expectCognitoError(.invalidParameter) {  // immutable / unknown / users may not set flags
-                _ = try await env.service.updateUserAttributes(UpdateUserAttributesRequest(
+                _ = try await env.service.account.updateUserAttributes(UpdateUserAttributesRequest(
                     userAttributes: Self.attrs(["email_verified": "true"]), accessToken: tokens.accessToken!))
             }
             await expectCognitoError(.invalidParameter) {
-                _ = try await env.service.updateUserAttributes(UpdateUserAttributesRequest(
+                _ = try await env.service.account.updateUserAttributes(UpdateUserAttributesRequest(
                     userAttributes: Self.attrs(["custom:nope": "1"]), accessToken: tokens.accessToken!))
             }
             await expectCognitoError(.invalidParameter) {
-                _ = try await env.service.updateUserAttributes(UpdateUserAttributesRequest(
+                _ = try await env.service.account.updateUserAttributes(UpdateUserAttributesRequest(
                     userAttributes: Self.attrs(["birthdate": "1990-02-30"]), accessToken: tokens.accessToken!))
             }
-            _ = try await env.service.deleteUserAttributes(DeleteUserAttributesRequest(userAttributeNames: ["given_name"], accessToken: tokens.accessToken!))
-            user = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
+            _ = try await env.service.account.deleteUserAttributes(DeleteUserAttributesRequest(userAttributeNames: ["given_name"], accessToken: tokens.accessToken!))
+            user = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
             #expect(!user.contains { $0.name == "given_name" })
         }
     }
@@ -115,15 +115,15 @@ struct LifecycleTests {
             let client = try await env.client(pool: pool.id!)
             try await env.confirmedUser("erin", email: "erin@old.io", client: client)
             let tokens = try await env.passwordSignIn("erin@old.io", client: client)  // verified alias signs in
-            _ = try await env.service.updateUserAttributes(UpdateUserAttributesRequest(
+            _ = try await env.service.account.updateUserAttributes(UpdateUserAttributesRequest(
                 userAttributes: Self.attrs(["email": "erin@new.io"]), accessToken: tokens.accessToken!))
-            var user = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
+            var user = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
             #expect(user.contains(AttributeType(name: "email", value: "erin@old.io")))
             _ = try await env.passwordSignIn("erin@old.io", client: client)
             #expect(env.delivery.messages.last?.destination == "erin@new.io")
-            _ = try await env.service.verifyUserAttribute(VerifyUserAttributeRequest(
+            _ = try await env.service.account.verifyUserAttribute(VerifyUserAttributeRequest(
                 accessToken: tokens.accessToken!, attributeName: "email", code: env.delivery.lastCode!))
-            user = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
+            user = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)).userAttributes
             #expect(user.contains(AttributeType(name: "email", value: "erin@new.io")))
             _ = try await env.passwordSignIn("erin@new.io", client: client)
             await expectCognitoError(.userNotFound) { _ = try await env.passwordSignIn("erin@old.io", client: client) }
@@ -137,29 +137,29 @@ struct LifecycleTests {
                 usernameConfiguration: UsernameConfigurationType(caseSensitive: false)))
             let client = try await env.client(pool: pool.id!)
             await expectCognitoError(.invalidParameter) {
-                _ = try await env.service.signUp(SignUpRequest(clientId: client.clientId!, username: "x@y.io", password: "Passw0rd!"))
+                _ = try await env.service.registration.signUp(SignUpRequest(clientId: client.clientId!, username: "x@y.io", password: "Passw0rd!"))
             }
             try await env.confirmedUser("Frank", email: "shared@x.io", client: client)
             _ = try await env.passwordSignIn("SHARED@x.io", client: client)
             _ = try await env.passwordSignIn("frank", client: client)
             // A second user with the same email: unverified, so no alias conflict yet.
-            _ = try await env.service.signUp(SignUpRequest(
+            _ = try await env.service.registration.signUp(SignUpRequest(
                 clientId: client.clientId!, username: "grace", password: "Passw0rd!",
                 userAttributes: Self.attrs(["email": "shared@x.io", "preferred_username": "gee"])))
             let code = env.delivery.lastCode!
             await expectCognitoError(.aliasExists) {
-                _ = try await env.service.confirmSignUp(ConfirmSignUpRequest(clientId: client.clientId!, username: "grace", confirmationCode: code))
+                _ = try await env.service.registration.confirmSignUp(ConfirmSignUpRequest(clientId: client.clientId!, username: "grace", confirmationCode: code))
             }
-            _ = try await env.service.resendConfirmationCode(ResendConfirmationCodeRequest(clientId: client.clientId!, username: "grace"))
-            _ = try await env.service.confirmSignUp(ConfirmSignUpRequest(
+            _ = try await env.service.registration.resendConfirmationCode(ResendConfirmationCodeRequest(clientId: client.clientId!, username: "grace"))
+            _ = try await env.service.registration.confirmSignUp(ConfirmSignUpRequest(
                 clientId: client.clientId!, username: "grace", confirmationCode: env.delivery.lastCode!, forceAliasCreation: true))
             let tokens = try await env.passwordSignIn("shared@x.io", client: client)
             #expect(claims(of: tokens.idToken!)["cognito:username"] as? String == "grace")
             _ = try await env.passwordSignIn("GEE", client: client)
-            let frank = try await env.service.adminGetUser(AdminGetUserRequest(userPoolId: pool.id!, username: "frank"))
+            let frank = try await env.service.userAdministration.adminGetUser(AdminGetUserRequest(userPoolId: pool.id!, username: "frank"))
             #expect(frank.userAttributes?.contains(AttributeType(name: "email_verified", value: "false")) == true)
             await expectCognitoError(.aliasExists) {
-                _ = try await env.service.adminUpdateUserAttributes(AdminUpdateUserAttributesRequest(
+                _ = try await env.service.userAdministration.adminUpdateUserAttributes(AdminUpdateUserAttributesRequest(
                     userPoolId: pool.id!, username: "frank", userAttributes: Self.attrs(["preferred_username": "Gee"])))
             }
         }
@@ -172,21 +172,21 @@ struct LifecycleTests {
             try await env.confirmedUser("hank", client: client)
             let first = try await env.passwordSignIn("hank", client: client)
             let second = try await env.passwordSignIn("hank", client: client)
-            _ = try await env.service.revokeToken(RevokeTokenRequest(token: first.refreshToken!, clientId: client.clientId!))
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: first.accessToken!)) }
-            _ = try await env.service.getUser(GetUserRequest(accessToken: second.accessToken!))
-            _ = try await env.service.revokeToken(RevokeTokenRequest(token: "unknown-token", clientId: client.clientId!))
+            _ = try await env.service.sessions.revokeToken(RevokeTokenRequest(token: first.refreshToken!, clientId: client.clientId!))
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: first.accessToken!)) }
+            _ = try await env.service.account.getUser(GetUserRequest(accessToken: second.accessToken!))
+            _ = try await env.service.sessions.revokeToken(RevokeTokenRequest(token: "unknown-token", clientId: client.clientId!))
             await expectCognitoError(.unsupportedTokenType) {
-                _ = try await env.service.revokeToken(RevokeTokenRequest(token: second.accessToken!, clientId: client.clientId!))
+                _ = try await env.service.sessions.revokeToken(RevokeTokenRequest(token: second.accessToken!, clientId: client.clientId!))
             }
-            _ = try await env.service.globalSignOut(GlobalSignOutRequest(accessToken: second.accessToken!))
+            _ = try await env.service.sessions.globalSignOut(GlobalSignOutRequest(accessToken: second.accessToken!))
             for token in [second.accessToken!] {
-                await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: token)) }
+                await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: token)) }
                 await expectCognitoError(.notAuthorized) {
-                    _ = try await env.service.updateUserAttributes(UpdateUserAttributesRequest(userAttributes: [], accessToken: token))
+                    _ = try await env.service.account.updateUserAttributes(UpdateUserAttributesRequest(userAttributes: [], accessToken: token))
                 }
                 await expectCognitoError(.notAuthorized) {
-                    _ = try await env.service.changePassword(ChangePasswordRequest(previousPassword: "Passw0rd!", proposedPassword: "X1yyyyyy!", accessToken: token))
+                    _ = try await env.service.account.changePassword(ChangePasswordRequest(previousPassword: "Passw0rd!", proposedPassword: "X1yyyyyy!", accessToken: token))
                 }
             }
         }

@@ -31,9 +31,9 @@ struct OutboxDeliveryTests {
 
     @Test func signUpCodeIsInTheOutboxWithNothingLeftQueued() async throws {
         try await Self.withOutbox { service, store, time in
-            let pool = try await service.createUserPool(CreateUserPoolRequest(poolName: "p", autoVerifiedAttributes: [.email])).userPool!
-            let client = try await service.createUserPoolClient(CreateUserPoolClientRequest(userPoolId: pool.id!, clientName: "app"))
-            _ = try await service.signUp(SignUpRequest(
+            let pool = try await service.pools.createUserPool(CreateUserPoolRequest(poolName: "p", autoVerifiedAttributes: [.email])).userPool!
+            let client = try await service.clients.createUserPoolClient(CreateUserPoolClientRequest(userPoolId: pool.id!, clientName: "app"))
+            _ = try await service.registration.signUp(SignUpRequest(
                 clientId: client.userPoolClient!.clientId!, username: "alice", password: "Passw0rd!",
                 userAttributes: [AttributeType(name: "email", value: "alice@example.com")]))
             let kept = try await store.read { try await $0.outboxMessages(poolId: pool.id, afterId: nil, limit: 10) }
@@ -47,11 +47,11 @@ struct OutboxDeliveryTests {
     @Test func aMessageWrittenInTransactionRollsBackWithIt() async throws {
         struct Abort: Error {}
         try await Self.withOutbox { service, store, _ in
-            let created = try await service.createUserPool(CreateUserPoolRequest(poolName: "p")).userPool!
-            let pool = try await service.requirePool(created.id!)
+            let created = try await service.pools.createUserPool(CreateUserPoolRequest(poolName: "p")).userPool!
+            let pool = try await service.pools.directory.requirePool(created.id!)
             await #expect(throws: Abort.self) {
                 try await store.write { transaction in
-                    let pending = try await service.deliveryQueue.enqueue(
+                    let pending = try await service.housekeeping.deliveryQueue.enqueue(
                         Self.message(to: "gone@example.com", pool: pool.id), pool: pool, in: transaction)
                     guard case .takenInTransaction = pending.place else { Issue.record("queued: \(pending.place)"); return }
                     throw Abort()
@@ -67,10 +67,10 @@ struct OutboxDeliveryTests {
                            LambdaConfigType(customEmailSender: CustomEmailLambdaVersionConfigType(
                                lambdaVersion: .v10, lambdaArn: "arn:aws:lambda:us-east-1:000000000000:function:send"),
                                             kmsKeyID: "arn:aws:kms:us-east-1:000000000000:key/k")] {
-                let created = try await service.createUserPool(CreateUserPoolRequest(poolName: "p", lambdaConfig: lambda)).userPool!
-                let pool = try await service.requirePool(created.id!)
+                let created = try await service.pools.createUserPool(CreateUserPoolRequest(poolName: "p", lambdaConfig: lambda)).userPool!
+                let pool = try await service.pools.directory.requirePool(created.id!)
                 let pending = try await store.write { transaction in
-                    try await service.deliveryQueue.enqueue(Self.message(to: "a@example.com", pool: pool.id), pool: pool, in: transaction)
+                    try await service.housekeeping.deliveryQueue.enqueue(Self.message(to: "a@example.com", pool: pool.id), pool: pool, in: transaction)
                 }
                 guard case .queue(let id, _) = pending.place else {
                     Issue.record("\(lambda) did not queue the message")

@@ -8,7 +8,7 @@ struct SettingsTests {
     @Test func clientDefaultsAsCognitoShowsThem() async throws {
         try await TestEnvironment.with { env in
             let pool = try await env.pool()
-            let client = try await env.service.createUserPoolClient(CreateUserPoolClientRequest(userPoolId: pool.id!, clientName: "c")).userPoolClient!
+            let client = try await env.service.clients.createUserPoolClient(CreateUserPoolClientRequest(userPoolId: pool.id!, clientName: "c")).userPoolClient!
             #expect(client.refreshTokenValidity == 30)
             #expect(client.accessTokenValidity == 60)
             #expect(client.tokenValidityUnits == TokenValidityUnitsType(accessToken: .minutes, idToken: .minutes, refreshToken: .days))
@@ -32,20 +32,20 @@ struct SettingsTests {
         try await TestEnvironment.with { env in
             let pool = try await env.pool()
             await expectCognitoError(.invalidParameter) {
-                _ = try await env.service.createUserPoolClient(CreateUserPoolClientRequest(
+                _ = try await env.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
                     userPoolId: pool.id!, clientName: "c", explicitAuthFlows: [.userPasswordAuth, .allowUserSrpAuth]))
             }
             await expectCognitoError(.invalidParameter) {
-                _ = try await env.service.createUserPoolClient(CreateUserPoolClientRequest(
+                _ = try await env.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
                     userPoolId: pool.id!, clientName: "c", accessTokenValidity: 2,
                     tokenValidityUnits: TokenValidityUnitsType(accessToken: .minutes)))
             }
             await expectCognitoError(.invalidParameter) {
-                _ = try await env.service.createUserPoolClient(CreateUserPoolClientRequest(
+                _ = try await env.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
                     userPoolId: pool.id!, clientName: "c", readAttributes: ["custom:nope"]))
             }
             await expectCognitoError(.resourceNotFound) {
-                _ = try await env.service.createUserPoolClient(CreateUserPoolClientRequest(userPoolId: "us-east-1_nothere1", clientName: "c"))
+                _ = try await env.service.clients.createUserPoolClient(CreateUserPoolClientRequest(userPoolId: "us-east-1_nothere1", clientName: "c"))
             }
         }
     }
@@ -73,13 +73,13 @@ struct SettingsTests {
     @Test func updateReplacesMutableSettingsAndDeletionProtectionHolds() async throws {
         try await TestEnvironment.with { env in
             let pool = try await env.pool(CreateUserPoolRequest(poolName: "p", deletionProtection: .active, autoVerifiedAttributes: [.email]))
-            _ = try await env.service.updateUserPool(UpdateUserPoolRequest(userPoolId: pool.id!, deletionProtection: .active))
-            let described = try await env.service.describeUserPool(DescribeUserPoolRequest(userPoolId: pool.id!)).userPool!
+            _ = try await env.service.pools.updateUserPool(UpdateUserPoolRequest(userPoolId: pool.id!, deletionProtection: .active))
+            let described = try await env.service.pools.describeUserPool(DescribeUserPoolRequest(userPoolId: pool.id!)).userPool!
             #expect(described.autoVerifiedAttributes == nil)  // omitted → reverted
-            await expectCognitoError(.invalidParameter) { _ = try await env.service.deleteUserPool(DeleteUserPoolRequest(userPoolId: pool.id!)) }
-            _ = try await env.service.updateUserPool(UpdateUserPoolRequest(userPoolId: pool.id!))
-            _ = try await env.service.deleteUserPool(DeleteUserPoolRequest(userPoolId: pool.id!))
-            await expectCognitoError(.resourceNotFound) { _ = try await env.service.describeUserPool(DescribeUserPoolRequest(userPoolId: pool.id!)) }
+            await expectCognitoError(.invalidParameter) { _ = try await env.service.pools.deleteUserPool(DeleteUserPoolRequest(userPoolId: pool.id!)) }
+            _ = try await env.service.pools.updateUserPool(UpdateUserPoolRequest(userPoolId: pool.id!))
+            _ = try await env.service.pools.deleteUserPool(DeleteUserPoolRequest(userPoolId: pool.id!))
+            await expectCognitoError(.resourceNotFound) { _ = try await env.service.pools.describeUserPool(DescribeUserPoolRequest(userPoolId: pool.id!)) }
         }
     }
 }

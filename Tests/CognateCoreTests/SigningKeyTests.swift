@@ -8,7 +8,7 @@ import Testing
 /// valid; retirement stops a key at once; keys from before keys per pool fade out.
 struct SigningKeyTests {
     func kids(_ env: TestEnvironment, _ pool: String) async throws -> [String?] {
-        try await env.service.jwks(poolId: pool)?["keys"]?.map { $0["kid"] } ?? []
+        try await env.service.pools.jwks(poolId: pool)?["keys"]?.map { $0["kid"] } ?? []
     }
 
     @Test func rotationPublishesFirstSignsLaterAndExpiresAfterRetention() async throws {
@@ -22,7 +22,7 @@ struct SigningKeyTests {
             env.time.advance(by: 1)
             let newKid = try await SigningKeyRing.rotate(
                 poolId: pool.id!, in: env.store, now: env.time.now, activationDelay: 60).kid
-            try await env.service.applyChanges()
+            try await env.service.housekeeping.applyChanges()
             #expect(try await kids(env, pool.id!) == [newKid, oldKid])  // published at once
             let during = try await env.passwordSignIn("alice", client: client)
             #expect(JWT.keyId(of: during.accessToken!) == oldKid)  // not signing yet
@@ -30,10 +30,10 @@ struct SigningKeyTests {
             env.time.advance(by: 61)
             let after = try await env.passwordSignIn("alice", client: client)
             #expect(JWT.keyId(of: after.accessToken!) == newKid)
-            _ = try await env.service.getUser(GetUserRequest(accessToken: during.accessToken!))  // old key still accepted
+            _ = try await env.service.account.getUser(GetUserRequest(accessToken: during.accessToken!))  // old key still accepted
 
             env.time.advance(by: SigningKeyRing.retentionAfterSuperseded + 1)
-            try await env.service.refreshSigningKeys()
+            try await env.service.housekeeping.refreshSigningKeys()
             #expect(try await kids(env, pool.id!) == [newKid])
         }
     }
@@ -51,7 +51,7 @@ struct SigningKeyTests {
             #expect(JWT.keyId(of: tokens.accessToken!) == firstKids[0])
             // Pool two knows no key that could verify it.
             let kid = try #require(JWT.keyId(of: tokens.accessToken!))
-            #expect(try await env.service.keys.verificationKey(kid: kid, poolId: second.id!, now: env.time.now) == nil)
+            #expect(try await env.service.housekeeping.keys.verificationKey(kid: kid, poolId: second.id!, now: env.time.now) == nil)
         }
     }
 
@@ -64,12 +64,12 @@ struct SigningKeyTests {
             let kid = try #require(JWT.keyId(of: leaked.accessToken!))
 
             let outcome = try #require(try await SigningKeyRing.retire(kid: kid, in: env.store, now: env.time.now))
-            try await env.service.applyChanges()
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: leaked.accessToken!)) }
+            try await env.service.housekeeping.applyChanges()
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: leaked.accessToken!)) }
             #expect(try await kids(env, pool.id!) == [outcome.replacement?.kid])
             let fresh = try await env.passwordSignIn("dave", client: client)
             #expect(JWT.keyId(of: fresh.accessToken!) == outcome.replacement?.kid)
-            _ = try await env.service.getUser(GetUserRequest(accessToken: fresh.accessToken!))
+            _ = try await env.service.account.getUser(GetUserRequest(accessToken: fresh.accessToken!))
         }
     }
 
@@ -85,14 +85,14 @@ struct SigningKeyTests {
             env.time.advance(by: 1)
             let rotated = try await SigningKeyRing.rotate(poolId: pool.id!, in: env.store, now: env.time.now, activationDelay: 0)
             env.time.advance(by: 1)
-            let tokens = try await other.initiateAuth(InitiateAuthRequest(
+            let tokens = try await other.signIn.initiateAuth(InitiateAuthRequest(
                 authFlow: .userPasswordAuth, authParameters: ["USERNAME": "bob", "PASSWORD": "Passw0rd!"], clientId: client.clientId!))
             #expect(JWT.keyId(of: tokens.authenticationResult!.accessToken!) == rotated.kid)
             // Unknown kid: reloaded on demand (at most every few seconds) …
             env.time.advance(by: SigningKeyRing.unknownKeyReloadInterval)
-            _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.authenticationResult!.accessToken!))
+            _ = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.authenticationResult!.accessToken!))
             // … and the feed tells this node without a token asking.
-            try await env.service.applyChanges()
+            try await env.service.housekeeping.applyChanges()
             #expect(try await kids(env, pool.id!).first == rotated.kid)
         }
     }
@@ -105,10 +105,10 @@ struct SigningKeyTests {
             shared.poolId = nil
             shared.expiresAt = env.time.now + 3600
             try await env.store.write { [shared] in try await $0.insertSigningKey(shared) }
-            env.service.keys.forget(poolId: nil)
+            env.service.housekeeping.keys.forget(poolId: nil)
             #expect(try await kids(env, pool.id!).contains(shared.kid))
             env.time.advance(by: 3601)
-            env.service.keys.forget(poolId: nil)
+            env.service.housekeeping.keys.forget(poolId: nil)
             #expect(!(try await kids(env, pool.id!).contains(shared.kid)))
         }
     }

@@ -58,13 +58,13 @@ struct TestEnvironment {
     func pool(_ request: CreateUserPoolRequest = CreateUserPoolRequest(poolName: "test", autoVerifiedAttributes: [.email]))
         async throws -> UserPoolType
     {
-        try await service.createUserPool(request).userPool!
+        try await service.pools.createUserPool(request).userPool!
     }
 
     func client(pool: String, secret: Bool = false, flows: [ExplicitAuthFlowsType] = [.allowUserPasswordAuth, .allowRefreshTokenAuth],
                 prevent: PreventUserExistenceErrorTypes? = nil) async throws -> UserPoolClientType
     {
-        try await service.createUserPoolClient(CreateUserPoolClientRequest(
+        try await service.clients.createUserPoolClient(CreateUserPoolClientRequest(
             userPoolId: pool, clientName: "app", generateSecret: secret, explicitAuthFlows: flows,
             preventUserExistenceErrors: prevent)).userPoolClient!
     }
@@ -72,17 +72,17 @@ struct TestEnvironment {
     /// Signs a user up and confirms them with the delivered code.
     func confirmedUser(_ username: String, password: String = "Passw0rd!", email: String = "u@example.com",
                        client: UserPoolClientType) async throws {
-        _ = try await service.signUp(SignUpRequest(
+        _ = try await service.registration.signUp(SignUpRequest(
             clientId: client.clientId!, username: username, password: password,
             userAttributes: [AttributeType(name: "email", value: email)]))
-        _ = try await service.confirmSignUp(ConfirmSignUpRequest(
+        _ = try await service.registration.confirmSignUp(ConfirmSignUpRequest(
             clientId: client.clientId!, username: username, confirmationCode: delivery.lastCode!))
     }
 
     func passwordSignIn(_ username: String, _ password: String = "Passw0rd!", client: UserPoolClientType)
         async throws -> AuthenticationResultType
     {
-        try await service.initiateAuth(InitiateAuthRequest(
+        try await service.signIn.initiateAuth(InitiateAuthRequest(
             authFlow: .userPasswordAuth, authParameters: ["USERNAME": username, "PASSWORD": password],
             clientId: client.clientId!)).authenticationResult!
     }

@@ -85,8 +85,8 @@ struct ThreatProtectionTests {
     }
 
     @Test func eventIdsSortByTime() {
-        let earlier = IdentityService.timeOrderedId(Date(timeIntervalSince1970: 1_700_000_000), random: Array(repeating: 0xFF, count: 10))
-        let later = IdentityService.timeOrderedId(Date(timeIntervalSince1970: 1_700_000_000.001), random: Array(repeating: 0, count: 10))
+        let earlier = AuthEventRecorder.timeOrderedId(Date(timeIntervalSince1970: 1_700_000_000), random: Array(repeating: 0xFF, count: 10))
+        let later = AuthEventRecorder.timeOrderedId(Date(timeIntervalSince1970: 1_700_000_000.001), random: Array(repeating: 0, count: 10))
         #expect(earlier < later)
         #expect(UUID(uuidString: earlier) != nil && earlier.count == 36 && Array(earlier)[14] == "7")
     }

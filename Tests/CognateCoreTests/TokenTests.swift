@@ -25,7 +25,7 @@ struct TokenTests {
             #expect(tokens.expiresIn == 3600)
 
             env.time.advance(by: 600)
-            let refreshed = try await env.service.initiateAuth(InitiateAuthRequest(
+            let refreshed = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                 authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": tokens.refreshToken!], clientId: client.clientId!))
                 .authenticationResult!
             #expect(refreshed.refreshToken == nil)
@@ -34,20 +34,20 @@ struct TokenTests {
             #expect(again["auth_time"] as? Double == access["auth_time"] as? Double)
             #expect(again["jti"] as? String != access["jti"] as? String)
 
-            _ = try await env.service.getUser(GetUserRequest(accessToken: refreshed.accessToken!))
-            _ = try await env.service.deleteUser(DeleteUserRequest(accessToken: tokens.accessToken!))
+            _ = try await env.service.account.getUser(GetUserRequest(accessToken: refreshed.accessToken!))
+            _ = try await env.service.account.deleteUser(DeleteUserRequest(accessToken: tokens.accessToken!))
             await expectCognitoError(.notAuthorized) {
-                _ = try await env.service.initiateAuth(InitiateAuthRequest(
+                _ = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                     authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": tokens.refreshToken!], clientId: client.clientId!))
             }
-            await expectCognitoError(.userNotFound) { _ = try await env.service.getUser(GetUserRequest(accessToken: refreshed.accessToken!)) }
+            await expectCognitoError(.userNotFound) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: refreshed.accessToken!)) }
         }
     }
 
     @Test func expiryFollowsClientValidity() async throws {
         try await TestEnvironment.with { env in
             let pool = try await env.pool()
-            let client = try await env.service.createUserPoolClient(CreateUserPoolClientRequest(
+            let client = try await env.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
                 userPoolId: pool.id!, clientName: "short", refreshTokenValidity: 2, accessTokenValidity: 10, idTokenValidity: 15,
                 tokenValidityUnits: TokenValidityUnitsType(accessToken: .minutes, idToken: .minutes, refreshToken: .hours),
                 explicitAuthFlows: [.allowUserPasswordAuth, .allowRefreshTokenAuth])).userPoolClient!
@@ -57,10 +57,10 @@ struct TokenTests {
             let id = claims(of: tokens.idToken!)
             #expect((id["exp"] as! Double) - (id["iat"] as! Double) == 900)
             env.time.advance(by: 601)
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.accessToken!)) }
             env.time.advance(by: 7200)
             await expectCognitoError(.notAuthorized) {
-                _ = try await env.service.initiateAuth(InitiateAuthRequest(
+                _ = try await env.service.signIn.initiateAuth(InitiateAuthRequest(
                     authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": tokens.refreshToken!], clientId: client.clientId!))
             }
         }
@@ -72,13 +72,13 @@ struct TokenTests {
             let client = try await env.client(pool: pool.id!)
             try await env.confirmedUser("carol", client: client)
             let tokens = try await env.passwordSignIn("carol", client: client)
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: tokens.idToken!)) }
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: tokens.idToken!)) }
             var parts = tokens.accessToken!.split(separator: ".").map(String.init)
             parts[1] = Base64URL.encode(Data(#"{"token_use":"access","sub":"x"}"#.utf8))
             await expectCognitoError(.notAuthorized) {
-                _ = try await env.service.getUser(GetUserRequest(accessToken: parts.joined(separator: ".")))
+                _ = try await env.service.account.getUser(GetUserRequest(accessToken: parts.joined(separator: ".")))
             }
-            await expectCognitoError(.notAuthorized) { _ = try await env.service.getUser(GetUserRequest(accessToken: "not.a.jwt")) }
+            await expectCognitoError(.notAuthorized) { _ = try await env.service.account.getUser(GetUserRequest(accessToken: "not.a.jwt")) }
         }
     }
 }

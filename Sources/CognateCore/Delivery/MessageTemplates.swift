@@ -57,7 +57,7 @@ enum MessageTemplates {
 
 /// The link of a CONFIRM_WITH_LINK sign-up message, as Cognito builds it:
 /// `<public base URL>/confirmUser?client_id=…&user_name=…&confirmation_code=…`. Opening it
-/// confirms the sign-up (the server's ConfirmationLinkRoutes; `IdentityService.confirmSignUpByLink`).
+/// confirms the sign-up (the server's ConfirmationLinkRoutes; `Registration.confirmSignUpByLink`).
 public enum ConfirmationLink {
     public static let path = "/confirmUser"
 

@@ -21,3 +21,11 @@ public struct OAuth: Sendable {
     let mfaSettings: MfaSettings
     let sessions: Sessions
 }
+
+extension OAuth {
+    /// The issuer of a pool's tokens.
+    public func issuer(poolId: String) -> String { tokens.issuer(poolId: poolId) }
+
+    /// The base URL clients reach this server at (the OAuth endpoints live under it).
+    public var publicBaseURL: String { tokens.issuerBase }
+}

@@ -103,3 +103,14 @@ extension PoolAdministration {
         return type
     }
 }
+
+extension PoolAdministration {
+    /// The JWKS of a pool (its own keys only); nil when there is no such pool.
+    public func jwks(poolId: String) async throws -> [String: [[String: String]]]? {
+        guard try await directory.cachedPool(poolId) != nil else { return nil }
+        return try await keys.jwks(for: poolId, now: time.now)
+    }
+
+    /// Whether a pool exists (for the discovery endpoints).
+    public func poolExists(_ poolId: String) async throws -> Bool { try await directory.cachedPool(poolId) != nil }
+}

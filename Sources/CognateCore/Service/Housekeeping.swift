@@ -44,3 +44,12 @@ extension Housekeeping {
         return deleted
     }
 }
+
+extension Housekeeping {
+    /// Reloads the signing keys of the pools this node uses (a safety net behind the change
+    /// feed; call periodically).
+    public func refreshSigningKeys() async throws { try await keys.refreshLoaded(now: time.now) }
+
+    /// Whether the store answers.
+    public func ping() async throws { try await store.ping() }
+}

@@ -28,7 +28,7 @@ public struct ChangeNotice: Sendable, Equatable {
 }
 
 /// A feed of configuration changes: writers record a notice in the transaction that makes the
-/// change, and every node polls the feed to drop what it cached (see `IdentityService.applyChanges`).
+/// change, and every node polls the feed to drop what it cached (see `Housekeeping.applyChanges`).
 public protocol ChangeFeedRepository: Sendable {
     func recordChange(_ topic: ChangeTopic, subject: String, at date: Date) async throws
     /// Notices of changes at or after `date`, in id order (unknown topics skipped).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Records that expire, and what "expired" means for each (see `IdentityService.sweepExpired`).
+/// Records that expire, and what "expired" means for each (see `Housekeeping.sweepExpired`).
 public enum ExpiringRecords: String, CaseIterable, Sendable {
     /// Challenge sessions and SRP exchanges, by `expires_at`.
     case authSessions

@@ -16,7 +16,7 @@ struct AccessTokenClaims: Sendable {
 }
 
 /// Checks an access token's signature, issuer, use and expiry (not revocation: that needs the
-/// store, see `IdentityService.authenticatedUser`).
+/// store, see `AccessTokenAuthenticator.authenticatedUser`).
 ///
 /// The issuer is read before the signature is checked, to know whose keys to check it with;
 /// an issuer naming a pool without keys (or no pool) only finds no key.

@@ -112,11 +112,11 @@ public struct CognateServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cognate"),
             services: [
                 Periodic("signing key refresh", every: configuration.keyRefreshSeconds, logger: logger) {
-                    try await service.refreshSigningKeys()
+                    try await service.housekeeping.refreshSigningKeys()
                 },
-                Periodic("expired record sweep", every: 60, logger: logger) { try await service.sweepExpired() },
-                Periodic("change feed", every: 1, logger: logger) { try await service.applyChanges() },
-                Periodic("message delivery", every: 1, logger: logger) { try await service.retryDeliveries() },
+                Periodic("expired record sweep", every: 60, logger: logger) { try await service.housekeeping.sweepExpired() },
+                Periodic("change feed", every: 1, logger: logger) { try await service.housekeeping.applyChanges() },
+                Periodic("message delivery", every: 1, logger: logger) { try await service.housekeeping.retryDeliveries() },
             ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

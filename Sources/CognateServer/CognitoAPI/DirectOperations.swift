@@ -42,7 +42,7 @@ public struct DirectOperations: Sendable {
             throw OperationFailure(type: "InvalidParameterException", message: "\(url) is not an import job's upload URL.")
         }
         do {
-            try await server.service.uploadImportFile(jobId: job, token: token, csv: csv)
+            try await server.service.userImport.uploadImportFile(jobId: job, token: token, csv: csv)
         } catch {
             let wire = WireError(error)
             throw OperationFailure(type: wire.type, message: wire.message)

@@ -15,7 +15,7 @@ enum OAuthRoutes {
         router.get("/oauth2/authorize") { request, _ -> Response in
             let query = queryDictionary(request)
             do {
-                let validated = try await service.authorizationRequest(query)
+                let validated = try await service.oauth.authorizationRequest(query)
                 try await checkDomain(request, clientId: validated.clientId, service: service)
                 return HostedPages.redirect("/login?" + (request.uri.query ?? ""))
             } catch {
@@ -24,29 +24,29 @@ enum OAuthRoutes {
         }
         router.get("/login") { request, _ -> Response in
             do {
-                let validated = try await service.authorizationRequest(queryDictionary(request))
+                let validated = try await service.oauth.authorizationRequest(queryDictionary(request))
                 try await checkDomain(request, clientId: validated.clientId, service: service)
                 let (browser, isNew) = HostedPages.browser(of: request)
                 if let provider = validated.identityProvider {
                     var response = HostedPages.redirect(
-                        try await service.beginFederatedSignIn(validated, provider: provider, browser: browser))
+                        try await service.federation.beginFederatedSignIn(validated, provider: provider, browser: browser))
                     if isNew { response.headers[.setCookie] = HostedPages.browserCookie(browser, secure: secureCookies) }
                     return response
                 }
                 return await respond(
-                    with: try await service.beginHostedSignIn(validated, browser: browser), browser: browser,
+                    with: try await service.oauth.beginHostedSignIn(validated, browser: browser), browser: browser,
                     service: service, secureCookies: secureCookies)
             } catch {
                 return await authorizeFailure(error, request, service: service)
             }
         }
         let starts: [(String, @Sendable (AuthorizationRequest, BrowserBinding) async throws -> HostedSignInStep)] = [
-            ("/signup", service.beginHostedSignUp), ("/forgotPassword", service.beginHostedPasswordReset),
+            ("/signup", service.oauth.beginHostedSignUp), ("/forgotPassword", service.oauth.beginHostedPasswordReset),
         ]
         for (path, begin) in starts {
             router.get(RouterPath(path)) { request, _ -> Response in
                 do {
-                    let validated = try await service.authorizationRequest(queryDictionary(request))
+                    let validated = try await service.oauth.authorizationRequest(queryDictionary(request))
                     try await checkDomain(request, clientId: validated.clientId, service: service)
                     let browser = HostedPages.browser(of: request).binding
                     return await respond(
@@ -67,7 +67,7 @@ enum OAuthRoutes {
             }
             do {
                 let step = try await SharedPool.run {
-                    try await service.continueHostedSignIn(flow: flow, form: form, browser: browser)
+                    try await service.oauth.continueHostedSignIn(flow: flow, form: form, browser: browser)
                 }
                 return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
             } catch {
@@ -78,7 +78,7 @@ enum OAuthRoutes {
             do {
                 guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
                 let credentials = basicCredentials(request)
-                return try json(.ok, try await SharedPool.run { try await service.tokenEndpoint(form: form, basic: credentials) })
+                return try json(.ok, try await SharedPool.run { try await service.oauth.tokenEndpoint(form: form, basic: credentials) })
             } catch {
                 return oauthFailure(error)
             }
@@ -86,7 +86,7 @@ enum OAuthRoutes {
         router.post("/oauth2/revoke") { request, _ -> Response in
             do {
                 guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
-                try await service.revokeEndpoint(form: form, basic: basicCredentials(request))
+                try await service.oauth.revokeEndpoint(form: form, basic: basicCredentials(request))
                 return Response(status: .ok, headers: [.cacheControl: "no-store"])
             } catch {
                 return oauthFailure(error)
@@ -98,7 +98,7 @@ enum OAuthRoutes {
                     guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
                         throw OAuthError("invalid_token", "A Bearer access token is required.", status: 401)
                     }
-                    return try json(.ok, try await service.userInfo(accessToken: String(header.dropFirst("bearer ".count))))
+                    return try json(.ok, try await service.oauth.userInfo(accessToken: String(header.dropFirst("bearer ".count))))
                 } catch {
                     return oauthFailure(error)
                 }
@@ -116,7 +116,7 @@ enum OAuthRoutes {
                 let query = queryDictionary(request)
                 let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
                 return HostedPages.redirect(try await SharedPool.run {
-                    try await service.completeFederatedSignIn(query, browser: browser)
+                    try await service.federation.completeFederatedSignIn(query, browser: browser)
                 })
             } catch {
                 return await authorizeFailure(error, request, service: service)
@@ -124,7 +124,7 @@ enum OAuthRoutes {
         }
         router.get("/ui/:pool/:client/logo") { _, context -> Response in
             guard let pool = context.parameters.get("pool"), let client = context.parameters.get("client"),
-                let (image, type) = try? await service.logo(poolId: pool, clientId: client)
+                let (image, type) = try? await service.managedLogin.logo(poolId: pool, clientId: client)
             else { return HostedPages.error(.notFound, "No such logo.") }
             return Response(
                 status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
@@ -133,7 +133,7 @@ enum OAuthRoutes {
         router.get("/logout") { request, _ -> Response in
             let query = queryDictionary(request)
             do {
-                return HostedPages.redirect(try await service.logoutRedirect(
+                return HostedPages.redirect(try await service.oauth.logoutRedirect(
                     clientId: query["client_id"], logoutURI: query["logout_uri"]))
             } catch {
                 return await authorizeFailure(error, request, service: service)
@@ -145,9 +145,9 @@ enum OAuthRoutes {
                                 secureCookies: Bool) async -> Response {
         switch step {
         case .page(let page, let flow, let request):
-            let style = (try? await service.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
+            let style = (try? await service.managedLogin.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
             var terms: [(name: String, url: String)] = []
-            if case .signUp = page { terms = (try? await service.termsLinks(clientId: request.clientId)) ?? [] }
+            if case .signUp = page { terms = (try? await service.managedLogin.termsLinks(clientId: request.clientId)) ?? [] }
             var response = HostedPages.page(page, flow: flow, request: request, style: style, terms: terms)
             response.headers[.setCookie] = HostedPages.browserCookie(browser, secure: secureCookies)
             return response
@@ -159,9 +159,9 @@ enum OAuthRoutes {
     private static func checkDomain(_ request: Request, clientId: String, service: IdentityService) async throws {
         guard let host = request.head.authority,
             let label = host.split(separator: ".").first.map(String.init), host.contains("."),
-            let poolId = try await service.poolOfDomain(label)
+            let poolId = try await service.managedLogin.poolOfDomain(label)
         else { return }
-        guard try await service.clientBelongs(clientId, toPool: poolId) else {
+        guard try await service.managedLogin.clientBelongs(clientId, toPool: poolId) else {
             throw AuthorizationPageError(message: "This app client does not belong to the user pool of \(host).")
         }
     }
@@ -186,15 +186,15 @@ enum OAuthRoutes {
             var pairs = [("error", refused.error.error), ("error_description", refused.error.description)]
             if let state = refused.state { pairs.append(("state", state)) }
             let separator = refused.redirectURI.contains("?") ? "&" : "?"
-            return HostedPages.redirect(refused.redirectURI + separator + IdentityService.formEncoded(pairs))
+            return HostedPages.redirect(refused.redirectURI + separator + OAuth.formEncoded(pairs))
         default:
             answer = (.internalServerError, "The sign-in failed; try again.", nil)
         }
         if known == nil, request.method == .post || answer.status == .tooManyRequests {
-            known = try? await service.authorizationRequest(queryDictionary(request))
+            known = try? await service.oauth.authorizationRequest(queryDictionary(request))
         }
         var style = HostedPageStyle()
-        if let known, let own = try? await service.hostedPageStyle(clientId: known.clientId) { style = own }
+        if let known, let own = try? await service.managedLogin.hostedPageStyle(clientId: known.clientId) { style = own }
         return HostedPages.error(answer.status, answer.message, reason: answer.reason, signIn: known, style: style)
     }
 

@@ -14,7 +14,7 @@ enum AuthEventFeedbackRoutes {
                 return ConfirmationLinkRoutes.page(.badRequest, "This link is incomplete.")
             }
             do {
-                _ = try await service.updateAuthEventFeedback(UpdateAuthEventFeedbackRequest(
+                _ = try await service.threatProtection.updateAuthEventFeedback(UpdateAuthEventFeedbackRequest(
                     userPoolId: fields[0], username: fields[1], eventId: fields[2], feedbackToken: fields[3],
                     feedbackValue: fields[4] == "valid" ? .valid : .invalid))
                 return ConfirmationLinkRoutes.page(.ok, "Thank you: your answer was recorded.", title: "Answer recorded")

@@ -15,7 +15,7 @@ enum ConfirmationLinkRoutes {
                 clientId.count <= 128, username.count <= 128, code.count <= 2048
             else { return page(.badRequest, "This confirmation link is incomplete.") }
             do {
-                try await service.confirmSignUpByLink(clientId: clientId, username: username, code: code)
+                try await service.registration.confirmSignUpByLink(clientId: clientId, username: username, code: code)
                 return page(.ok, "Your registration has been confirmed!", title: "Account confirmed")
             } catch let error as CognitoError {
                 return page(error.code == .resourceNotFound ? .notFound : .badRequest, error.message)

@@ -15,12 +15,12 @@ import Hummingbird
 enum ImportRoutes {
     static func add(to router: Router<CognateRequestContext>, service: IdentityService) {
         let uploading = UploadsInProgress()
-        let limit = IdentityService.maximumImportBytes
+        let limit = UserImport.maximumImportBytes
         router.put("/import/:job") { request, context -> Response in
             guard let job = context.parameters.get("job"), let token = request.uri.queryParameters["token"].map(String.init)
             else { return JSONResponse.status(.badRequest, ["message": "The upload URL is incomplete."]) }
             do {
-                try await service.authorizeImportUpload(jobId: job, token: token)
+                try await service.userImport.authorizeImportUpload(jobId: job, token: token)
             } catch {
                 return refusal(error)
             }
@@ -43,7 +43,7 @@ enum ImportRoutes {
             do {
                 // Off the event loop: decoding and storing up to 100 MB would hold up its other connections.
                 try await withTaskExecutorPreference(globalConcurrentExecutor) {
-                    try await service.uploadImportFile(jobId: job, token: token, csv: try upload.contents())
+                    try await service.userImport.uploadImportFile(jobId: job, token: token, csv: try upload.contents())
                 }
                 return Response(status: .ok)
             } catch {

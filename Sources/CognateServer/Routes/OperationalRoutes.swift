@@ -16,7 +16,7 @@ enum OperationalRoutes {
         router.get("/health") { _, _ in JSONResponse.status(.ok, ["status": "ok"]) }
         router.get("/ready") { _, _ in
             do {
-                try await service.ping()
+                try await service.housekeeping.ping()
                 return JSONResponse.status(.ok, ["status": "ready"])
             } catch {
                 return JSONResponse.status(.serviceUnavailable, ["status": "unavailable", "error": "\(error)"])

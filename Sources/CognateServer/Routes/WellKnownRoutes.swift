@@ -9,16 +9,16 @@ enum WellKnownRoutes {
     static func add(to router: Router<CognateRequestContext>, service: IdentityService, cors: CORSPolicy) {
         router.get("/:poolId/.well-known/jwks.json") { request, context in
             let poolId = try context.parameters.require("poolId")
-            guard let jwks = try await service.jwks(poolId: poolId) else {
+            guard let jwks = try await service.pools.jwks(poolId: poolId) else {
                 return JSONResponse.notFound("User pool \(poolId) does not exist.")
             }
             return try JSONResponse.ok(jwks).allowing(cors, for: request)
         }
         router.get("/:poolId/.well-known/openid-configuration") { request, context in
             let poolId = try context.parameters.require("poolId")
-            guard try await service.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
-            let issuer = service.issuer(poolId: poolId)
-            let base = service.publicBaseURL
+            guard try await service.pools.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
+            let issuer = service.oauth.issuer(poolId: poolId)
+            let base = service.oauth.publicBaseURL
             let document: [String: JSONAny] = [
                 "issuer": .string(issuer),
                 "jwks_uri": .string(issuer + "/.well-known/jwks.json"),

@@ -1,5 +1,5 @@
 /// An index of the devices still waiting for confirmation, by age, for the sweep that deletes
-/// those never confirmed (every minute, `IdentityService.sweepExpired`). Without it the sweep
+/// those never confirmed (every minute, `Housekeeping.sweepExpired`). Without it the sweep
 /// read every device of every pool inside a write transaction: 0.23 s with a million devices,
 /// every write of the node waiting behind it, to find none. Partial (`WHERE verifier IS
 /// NULL`): a device leaves the index when it is confirmed, so the index holds only the few
