@@ -183,6 +183,22 @@ def test_groups(production, admin):
         admin.get_group(UserPoolId=pool["Id"], GroupName="readers")
 
 
+def test_output_id_prints_only_ids_for_scripts(production, admin):
+    """deploy.md said `pools create` "prints the id"; it printed a table. `--output id` prints
+    what names each item, one per line."""
+    name = unique("ids")
+    created = run(production, "pools", "create", name, "--output", "id").stdout
+    pool_id = created.strip()
+    assert created == pool_id + "\n" and admin.describe_user_pool(UserPoolId=pool_id)["UserPool"]["Name"] == name
+    client_id = run(production, "clients", "create", "--pool", pool_id, "web", "--output", "id").stdout.strip()
+    assert admin.describe_user_pool_client(UserPoolId=pool_id, ClientId=client_id)["UserPoolClient"]["ClientName"] == "web"
+    assert run(production, "clients", "list", "--pool", pool_id, "--output", "id").stdout == client_id + "\n"
+    assert run(production, "users", "create", "--pool", pool_id, "ada", "--suppress-message", "--output", "id").stdout == "ada\n"
+    assert run(production, "groups", "create", "--pool", pool_id, "staff", "--output", "id").stdout == "staff\n"
+    assert pool_id in run(production, "pools", "list", "--output", "id").stdout.splitlines()
+    assert run(production, "pools", "delete", pool_id, "--output", "id").stdout == pool_id + "\n"
+
+
 # --- credentials ----------------------------------------------------------------------------
 
 def test_a_wrong_secret_unknown_key_or_no_credentials_fail_with_the_servers_error(production, tmp_path):
