@@ -332,6 +332,30 @@ def test_import_brings_back_the_same_users(production, admin, source_pool, tmp_p
     assert again.returncode == 0 and "Imported 0, skipped 0, failed 1003" in again.stdout   # names exist: rows fail
 
 
+def test_a_disabled_user_stays_disabled_through_export_and_import(production, admin, tmp_path):
+    """`users export` -> `users import` enabled every disabled user. JSON lines carry Enabled and
+    the import disables the users it made; CSV, whose columns are Cognito's, says it cannot."""
+    source = admin.create_user_pool(PoolName=unique("disabled-src"))["UserPool"]
+    for name in ("on", "off", "taken"):
+        admin.admin_create_user(UserPoolId=source["Id"], Username=name, MessageAction="SUPPRESS")
+    for name in ("off", "taken"):
+        admin.admin_disable_user(UserPoolId=source["Id"], Username=name)
+    target = admin.create_user_pool(PoolName=unique("disabled-dst"))["UserPool"]
+    admin.admin_create_user(UserPoolId=target["Id"], Username="taken", MessageAction="SUPPRESS")   # someone else's
+
+    exported = tmp_path / "users.jsonl"
+    run(production, "users", "export", "--pool", source["Id"], "--file", str(exported))
+    done = run(production, "users", "import", "--pool", target["Id"], "--file", str(exported))
+    assert "Imported 2, skipped 0, failed 1 (3 rows, 1 import job); disabled 1, as the file marks them." in done.stdout, done.stdout
+    enabled = {u["Username"]: u["Enabled"] for u in all_users(admin, target["Id"])}
+    assert enabled == {"on": True, "off": False, "taken": True}   # the existing user is left as it was
+
+    as_csv = run(production, "users", "export", "--pool", source["Id"], "--format", "csv", "--file", str(tmp_path / "u.csv"))
+    assert "2 of the users are disabled" in as_csv.stderr and "--format jsonl keeps it" in as_csv.stderr
+    quiet = run(production, "users", "export", "--pool", target["Id"], "--format", "csv", "--file", str(tmp_path / "t.csv"))
+    assert "1 of the users is disabled" in quiet.stderr
+
+
 def test_an_import_the_server_refuses_fails(production, admin, tmp_path):
     target = admin.create_user_pool(PoolName=unique("import-bad"))["UserPool"]
     bad = tmp_path / "bad.csv"
