@@ -44,14 +44,7 @@ struct DatabaseOption: ParsableArguments {
         } catch {
             throw openingFailure(error)
         }
-        do {
-            let result = try await body(store)
-            await store.close()
-            return result
-        } catch {
-            await store.close()
-            throw error
-        }
+        return try await using(store, close: { await $0.close() }, body)
     }
 
     /// An error from opening the database, as the one line a command prints: the storage's
@@ -315,6 +308,19 @@ struct ServerOptions: ParsableArguments {
         delivery.smsWebhookURL = Setting.string(smsWebhookURL, "COGNATE_SMS_WEBHOOK_URL")
         delivery.webhookSecret = refusals.read { try Setting.secret(file: webhookSecretFile, "COGNATE_WEBHOOK_SECRET") }
         return delivery
+    }
+}
+
+/// Runs `body` with `resource`, then closes it, whether `body` returned or threw.
+func using<Resource, Result>(_ resource: Resource, close: (Resource) async -> Void,
+                             _ body: (Resource) async throws -> Result) async throws -> Result {
+    do {
+        let result = try await body(resource)
+        await close(resource)
+        return result
+    } catch {
+        await close(resource)
+        throw error
     }
 }
 

@@ -58,15 +58,7 @@ struct AdminConnection: ParsableArguments {
 
     /// Runs `body` with a client of the server, or of the database with `--database` (closed afterwards).
     func withClient<Result>(_ body: (AdminClient) async throws -> Result) async throws -> Result {
-        let client = try await client()
-        do {
-            let result = try await body(client)
-            await client.close()
-            return result
-        } catch {
-            await client.close()
-            throw error
-        }
+        try await using(try await client(), close: { await $0.close() }, body)
     }
 
     private func client() async throws -> AdminClient {
