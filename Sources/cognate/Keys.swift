@@ -2,7 +2,6 @@ import ArgumentParser
 import CognateCore
 import CognateStorage
 import Foundation
-import Logging
 
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,9 +39,9 @@ struct Keys: AsyncParsableCommand {
             abstract: "Add a signing key to a pool (or to every pool): published at once, it signs after the activation "
                 + "delay (60 s by default); the keys it replaces stay published until their tokens have expired.")
 
-        @OptionGroup var database: DatabaseOption
         static let defaultActivationSeconds: Double = 60
 
+        @OptionGroup var database: DatabaseOption
         @Option(help: "The pool to rotate (default: every pool).") var pool: String?
         @Option(help: "Seconds the new key is published before it signs: long enough for JWKS caches to fetch it (env COGNATE_KEY_ACTIVATION_SECONDS; default 60).")
         var activationSeconds: Double?
