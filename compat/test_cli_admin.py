@@ -183,6 +183,22 @@ def test_groups(production, admin):
         admin.get_group(UserPoolId=pool["Id"], GroupName="readers")
 
 
+def test_output_id_prints_only_ids_for_scripts(production, admin):
+    """deploy.md said `pools create` "prints the id"; it printed a table. `--output id` prints
+    what names each item, one per line."""
+    name = unique("ids")
+    created = run(production, "pools", "create", name, "--output", "id").stdout
+    pool_id = created.strip()
+    assert created == pool_id + "\n" and admin.describe_user_pool(UserPoolId=pool_id)["UserPool"]["Name"] == name
+    client_id = run(production, "clients", "create", "--pool", pool_id, "web", "--output", "id").stdout.strip()
+    assert admin.describe_user_pool_client(UserPoolId=pool_id, ClientId=client_id)["UserPoolClient"]["ClientName"] == "web"
+    assert run(production, "clients", "list", "--pool", pool_id, "--output", "id").stdout == client_id + "\n"
+    assert run(production, "users", "create", "--pool", pool_id, "ada", "--suppress-message", "--output", "id").stdout == "ada\n"
+    assert run(production, "groups", "create", "--pool", pool_id, "staff", "--output", "id").stdout == "staff\n"
+    assert pool_id in run(production, "pools", "list", "--output", "id").stdout.splitlines()
+    assert run(production, "pools", "delete", pool_id, "--output", "id").stdout == pool_id + "\n"
+
+
 # --- credentials ----------------------------------------------------------------------------
 
 def test_a_wrong_secret_unknown_key_or_no_credentials_fail_with_the_servers_error(production, tmp_path):
@@ -314,6 +330,30 @@ def test_import_brings_back_the_same_users(production, admin, source_pool, tmp_p
 
     again = run(production, "users", "import", "--pool", target["Id"], "--file", str(exported), check=False)
     assert again.returncode == 0 and "Imported 0, skipped 0, failed 1003" in again.stdout   # names exist: rows fail
+
+
+def test_a_disabled_user_stays_disabled_through_export_and_import(production, admin, tmp_path):
+    """`users export` -> `users import` enabled every disabled user. JSON lines carry Enabled and
+    the import disables the users it made; CSV, whose columns are Cognito's, says it cannot."""
+    source = admin.create_user_pool(PoolName=unique("disabled-src"))["UserPool"]
+    for name in ("on", "off", "taken"):
+        admin.admin_create_user(UserPoolId=source["Id"], Username=name, MessageAction="SUPPRESS")
+    for name in ("off", "taken"):
+        admin.admin_disable_user(UserPoolId=source["Id"], Username=name)
+    target = admin.create_user_pool(PoolName=unique("disabled-dst"))["UserPool"]
+    admin.admin_create_user(UserPoolId=target["Id"], Username="taken", MessageAction="SUPPRESS")   # someone else's
+
+    exported = tmp_path / "users.jsonl"
+    run(production, "users", "export", "--pool", source["Id"], "--file", str(exported))
+    done = run(production, "users", "import", "--pool", target["Id"], "--file", str(exported))
+    assert "Imported 2, skipped 0, failed 1 (3 rows, 1 import job); disabled 1, as the file marks them." in done.stdout, done.stdout
+    enabled = {u["Username"]: u["Enabled"] for u in all_users(admin, target["Id"])}
+    assert enabled == {"on": True, "off": False, "taken": True}   # the existing user is left as it was
+
+    as_csv = run(production, "users", "export", "--pool", source["Id"], "--format", "csv", "--file", str(tmp_path / "u.csv"))
+    assert "2 of the users are disabled" in as_csv.stderr and "--format jsonl keeps it" in as_csv.stderr
+    quiet = run(production, "users", "export", "--pool", target["Id"], "--format", "csv", "--file", str(tmp_path / "t.csv"))
+    assert "1 of the users is disabled" in quiet.stderr
 
 
 def test_an_import_the_server_refuses_fails(production, admin, tmp_path):

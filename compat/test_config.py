@@ -68,22 +68,24 @@ def test_problems_are_reported_together_with_exit_status_1(tmp_path):
     config.write_text("smtp:\n  password: hunter2\nbogus_setting: 1\n")
     result = run("config", "check", "--config", str(config))
     assert result.returncode == 1
-    assert "smtp.password is a secret" in result.stderr and "Unknown setting bogus_setting" in result.stderr
+    assert f"{config}:2: smtp.password is a secret" in result.stderr and f"{config}:3: unknown setting bogus_setting" in result.stderr
     assert "hunter2" not in result.stderr + result.stdout
 
-    config.write_text("port: not-a-number\n")
+    config.write_text("mode: production\nport: not-a-number\nemail_delivery: pigeon\n")
     code, document, _ = check(config)
     assert code == 1 and not document["ok"]
-    assert any("COGNATE_PORT must be a number" in p for p in document["problems"])
+    assert f"port in {config}:2 must be a number, not not-a-number." in document["problems"], document["problems"]
+    assert f"email_delivery in {config}:3 must be outbox, smtp or webhook, not pigeon." in document["problems"]
+    assert any("needs admin credentials" in p for p in document["problems"])   # every problem at once
 
     config.write_text("mode: production\n")
     code, document, _ = check(config)
-    assert code == 1 and "admin" in document["problems"][0].lower() and "email channel" in document["problems"][0]
+    assert code == 1 and "admin" in document["problems"][0].lower() and "email channel" in document["problems"][1]
 
     config.write_text("log:\n  format: xml\ntls:\n  certificate: /nonexistent.pem\n  key: /nonexistent.key\n")
     code, document, _ = check(config)
     assert code == 1
-    assert any("Log format must be text or json" in p for p in document["problems"])
+    assert f"log.format in {config}:2 must be text or json, not xml." in document["problems"], document["problems"]
     assert any("tls.certificate: cannot read" in p for p in document["problems"])
 
     config.write_text("port: [unclosed\n")
@@ -221,3 +223,42 @@ def test_an_audit_log_that_cannot_be_written_is_named_as_such(tmp_path):
                  "--audit-log", str(tmp_path / "missing" / "audit.jsonl"))
     assert result.returncode != 0
     assert "Cannot append to the audit log" in result.stderr and "Cannot open the database" not in result.stderr, result.stderr
+
+
+def test_file_errors_name_the_files_keys_as_written_with_the_nearest_key(tmp_path):
+    """They were named by the environment variable, nested keys flattened (`smtp_hots`), and
+    an unknown key got no suggestion."""
+    config = tmp_path / "cognate.yaml"
+    config.write_text("smtp:\n  hots: mail.example.com\nrate_limits:\n  messages: 3\nlog_levle: debug\nfrobnicate: 1\n")
+    result = run("config", "check", "--config", str(config))
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"Error: {config}:2: unknown setting smtp.hots; did you mean 'smtp.host'? (`cognate config keys` lists them)."
+    assert f"{config}:4: unknown setting rate_limits.messages; did you mean 'rate_limit.messages'?" in lines[1]
+    assert lines[2].startswith(f"{config}:5: unknown setting log_levle; did you mean 'log.level'?")
+    assert lines[3].startswith(f"{config}:6: unknown setting frobnicate (")   # nothing near
+    assert "COGNATE_SMTP_HOTS" not in result.stderr and "smtp_hots" not in result.stderr
+
+    config.write_text("db:\n  pool_size: -1\nlog:\n  format: xml\n")
+    code, document, _ = check(config)
+    assert f"db.pool_size in {config}:2 must be at least 1, not -1." in document["problems"], document["problems"]
+    assert f"log.format in {config}:4 must be text or json, not xml." in document["problems"]
+    code, document, _ = check(config, env={"COGNATE_DB_POOL_SIZE": "many"})
+    assert "COGNATE_DB_POOL_SIZE must be a number, not many." in document["problems"]   # the environment's, by its name
+
+
+def test_config_check_without_a_file_shows_every_setting_and_its_default(tmp_path):
+    """Without a file it printed nothing but OK: every setting's effective value, and where it
+    came from (default, file, environment, flag)."""
+    result = run("config", "check", env={"COGNATE_REGION": "eu-west-1"})
+    assert result.returncode == 0, result.stderr
+    rows = {cells[0]: cells for cells in (re.split(r"  +", line) for line in result.stdout.splitlines()[2:-1])}
+    keys = {line.split("`")[1] for line in run("config", "keys").stdout.splitlines()[2:]}
+    assert set(rows) == keys
+    assert rows["port"][1:] == ["9229", "default"] and rows["mode"][1:] == ["dev", "default"]
+    assert rows["database"][1:] == ["./.cognate/cognate.sqlite", "default"] and rows["log.level"][1:] == ["info", "default"]
+    assert rows["region"][1:] == ["eu-west-1", "environment"] and rows["smtp.host"][1:] == ["(not set)", "default"]
+    assert result.stdout.splitlines()[-1] == "OK"
+    document = json.loads(run("config", "check", "--json", "--port", "1234").stdout)
+    assert settings(document)["rate_limit.messages"] == ("10", "default")
+    assert settings(document)["port"] == ("1234", "flag")

@@ -683,7 +683,8 @@ def serve_once(database_url, timeout=60):
 def test_unreachable_database_is_a_clear_start_up_error():
     code, output = serve_once("postgres://cognate@127.0.0.1:1/cognate")
     assert code != 0, output
-    assert "Cannot open the database" in output and "Cannot connect to PostgreSQL" in output, output
+    assert output.splitlines() == ["Error: Cannot connect to PostgreSQL at 127.0.0.1:1: connection refused (for 10 s); is "
+                                   "PostgreSQL running there? (from --database; --database or COGNATE_DATABASE sets it)."], output
 
 
 def test_start_up_error_does_not_print_the_database_password():

@@ -46,6 +46,9 @@ def postgres():
                f"-c ssl_cert_file={workdir / 'server.crt'} -c ssl_key_file={workdir / 'server.key'}")
     subprocess.run([*as_owner, postgres_dir / "pg_ctl", "-D", workdir / "data", "-l", workdir / "log", "-w",
                     "start", "-o", options], check=True, capture_output=True)
+    # The tests' commands work on an existing Cognate database, as an operator's do: migrate makes it.
+    subprocess.run([str(BINARY), "migrate", "--database", f"postgres://cognate@127.0.0.1:{port}/postgres"], check=True,
+                   capture_output=True, timeout=60, env={**os.environ, "PGPASSWORD": PASSWORD})
     try:
         yield port, str(workdir), str(workdir / "server.crt")
     finally:
@@ -131,10 +134,14 @@ def test_a_failure_says_why(postgres):
     after the wait for it to come up (10 s)."""
     port, _, _ = postgres
     status, output = cognate(f"postgres://cognate:wrong@127.0.0.1:{port}/postgres")
-    assert status != 0 and 'password authentication failed for user "cognate"' in output, output
+    assert status != 0 and f'at 127.0.0.1:{port} as cognate: password authentication failed for user "cognate"' in output, output
+    assert len(output.splitlines()) == 1, output
     assert "wrong" not in output.replace("cognate:***", "")
-    status, output = cognate(f"postgres://cognate:x@127.0.0.1:{free_port()}/postgres")
-    assert status != 0 and "Connection refused" in output, output
+    closed = free_port()
+    status, output = cognate(f"postgres://cognate:x@127.0.0.1:{closed}/postgres")
+    assert status != 0 and output.splitlines() == [
+        f"Error: Cannot connect to PostgreSQL at 127.0.0.1:{closed}: connection refused (for 10 s); is PostgreSQL running there? "
+        "(from --database; --database or COGNATE_DATABASE sets it)."], output
     status, output = cognate(f"postgres://cognate@127.0.0.1:{port}/postgres?sslmode=on")
     assert status != 0 and 'Unknown sslmode "on"' in output, output
     status, output = cognate(f"postgres://cognate@127.0.0.1:{port}/postgres")
@@ -149,3 +156,18 @@ def test_a_unix_socket(postgres):
     status, output = cognate("postgresql://cognate@/postgres",
                              {"PGPASSWORD": PASSWORD, "PGHOST": directory, "PGPORT": str(port)})
     assert status == 0, output
+
+
+def test_a_database_without_cognates_tables_is_named_and_left_empty(postgres):
+    """The wrong database name in a URL: the commands that work on a server's database said
+    nothing and gave it Cognate's tables."""
+    port, _, _ = postgres
+    subprocess.run([tool("psql"), f"postgresql://cognate@127.0.0.1:{port}/postgres", "-qc", "CREATE DATABASE other"],
+                   env={**os.environ, "PGPASSWORD": PASSWORD}, check=True, capture_output=True)
+    status, output = cognate(f"postgres://cognate@127.0.0.1:{port}/other", {"PGPASSWORD": PASSWORD})
+    assert status == 1 and f"postgres://cognate@127.0.0.1:{port}/other holds no Cognate tables" in output, output
+    assert "cognate migrate" in output
+    tables = subprocess.run([tool("psql"), f"postgresql://cognate@127.0.0.1:{port}/other", "-tAc",
+                             "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"],
+                            env={**os.environ, "PGPASSWORD": PASSWORD}, capture_output=True, text=True, check=True).stdout
+    assert tables.strip() == "0"

@@ -35,31 +35,42 @@ public final class SQLStore: Store {
         }
     }
 
-    /// Opens the database a location names and brings its schema up to date:
-    /// `postgres://…` / `postgresql://…` for PostgreSQL, anything else is a SQLite file path
-    /// (an optional `sqlite://` prefix is stripped). `cachingUsers`: as ``init(backend:cachingUsers:)``.
+    /// Opens the database a location names (``DatabaseLocation``: a SQLite file path, or a
+    /// `postgres://` / `postgresql://` URL; any other `scheme://` is refused) and brings its
+    /// schema up to date. `cachingUsers`: as ``init(backend:cachingUsers:)``.
+    ///
+    /// - Parameter creating: true for what may start a database (`serve`, `migrate`): a SQLite
+    ///   file is created where none is, and an empty database gets the schema. False for the
+    ///   commands that work on a server's database: a location without a Cognate database (no
+    ///   file, an empty one, a database without Cognate's tables) throws
+    ///   ``StorageError/noDatabase(_:)``, and nothing is created there.
     public static func open(_ location: String, options: DatabaseOptions = DatabaseOptions(), logger: Logger,
-                             migrate: Bool = true, cachingUsers: Bool = false) async throws -> SQLStore {
-        let backend = try await openBackend(location, options: options, logger: logger)
-        if migrate {
-            do {
-                try await Migrator.migrate(backend, logger: logger)
-            } catch {
-                await backend.shutdown()
-                throw error
+                             migrate: Bool = true, creating: Bool = true, cachingUsers: Bool = false) async throws -> SQLStore {
+        let backend = try await openBackend(location, options: options, logger: logger, creating: creating)
+        do {
+            if !creating, try await !Migrator.hasSchema(backend) {
+                throw StorageError.noDatabase("\(try DatabaseLocation(location).shown) holds no Cognate tables.")
             }
+            if migrate { try await Migrator.migrate(backend, logger: logger) }
+        } catch {
+            await backend.shutdown()
+            throw error
         }
         return SQLStore(backend: backend, cachingUsers: cachingUsers)
     }
 
-    public static func openBackend(_ location: String, options: DatabaseOptions = DatabaseOptions(), logger: Logger)
-        async throws -> any SQLBackend
-    {
-        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            return try await PostgresBackend.open(url: location, options: options, logger: logger)
+    /// The backend of the database `location` names, as ``open(_:options:logger:migrate:creating:cachingUsers:)``
+    /// finds it, without migrating. A file that is not a SQLite database, or a directory, is
+    /// refused before anything is changed; with `creating` false, so is a missing or empty file
+    /// and a SQLite file without Cognate's tables.
+    public static func openBackend(_ location: String, options: DatabaseOptions = DatabaseOptions(), logger: Logger,
+                                   creating: Bool = true) async throws -> any SQLBackend {
+        switch try DatabaseLocation(location) {
+        case .postgres(let url):
+            return try await PostgresBackend.open(url: url, options: options, logger: logger)
+        case .sqlite(let path):
+            return try await SQLiteBackend.open(path: path, logger: logger, creating: creating)
         }
-        let path = location.hasPrefix("sqlite://") ? String(location.dropFirst("sqlite://".count)) : location
-        return try await SQLiteBackend.open(path: path, logger: logger)
     }
 
     public func write<Result: Sendable>(
@@ -127,10 +138,15 @@ public final class SQLStore: Store {
 public enum StorageError: Error, CustomStringConvertible {
     case unreachable(String)
     case corrupt(String)
+    /// A location that cannot name a database (an unknown URL scheme, a directory, a file that
+    /// is not a SQLite database).
+    case invalidLocation(String)
+    /// No Cognate database where a command that does not create one looked.
+    case noDatabase(String)
 
     public var description: String {
         switch self {
-        case .unreachable(let message), .corrupt(let message): message
+        case .unreachable(let message), .corrupt(let message), .invalidLocation(let message), .noDatabase(let message): message
         }
     }
 }

@@ -20,7 +20,7 @@ struct Functions: AsyncParsableCommand {
         @Argument(help: "The webhook's http:// or https:// URL.") var url: String
 
         func run() async throws {
-            try await Keys.withStore(database) { try await FunctionBindings.put(arn: arn, url: url, in: $0) }
+            try await database.withStore { try await FunctionBindings.put(arn: arn, url: url, in: $0) }
             print("\(arn) -> \(url)")
         }
     }
@@ -31,7 +31,7 @@ struct Functions: AsyncParsableCommand {
         @Flag(help: "One JSON object per line.") var json = false
 
         func run() async throws {
-            let bindings = try await Keys.withStore(database) { store in try await store.read { try await $0.allFunctions() } }
+            let bindings = try await database.withStore { store in try await store.read { try await $0.allFunctions() } }
             let formatter = ISO8601DateFormatter()
             let rows = bindings.map { [$0.arn, $0.url, formatter.string(from: $0.updatedAt)] }
             if json {
@@ -49,7 +49,7 @@ struct Functions: AsyncParsableCommand {
         @Argument(help: "The function ARN.") var arn: String
 
         func run() async throws {
-            guard try await Keys.withStore(database, { try await FunctionBindings.delete(arn: arn, in: $0) }) else {
+            guard try await database.withStore({ try await FunctionBindings.delete(arn: arn, in: $0) }) else {
                 throw ValidationError("No function is bound to \(arn).")
             }
             print("deleted \(arn)")
@@ -74,12 +74,12 @@ struct Functions: AsyncParsableCommand {
         func run() async throws {
             let configured = try Setting.secret(file: webhookSecretFile, "COGNATE_WEBHOOK_SECRET").flatMap { $0.isEmpty ? nil : $0 }
             guard let arn else {
-                print(try await Keys.withStore(database) { try await FunctionBindings.signingSecret(in: $0) })
+                print(try await database.withStore { try await FunctionBindings.signingSecret(in: $0) })
                 return
             }
             var secret = configured ?? ""
             if configured == nil {
-                secret = try await Keys.withStore(database) { try await FunctionBindings.signingSecret(in: $0) }
+                secret = try await database.withStore { try await FunctionBindings.signingSecret(in: $0) }
             }
             print(WebhookKeys.hex(WebhookKeys.function(arn, secret: secret)))
         }

@@ -2,24 +2,10 @@ import ArgumentParser
 import CognateCore
 import CognateStorage
 import Foundation
-import Logging
 
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage token signing keys (each user pool has its own), in the database: Cognito has no operation for them.", subcommands: [List.self, Rotate.self, Retire.self])
-
-    /// Opens the store, runs `body`, closes the store.
-    static func withStore<Result>(_ database: DatabaseOption, _ body: (SQLStore) async throws -> Result) async throws -> Result {
-        let store = try await SQLStore.open(database.resolved, options: try database.options(), logger: Logger(label: "cognate"))
-        do {
-            let result = try await body(store)
-            await store.close()
-            return result
-        } catch {
-            await store.close()
-            throw error
-        }
-    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List signing keys: pool, kid, state, dates.")
@@ -28,7 +14,7 @@ struct Keys: AsyncParsableCommand {
         @Flag(help: "One JSON object per line.") var json = false
 
         func run() async throws {
-            let keys = try await Keys.withStore(database) { store in try await store.read { try await $0.allSigningKeys() } }
+            let keys = try await database.withStore { store in try await store.read { try await $0.allSigningKeys() } }
             let now = Date()
             let formatter = ISO8601DateFormatter()
             var rows: [[String]] = []
@@ -53,13 +39,15 @@ struct Keys: AsyncParsableCommand {
             abstract: "Add a signing key to a pool (or to every pool): published at once, it signs after the activation "
                 + "delay (60 s by default); the keys it replaces stay published until their tokens have expired.")
 
+        static let defaultActivationSeconds: Double = 60
+
         @OptionGroup var database: DatabaseOption
         @Option(help: "The pool to rotate (default: every pool).") var pool: String?
         @Option(help: "Seconds the new key is published before it signs: long enough for JWKS caches to fetch it (env COGNATE_KEY_ACTIVATION_SECONDS; default 60).")
         var activationSeconds: Double?
 
         func run() async throws {
-            try await Keys.withStore(database) { store in
+            try await database.withStore { store in
                 var pools: [String] = []
                 if let pool { pools = [pool] } else {
                     var after: String?
@@ -69,7 +57,8 @@ struct Keys: AsyncParsableCommand {
                         after = page.next
                     } while after != nil
                 }
-                let delay = try Setting.number(activationSeconds, "COGNATE_KEY_ACTIVATION_SECONDS", minimum: 0) ?? 60
+                let delay = try Setting.number(activationSeconds, "COGNATE_KEY_ACTIVATION_SECONDS", minimum: 0, flag: "--activation-seconds")
+                    ?? Self.defaultActivationSeconds
                 for pool in pools {
                     let key = try await SigningKeyRing.rotate(poolId: pool, in: store, now: Date(), activationDelay: delay)
                     print("\(pool): new signing key \(key.kid), signing from \(ISO8601DateFormatter().string(from: key.activatesAt)).")
@@ -87,7 +76,7 @@ struct Keys: AsyncParsableCommand {
         @Argument(help: "The kid of the key to retire (see `cognate keys list`).") var kid: String
 
         func run() async throws {
-            let outcome = try await Keys.withStore(database) { store in try await SigningKeyRing.retire(kid: kid, in: store, now: Date()) }
+            let outcome = try await database.withStore { store in try await SigningKeyRing.retire(kid: kid, in: store, now: Date()) }
             guard let outcome else { throw ValidationError("No signing key has the kid \(kid).") }
             print("Retired \(outcome.retired.kid) (\(outcome.retired.poolId ?? "every pool")); running servers drop it within a second.")
             if let replacement = outcome.replacement { print("\(replacement.poolId ?? ""): now signing with \(replacement.kid).") }

@@ -19,10 +19,10 @@ struct Outbox: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try await SQLStore.open(database.resolved, options: try database.options(), logger: Logger(label: "cognate"), migrate: false)
-        defer { Task { await store.close() } }
         let pool = self.pool
-        let all = try await store.read { try await $0.outboxMessages(poolId: pool, afterId: nil, limit: Int.max / 2) }
+        let all = try await database.withStore(migrating: false) { store in
+            try await store.read { try await $0.outboxMessages(poolId: pool, afterId: nil, limit: Int.max / 2) }
+        }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
@@ -36,6 +36,5 @@ struct Outbox: AsyncParsableCommand {
                     + "[\(sent.poolId) \(sent.purpose)]\(subject): \(sent.body)")
             }
         }
-        await store.close()
     }
 }

@@ -26,6 +26,8 @@ struct Serve: AsyncParsableCommand {
         let server: CognateServer
         do {
             server = try await CognateServer.prepare(config, logger: logger)
+        } catch let error as CognateServer.DatabaseUnavailable {
+            throw options.database.openingFailure(error)
         } catch {
             throw StartupFailure("\(error)")
         }
@@ -41,11 +43,14 @@ struct Serve: AsyncParsableCommand {
 }
 
 extension Serve {
+    static let defaultLogLevel = Logger.Level.info
+
     /// `log.level` (the flag, COGNATE_LOG_LEVEL, or LOG_LEVEL as before it existed), default info.
     static func logLevel(_ flag: String?) throws -> Logger.Level {
-        guard let text = Setting.string(flag, "COGNATE_LOG_LEVEL") ?? Setting.environment["LOG_LEVEL"] else { return .info }
+        guard let text = Setting.string(flag, "COGNATE_LOG_LEVEL") ?? Setting.environment["LOG_LEVEL"] else { return defaultLogLevel }
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
-            throw ValidationError("Log level must be trace, debug, info, notice, warning, error or critical, not \(text).")
+            throw ValidationError("\(Setting.origin(of: "COGNATE_LOG_LEVEL", flag: flag) ?? "LOG_LEVEL") must be trace, debug, "
+                + "info, notice, warning, error or critical, not \(text).")
         }
         return level
     }
@@ -55,7 +60,8 @@ extension Serve {
         switch Setting.string(flag, "COGNATE_LOG_FORMAT") ?? "text" {
         case "text": return false
         case "json": return true
-        case let other: throw ValidationError("Log format must be text or json, not \(other).")
+        case let other:
+            throw ValidationError("\(Setting.origin(of: "COGNATE_LOG_FORMAT", flag: flag) ?? "log.format") must be text or json, not \(other).")
         }
     }
 }

@@ -3,6 +3,7 @@ import CognateCore
 import CognateServer
 import CognateStorage
 import Foundation
+import Logging
 
 /// Options shared by the commands that open the database; each falls back to an environment
 /// variable, then to the zero-configuration default.
@@ -26,6 +27,43 @@ struct DatabaseOption: ParsableArguments {
 
     var resolved: String {
         Setting.string(database, "COGNATE_DATABASE") ?? ServerConfiguration().database
+    }
+
+    /// Opens the server's database for a command that works on it (all but `serve` and
+    /// `migrate`), runs `body` and closes it.
+    ///
+    /// Contract: creates nothing. A location without a Cognate database (no file, a database
+    /// without Cognate's tables) is refused with the place looked at and how to name the right
+    /// one (``openingFailure(_:)``). `migrating`: an older schema is brought up to date first.
+    func withStore<Result>(migrating: Bool = true, _ body: (SQLStore) async throws -> Result) async throws -> Result {
+        let options = try options()
+        let store: SQLStore
+        do {
+            store = try await SQLStore.open(resolved, options: options, logger: Logger(label: "cognate"), migrate: migrating,
+                                            creating: false)
+        } catch {
+            throw openingFailure(error)
+        }
+        return try await using(store, close: { await $0.close() }, body)
+    }
+
+    /// An error from opening the database, as the one line a command prints: the storage's
+    /// reason (where it looked, what refused), where the location came from (flag, environment,
+    /// configuration file, or the default under the current directory) and what sets another.
+    func openingFailure(_ error: any Error) -> any Error {
+        let reason = (error as? CognateServer.DatabaseUnavailable)?.reason ?? error
+        let from = Setting.origin(of: "COGNATE_DATABASE", flag: database).map { "from \($0)" }
+            ?? "the default, \(ServerConfiguration().database), under the current directory"
+        func sentence(_ message: String) -> String { message.hasSuffix(".") ? String(message.dropLast()) : message }
+        switch reason {
+        case StorageError.noDatabase(let message):
+            return StartupFailure("\(sentence(message)) (\(from)). Name the server's database with --database, COGNATE_DATABASE "
+                + "or database: in the configuration file; only `cognate serve` and `cognate migrate` create one.")
+        case let storage as StorageError:
+            return StartupFailure("\(sentence("\(storage)")) (\(from); --database or COGNATE_DATABASE sets it).")
+        default:
+            return StartupFailure("Cannot open the database \(SQLStore.redacted(resolved)): \(reason)")
+        }
     }
 
     func options() throws -> DatabaseOptions {
@@ -151,54 +189,68 @@ struct ServerOptions: ParsableArguments {
     var keyRefreshSeconds: Double?
 
     /// The configuration from flags, the environment and the configuration file.
+    ///
+    /// Contract: every setting is read, and every refusal (a value that is not a number, an
+    /// unknown mode, an unreadable secret file, then ``ServerConfiguration/problems(listening:)``)
+    /// is reported together, one per line, each naming the setting where it was given.
     /// - Parameter listening: false when the database is opened without serving (see
     ///   ``ServerConfiguration/problems(listening:)``).
     func configuration(listening: Bool = true) throws -> ServerConfiguration {
+        let refusals = Refusals()
         var config = ServerConfiguration()
         config.database = database.resolved
-        config.databaseOptions = try database.options()
+        config.databaseOptions = refusals.read { try database.options() } ?? config.databaseOptions
         config.host = Setting.string(host, "COGNATE_HOST") ?? config.host
-        config.port = try Setting.number(port, "COGNATE_PORT", minimum: 0) ?? config.port
+        config.port = refusals.read { try Setting.number(port, "COGNATE_PORT", minimum: 0) } ?? config.port
         config.publicBaseURL = Setting.string(publicURL, "COGNATE_PUBLIC_URL")
         config.tlsCertificatePath = Setting.string(tlsCertificate, "COGNATE_TLS_CERTIFICATE")
         config.tlsKeyPath = Setting.string(tlsKey, "COGNATE_TLS_KEY")
-        guard (config.tlsCertificatePath == nil) == (config.tlsKeyPath == nil) else {
-            throw ValidationError("--tls-certificate and --tls-key go together.")
+        if (config.tlsCertificatePath == nil) != (config.tlsKeyPath == nil) {
+            refusals.add("tls.certificate and tls.key go together (--tls-certificate and --tls-key, "
+                + "COGNATE_TLS_CERTIFICATE and COGNATE_TLS_KEY).")
         }
-        let modeText = Setting.string(mode, "COGNATE_MODE") ?? "dev"
-        guard let mode = ServerConfiguration.Mode(rawValue: modeText) else {
-            throw ValidationError("Mode must be dev or production, not \(modeText).")
+        let modeText = Setting.string(mode, "COGNATE_MODE") ?? config.mode.rawValue
+        if let mode = ServerConfiguration.Mode(rawValue: modeText) {
+            config.mode = mode
+        } else {
+            refusals.add("\(Setting.origin(of: "COGNATE_MODE", flag: self.mode) ?? "mode") must be dev or production, not \(modeText).")
         }
-        config.mode = mode
         config.region = Setting.string(region, "COGNATE_REGION") ?? config.region
-        config.delivery = try deliverySettings()
+        config.delivery = deliverySettings(refusals)
         config.clientAddressHeader = Setting.string(clientAddressHeader, "COGNATE_CLIENT_ADDRESS_HEADER")
-        config.rateLimits.userCreationPerMinute = try Setting.number(
-            rateLimitUserCreation, "COGNATE_RATE_LIMIT_USER_CREATION", minimum: 0) ?? config.rateLimits.userCreationPerMinute
-        config.rateLimits.accountRecoveryPerMinute = try Setting.number(
-            rateLimitAccountRecovery, "COGNATE_RATE_LIMIT_ACCOUNT_RECOVERY", minimum: 0) ?? config.rateLimits.accountRecoveryPerMinute
-        config.rateLimits.messagesPerDestinationPerHour = try Setting.number(
-            rateLimitMessages, "COGNATE_RATE_LIMIT_MESSAGES", minimum: 0) ?? config.rateLimits.messagesPerDestinationPerHour
-        config.rateLimits.hostedFlowsPerMinute = try Setting.number(
-            rateLimitHostedFlows, "COGNATE_RATE_LIMIT_HOSTED_FLOWS", minimum: 0) ?? config.rateLimits.hostedFlowsPerMinute
+        config.rateLimits.userCreationPerMinute = refusals.read { try Setting.number(
+            rateLimitUserCreation, "COGNATE_RATE_LIMIT_USER_CREATION", minimum: 0) } ?? config.rateLimits.userCreationPerMinute
+        config.rateLimits.accountRecoveryPerMinute = refusals.read { try Setting.number(
+            rateLimitAccountRecovery, "COGNATE_RATE_LIMIT_ACCOUNT_RECOVERY", minimum: 0) } ?? config.rateLimits.accountRecoveryPerMinute
+        config.rateLimits.messagesPerDestinationPerHour = refusals.read { try Setting.number(
+            rateLimitMessages, "COGNATE_RATE_LIMIT_MESSAGES", minimum: 0) } ?? config.rateLimits.messagesPerDestinationPerHour
+        config.rateLimits.hostedFlowsPerMinute = refusals.read { try Setting.number(
+            rateLimitHostedFlows, "COGNATE_RATE_LIMIT_HOSTED_FLOWS", minimum: 0) } ?? config.rateLimits.hostedFlowsPerMinute
         config.allowDevModeOnNetwork = Setting.isOn(devModeOnNetwork, "COGNATE_DEV_MODE_ON_NETWORK")
         if let origins = Setting.string(corsOrigins, "COGNATE_CORS_ORIGINS") {
             config.corsAllowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
-        config.configurationCacheSeconds =
-            try Setting.number(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", minimum: 0) ?? config.configurationCacheSeconds
-        config.keyRefreshSeconds =
-            try Setting.number(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", minimum: 1) ?? config.keyRefreshSeconds
+        config.configurationCacheSeconds = refusals.read {
+            try Setting.number(configCacheSeconds, "COGNATE_CONFIG_CACHE_SECONDS", minimum: 0)
+        } ?? config.configurationCacheSeconds
+        config.keyRefreshSeconds = refusals.read {
+            try Setting.number(keyRefreshSeconds, "COGNATE_KEY_REFRESH_SECONDS", minimum: 1)
+        } ?? config.keyRefreshSeconds
         if !adminCredentials.isEmpty { Self.warnOfCredentialsOnTheCommandLine() }
         let pairs = adminCredentials.isEmpty
-            ? (try Setting.secret(file: adminCredentialsFile, "COGNATE_ADMIN_CREDENTIALS") ?? "")
+            ? (refusals.read { try Setting.secret(file: adminCredentialsFile, "COGNATE_ADMIN_CREDENTIALS") } ?? "")
                 .split(whereSeparator: { $0 == "," || $0.isNewline }).map { $0.trimmingCharacters(in: .whitespaces) }
             : adminCredentials
         for pair in pairs where !pair.isEmpty {
             let parts = pair.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw ValidationError("Admin credentials must look like AKID:SECRET.")
+                let origin = adminCredentials.isEmpty
+                    ? Setting.origin(of: "COGNATE_ADMIN_CREDENTIALS_FILE", flag: adminCredentialsFile)
+                        ?? Setting.origin(of: "COGNATE_ADMIN_CREDENTIALS", flag: nil)
+                    : "--admin-credentials"
+                refusals.add("Admin credentials\(origin.map { " (\($0))" } ?? "") must look like AKID:SECRET.")
+                break
             }
             config.adminCredentials[parts[0]] = parts[1]
         }
@@ -206,12 +258,14 @@ struct ServerOptions: ParsableArguments {
             do {
                 config.breachedPasswords = try BreachedPasswords.load(path: path)
             } catch {
-                throw ValidationError("Cannot read the breached-password list \(path).")
+                refusals.add("Cannot read the breached-password list \(path).")
             }
         }
         config.auditLogPath = Setting.string(auditLog, "COGNATE_AUDIT_LOG")
         config.logDeliveryDirectory = Setting.string(logDeliveryDirectory, "COGNATE_LOG_DELIVERY_DIRECTORY")
-        let problems = config.problems(listening: listening)
+        _ = refusals.read { try Serve.logLevel(logLevel) }
+        _ = refusals.read { try Serve.logsAsJSON(logFormat) }
+        let problems = refusals.messages + config.problems(listening: listening)
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         return config
     }
@@ -229,28 +283,58 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// The delivery channels and what they need; secrets from the environment or files only.
-    func deliverySettings() throws -> DeliverySettings {
+    /// Refusals are added to `refusals`.
+    func deliverySettings(_ refusals: Refusals) -> DeliverySettings {
         var delivery = DeliverySettings()
-        func channel(_ flag: String?, _ variable: String) throws -> DeliverySettings.Channel? {
+        func channel(_ flag: String?, _ variable: String) -> DeliverySettings.Channel? {
             guard let text = Setting.string(flag, variable) else { return nil }
             guard let channel = DeliverySettings.Channel(rawValue: text) else {
-                throw ValidationError("Delivery must be outbox, smtp or webhook, not \(text).")
+                refusals.add("\(Setting.origin(of: variable, flag: flag) ?? variable) must be outbox, smtp or webhook, not \(text).")
+                return nil
             }
             return channel
         }
-        delivery.email = try channel(emailDelivery, "COGNATE_EMAIL_DELIVERY")
-        delivery.sms = try channel(smsDelivery, "COGNATE_SMS_DELIVERY")
+        delivery.email = channel(emailDelivery, "COGNATE_EMAIL_DELIVERY")
+        delivery.sms = channel(smsDelivery, "COGNATE_SMS_DELIVERY")
         delivery.smtpHost = Setting.string(smtpHost, "COGNATE_SMTP_HOST")
-        delivery.smtpPort = try Setting.number(smtpPort, "COGNATE_SMTP_PORT", minimum: 1)
+        delivery.smtpPort = refusals.read { try Setting.number(smtpPort, "COGNATE_SMTP_PORT", minimum: 1) }
         delivery.smtpSecurity = Setting.string(smtpSecurity, "COGNATE_SMTP_SECURITY") ?? delivery.smtpSecurity
         delivery.smtpUsername = Setting.string(smtpUsername, "COGNATE_SMTP_USERNAME")
-        delivery.smtpPassword = try Setting.secret(file: smtpPasswordFile, "COGNATE_SMTP_PASSWORD")
+        delivery.smtpPassword = refusals.read { try Setting.secret(file: smtpPasswordFile, "COGNATE_SMTP_PASSWORD") }
         delivery.smtpFrom = Setting.string(smtpFrom, "COGNATE_SMTP_FROM")
         delivery.smtpCAFile = Setting.string(smtpCAFile, "COGNATE_SMTP_CA_FILE")
         delivery.smtpHostname = Setting.string(smtpHostname, "COGNATE_SMTP_HOSTNAME") ?? delivery.smtpHostname
         delivery.emailWebhookURL = Setting.string(emailWebhookURL, "COGNATE_EMAIL_WEBHOOK_URL")
         delivery.smsWebhookURL = Setting.string(smsWebhookURL, "COGNATE_SMS_WEBHOOK_URL")
-        delivery.webhookSecret = try Setting.secret(file: webhookSecretFile, "COGNATE_WEBHOOK_SECRET")
+        delivery.webhookSecret = refusals.read { try Setting.secret(file: webhookSecretFile, "COGNATE_WEBHOOK_SECRET") }
         return delivery
+    }
+}
+
+/// Runs `body` with `resource`, then closes it, whether `body` returned or threw.
+func using<Resource, Result>(_ resource: Resource, close: (Resource) async -> Void,
+                             _ body: (Resource) async throws -> Result) async throws -> Result {
+    do {
+        let result = try await body(resource)
+        await close(resource)
+        return result
+    } catch {
+        await close(resource)
+        throw error
+    }
+}
+
+/// The refusals of settings read one after another, reported together at the end.
+final class Refusals {
+    private(set) var messages: [String] = []
+
+    func add(_ message: String) { messages.append(message) }
+
+    /// `body`'s value, or nil with its refusal kept.
+    func read<Value>(_ body: () throws -> Value?) -> Value? {
+        do { return try body() } catch {
+            messages.append("\(error)")
+            return nil
+        }
     }
 }

@@ -27,7 +27,7 @@ struct Users: AsyncParsableCommand {
 
         func run() async throws {
             guard count > 0 else { throw ValidationError("--count must be positive.") }
-            try await Keys.withStore(database) { store in
+            try await database.withStore { store in
                 guard try await store.read({ try await $0.pool(id: pool) }) != nil else {
                     throw ValidationError("There is no pool \(pool).")
                 }

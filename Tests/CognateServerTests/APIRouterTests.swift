@@ -17,6 +17,9 @@ struct APIRouterTests {
         config.mode = mode
         config.maxBodyBytes = maxBody
         config.adminCredentials = ["AKID": "SECRET"]
+        // No socket: any free port passes prepare's check, and the issuer stays the default's.
+        config.port = 0
+        config.publicBaseURL = "http://127.0.0.1:9229"
         let server = try await CognateServer.prepare(config, logger: Logger(label: "test"))
         let app = Application(router: server.makeRouter())
         do {

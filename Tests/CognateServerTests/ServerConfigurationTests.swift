@@ -30,6 +30,32 @@ struct ServerConfigurationTests {
         #expect(configuration.problems().isEmpty)
     }
 
+    /// The refusal names the way deploy.md recommends: a file only its owner may read.
+    @Test func productionWithoutKeysNamesTheCredentialsFile() {
+        var configuration = ServerConfiguration()
+        configuration.mode = .production
+        configuration.delivery.email = .outbox
+        let problem = configuration.problems().first ?? ""
+        #expect(problem.contains("--admin-credentials-file") && problem.contains("COGNATE_ADMIN_CREDENTIALS_FILE")
+            && problem.contains("admin_credentials_file"))
+    }
+
+    /// Found before the database is opened: a start that fails on them creates nothing.
+    @Test func anUnusableSenderOrUnreadableFileIsAProblem() {
+        var configuration = ServerConfiguration()
+        configuration.delivery.email = .smtp
+        configuration.delivery.smtpHost = "mail.example.com"
+        configuration.delivery.smtpFrom = "nobody"
+        configuration.tlsCertificatePath = "/nonexistent/chain.pem"
+        configuration.tlsKeyPath = "/nonexistent/key.pem"
+        configuration.delivery.smtpCAFile = "/nonexistent/ca.pem"
+        let problems = configuration.problems()
+        #expect(problems.contains("--smtp-from must be an address or 'Name <address>', not nobody."))
+        #expect(problems.contains("tls.certificate: cannot read /nonexistent/chain.pem."))
+        #expect(problems.contains("tls.key: cannot read /nonexistent/key.pem."))
+        #expect(problems.contains("smtp.ca_file: cannot read /nonexistent/ca.pem."))
+    }
+
     @Test func deliveryChannelsNeedWhatTheyUse() {
         var configuration = ServerConfiguration()
         configuration.mode = .production

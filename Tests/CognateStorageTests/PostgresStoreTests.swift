@@ -211,4 +211,21 @@ struct PostgresStoreTests {
             #expect(error.description.contains("Cannot connect to PostgreSQL"))
         }
     }
+
+    /// The commands that work on a server's database do not give an empty database (the wrong
+    /// name in the URL) Cognate's tables; `serve` and `migrate` do.
+    @Test func withoutCreatingAnEmptyDatabaseIsRefusedAndLeftEmpty() async throws {
+        let url = try await PostgresTestDatabase.create()
+        let refused = await #expect(throws: StorageError.self) {
+            try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"), creating: false)
+        }
+        #expect(refused.map { "\($0)" }?.hasSuffix("holds no Cognate tables.") == true)
+        let backend = try await SQLStore.openBackend(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"))
+        #expect(try await !Migrator.hasSchema(backend))
+        try await Migrator.migrate(backend)
+        #expect(try await Migrator.hasSchema(backend))
+        await backend.shutdown()
+        let store = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"), creating: false)
+        await store.close()
+    }
 }

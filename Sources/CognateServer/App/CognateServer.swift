@@ -18,20 +18,44 @@ public struct CognateServer: Sendable {
     let smtp: SMTPDelivery?
     let logger: Logger
 
+    /// The built-in TLS certificate, loaded before anything else is opened.
+    let certificates: TLSCertificates?
+
     /// Opens the database (migrating it) and prepares the use cases.
-    /// Throws ``DatabaseUnavailable`` when the database cannot be opened, other errors for the
-    /// rest of the configuration (an audit log that cannot be appended to, SMTP settings).
-    public static func prepare(_ configuration: ServerConfiguration, logger: Logger) async throws -> CognateServer {
+    ///
+    /// Contract: everything that can be refused without the database is refused before it is
+    /// opened (an audit log that cannot be appended to, a TLS certificate that cannot be loaded,
+    /// a port in use, a log delivery directory that cannot be made), so that a start that fails
+    /// creates and changes no database file. Throws ``DatabaseUnavailable`` when the database
+    /// cannot be opened, ``PortInUse``, ``TLSUnusable``, other errors for the rest.
+    /// - Parameter listening: false for a process that runs operations on the database without
+    ///   serving them (the CLI's `--database` mode): no port, no TLS, and the database must exist
+    ///   (`SQLStore.open(…, creating: false)`): only a server, or `cognate migrate`, creates one.
+    public static func prepare(_ configuration: ServerConfiguration, logger: Logger, listening: Bool = true) async throws
+        -> CognateServer
+    {
         var configuration = configuration
         if let path = configuration.auditLogPath { try AuditLog(path: path).checkWritable() }
-        if configuration.port == 0 {
-            // Chosen now, so that the issuer, links and the import URL name the port served.
-            configuration.port = try await Self.freePort(host: configuration.host)
+        var certificates: TLSCertificates?
+        if listening {
+            if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+                do {
+                    certificates = try TLSCertificates(certificatePath: certificate, keyPath: key)
+                } catch {
+                    throw TLSUnusable(certificatePath: certificate, keyPath: key, reason: error)
+                }
+            }
+            // Chosen now for port 0, so that the issuer, links and the import URL name the port served.
+            configuration.port = try await Self.freePort(host: configuration.host, trying: configuration.port)
+        }
+        if let directory = configuration.logDeliveryDirectory {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         let store: SQLStore
         do {
             store = try await SQLStore.open(
-                configuration.database, options: configuration.databaseOptions, logger: logger, cachingUsers: true)
+                configuration.database, options: configuration.databaseOptions, logger: logger, creating: listening,
+                cachingUsers: true)
         } catch {
             throw DatabaseUnavailable(location: SQLStore.redacted(configuration.database), reason: error)
         }
@@ -47,16 +71,14 @@ public struct CognateServer: Sendable {
             region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
             configurationCacheTTL: configuration.configurationCacheSeconds, rateLimits: configuration.rateLimits)
         core.breachedPasswords = configuration.breachedPasswords
-        if let directory = configuration.logDeliveryDirectory {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            core.logDeliveryDirectory = directory
-        }
+        core.logDeliveryDirectory = configuration.logDeliveryDirectory
         let service = try await IdentityService.start(
             store: store, channels: channels,
             functions: WebhookFunctionInvoker(secret: functionSecret, log: { [logger] line in logger.warning("\(line)") }),
             configuration: core, snapshots: store.snapshots,
             log: { [logger] line in logger.warning("\(line)") })
-        return CognateServer(configuration: configuration, service: service, store: store, smtp: smtp, logger: logger)
+        return CognateServer(
+            configuration: configuration, service: service, store: store, smtp: smtp, logger: logger, certificates: certificates)
     }
 
     /// The router with every route; tests drive it in-process.
@@ -97,13 +119,7 @@ public struct CognateServer: Sendable {
     /// Serves until SIGTERM or SIGINT, then finishes in-flight requests and closes the
     /// database (every committed transaction is already on disk).
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        var server = HTTPServerBuilder.eventLoopBoundHTTP1()
-        var certificates: TLSCertificates?
-        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
-            let loaded = try TLSCertificates(certificatePath: certificate, keyPath: key)
-            server = loaded.serverBuilder()
-            certificates = loaded
-        }
+        let server = certificates?.serverBuilder() ?? HTTPServerBuilder.eventLoopBoundHTTP1()
         let reloadSignal = Self.reloadOnHangUp(certificates, logger: logger)
         defer { reloadSignal.cancel() }
         let app = Application(
@@ -155,14 +171,30 @@ public struct CognateServer: Sendable {
         return source
     }
 
-    /// A port free on `host` now, for a server asked to listen on port 0 (another process
-    /// could take it before the server binds it; the bind would then fail, never serve on
-    /// another port than the one announced).
-    static func freePort(host: String) async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: host, port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
+    /// `port` if it is free on `host` now, or for port 0 a port free now (another process could
+    /// take it before the server binds it; the bind would then fail, never serve on another
+    /// port than the one announced). Throws ``PortInUse`` when another process listens there.
+    static func freePort(host: String, trying port: Int = 0) async throws -> Int {
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1).bind(host: host, port: port).get()
+            let bound = channel.localAddress?.port ?? port
+            try await channel.close()
+            return bound
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw PortInUse(host: host, port: port)
+        }
+    }
+
+    /// The TLS certificate chain or key cannot be loaded.
+    public struct TLSUnusable: Error, CustomStringConvertible {
+        public let certificatePath: String
+        public let keyPath: String
+        public let reason: any Error
+        public var description: String {
+            "Cannot load the TLS certificate \(certificatePath) with the key \(keyPath) (PEM files, the key matching the "
+                + "certificate): \(reason)."
+        }
     }
 
     /// The database named in the configuration cannot be opened (unreachable, refused, a

@@ -72,12 +72,17 @@ public struct ServerConfiguration: Sendable {
         if listening {
             if !(0...65535).contains(port) { problems.append("Port \(port) is out of range.") }
             if mode == .production && adminCredentials.isEmpty {
-                problems.append("Production mode needs admin credentials (--admin-credentials AKID:SECRET or COGNATE_ADMIN_CREDENTIALS).")
+                problems.append("Production mode needs admin credentials: a file only its owner may read, holding AKID:SECRET "
+                    + "per line, named by --admin-credentials-file, COGNATE_ADMIN_CREDENTIALS_FILE or admin_credentials_file "
+                    + "in the configuration file (or the keys themselves in COGNATE_ADMIN_CREDENTIALS).")
             }
             if mode == .dev && !Self.isLoopback(host) && !allowDevModeOnNetwork {
                 problems.append(
                     "Dev mode accepts any credentials and shows every code in its outbox, so it listens on loopback only "
                         + "(not \(host)). Use --mode production, or add --dev-mode-on-network if no one else can reach this network.")
+            }
+            for (key, path) in [("tls.certificate", tlsCertificatePath), ("tls.key", tlsKeyPath)] {
+                if let path, !FileManager.default.isReadableFile(atPath: path) { problems.append("\(key): cannot read \(path).") }
             }
         }
         problems += delivery.problems(mode: mode)

@@ -16,9 +16,10 @@ import Logging
 public struct DirectOperations: Sendable {
     let server: CognateServer
 
-    /// Opens (and migrates) the configured database and prepares the use cases; no listener.
+    /// Opens (and migrates) the configured database, which must exist (a server's database: none
+    /// is created), and prepares the use cases; no listener.
     public static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> DirectOperations {
-        DirectOperations(server: try await CognateServer.prepare(configuration, logger: logger))
+        DirectOperations(server: try await CognateServer.prepare(configuration, logger: logger, listening: false))
     }
 
     /// Calls `operation` with its input document `body`; returns the output document.

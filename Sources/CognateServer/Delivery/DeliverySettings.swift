@@ -49,10 +49,19 @@ public struct DeliverySettings: Sendable {
         }
         if email == .smtp {
             if smtpHost == nil { problems.append("SMTP delivery needs --smtp-host.") }
-            if smtpFrom == nil { problems.append("SMTP delivery needs --smtp-from (the sender address).") }
+            if let smtpFrom {
+                if (try? EmailAddress(parsing: smtpFrom)) == nil {
+                    problems.append("--smtp-from must be an address or 'Name <address>', not \(smtpFrom).")
+                }
+            } else {
+                problems.append("SMTP delivery needs --smtp-from (the sender address).")
+            }
             if !["starttls", "tls", "none"].contains(smtpSecurity) {
                 problems.append("--smtp-security must be starttls, tls or none, not \(smtpSecurity).")
             }
+        }
+        if let smtpCAFile, !FileManager.default.isReadableFile(atPath: smtpCAFile) {
+            problems.append("smtp.ca_file: cannot read \(smtpCAFile).")
         }
         if sms == .smtp { problems.append("SMS cannot go through SMTP: --sms-delivery webhook or outbox.") }
         if email == .webhook && emailWebhookURL == nil { problems.append("Email webhook delivery needs --email-webhook-url.") }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 import Synchronization
@@ -31,12 +32,17 @@ public final class PostgresBackend: SQLBackend, UserChangeNotifying {
     /// Key of the advisory lock held while migrating (arbitrary, fixed: "cognate" in ASCII).
     static let migrationLockKey: Int64 = 0x636f_676e_6174_65
 
+    /// Opens the pools and waits until PostgreSQL answers on each, at most
+    /// `options.connectionWaitTimeout` (a server that is starting or not listening yet may come
+    /// up meanwhile). Throws ``StorageError/unreachable(_:)`` with one sentence: where, and why
+    /// in PostgreSQL's, TLS's or the network's words (see ``ConnectionFailure``).
     public static func open(url: String, options: DatabaseOptions, logger: Logger) async throws -> PostgresBackend {
         let location = try PostgresURL(url)
         if let reason = location.passwordFileIgnored { logger.warning("\(reason)") }
-        let firstFailure = await connectionFailure(location, within: options.connectionWaitTimeout, logger: logger)
+        let driverLogger = Self.driverLogger(logger)
+        let firstFailure = await connectionFailure(location, within: options.connectionWaitTimeout, logger: driverLogger)
         if let firstFailure, firstFailure.final {
-            throw StorageError.unreachable("Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(firstFailure.reason)")
+            throw StorageError.unreachable(firstFailure.sentence(location, waited: nil))
         }
         var configuration = location.clientConfiguration
         // The pool keeps all its connections: one opened on demand would start an idle-timeout
@@ -52,7 +58,7 @@ public final class PostgresBackend: SQLBackend, UserChangeNotifying {
         if let timeout = options.statementTimeout {
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(Int(timeout * 1000))))
         }
-        let clients = PostgresClients(configuration: configuration, connections: options.poolSize, logger: logger)
+        let clients = PostgresClients(configuration: configuration, connections: options.poolSize, logger: driverLogger)
         let backend = PostgresBackend(location: location, clients: clients, options: options, logger: logger)
         await clients.waitUntilRunning()
         do {
@@ -61,13 +67,52 @@ public final class PostgresBackend: SQLBackend, UserChangeNotifying {
             await backend.shutdown()
             // Asked again only if the first connection succeeded: its failure is the answer otherwise,
             // and asking again would wait once more for a server that does not answer.
-            let reason = if let firstFailure { firstFailure.reason } else {
-                await connectionFailure(location, within: options.connectionWaitTimeout, logger: logger)?.reason
-                    ?? String(reflecting: error)
+            let failure = if let firstFailure { firstFailure } else {
+                await connectionFailure(location, within: options.connectionWaitTimeout, logger: driverLogger)
+                    ?? ConnectionFailure(reason: "\(error)", final: true)
             }
-            throw StorageError.unreachable("Cannot connect to PostgreSQL at \(SQLStore.redacted(url)): \(reason)")
+            throw StorageError.unreachable(failure.sentence(location, waited: options.connectionWaitTimeout))
         }
         return backend
+    }
+
+    /// The logger PostgresNIO gets: its info lines (one per failed connection attempt, dozens
+    /// while a server is not up) show only when Cognate logs at debug level or below; Cognate
+    /// says in one line why it cannot connect.
+    static func driverLogger(_ logger: Logger) -> Logger {
+        var quiet = logger
+        if quiet.logLevel > .debug { quiet.logLevel = max(quiet.logLevel, .notice) }
+        return quiet
+    }
+
+    /// Why one connection to PostgreSQL failed.
+    struct ConnectionFailure: Error {
+        /// In PostgreSQL's words (a wrong password, an unknown database), TLS's, or the network's
+        /// ("connection refused").
+        var reason: String
+        /// Waiting will not help (a refusal by PostgreSQL, TLS); not final: a server not up yet.
+        var final: Bool
+        /// Nothing answered there: no server listening, no socket, no route.
+        var nothingListens = false
+        /// PostgreSQL refused this user (the reason names the user's password or database).
+        var refusedUser = false
+
+        /// The one line an operator reads: where, as whom when PostgreSQL refused the user, why,
+        /// and for nothing listening whether PostgreSQL runs there; `waited`: how long the pool
+        /// waited for a server that was not up.
+        func sentence(_ location: PostgresURL, waited: TimeInterval?) -> String {
+            let place = switch location.endpoint {
+            case .tcp(let host, let port): "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            case .unixSocket(let path): path
+            }
+            let who = refusedUser ? " as \(location.user)" : ""
+            var line = "Cannot connect to PostgreSQL at \(place)\(who): \(reason)"
+            if nothingListens {
+                if let waited { line += " (for \(Int(waited)) s)" }
+                line += "; is PostgreSQL running there?"
+            }
+            return line
+        }
     }
 
     /// Why PostgreSQL cannot be reached at `location`, found with one connection of its own (the
@@ -76,7 +121,7 @@ public final class PostgresBackend: SQLBackend, UserChangeNotifying {
     /// that is not up yet (connection refused, starting up) is not final: the pool waits for
     /// it. Nil when the connection succeeds.
     static func connectionFailure(_ location: PostgresURL, within timeout: TimeInterval,
-                                  logger: Logger) async -> (reason: String, final: Bool)? {
+                                  logger: Logger) async -> ConnectionFailure? {
         do {
             let configuration = try location.connectionConfiguration()
             let connection = try await DeadlineWatch().run(within: timeout, "PostgreSQL") {
@@ -86,21 +131,55 @@ public final class PostgresBackend: SQLBackend, UserChangeNotifying {
             return nil
         } catch let error as PSQLError {
             if let message = error.serverInfo?[.message] {
-                return (message, error.serverInfo?[.sqlState] != "57P03")   // 57P03: starting up or shutting down
+                // 57P03: starting up or shutting down
+                let starting = error.serverInfo?[.sqlState] == "57P03"
+                return ConnectionFailure(reason: message, final: !starting, refusedUser: !starting)
             }
             if let tls = error.underlying, tls is NIOSSLError || tls is NIOSSLExtraError || tls is BoringSSLError {
-                return (String(describing: tls), true)
+                return ConnectionFailure(reason: String(describing: tls), final: true)
             }
             if error.code == .authMechanismRequiresPassword {
-                return ("PostgreSQL asks for a password and none was given (in the URL, PGPASSWORD or the password file)", true)
+                return ConnectionFailure(
+                    reason: "PostgreSQL asks for a password and none was given (in the URL, PGPASSWORD or the password file)",
+                    final: true, refusedUser: true)
             }
             if error.code == .sslUnsupported {
-                return ("the server does not offer TLS, which this sslmode requires", true)
+                return ConnectionFailure(reason: "the server does not offer TLS, which this sslmode requires", final: true)
             }
+            if let underlying = error.underlying, let network = networkFailure(underlying) { return network }
             let final: Set<PSQLError.Code> = [.unsupportedAuthMechanism, .saslError]
-            return (error.underlying.map { String(describing: $0) } ?? String(reflecting: error), final.contains(error.code))
+            return ConnectionFailure(reason: error.underlying.map { String(describing: $0) } ?? String(reflecting: error),
+                                     final: final.contains(error.code))
         } catch {
-            return (String(describing: error), true)
+            if let network = networkFailure(error) { return network }
+            if case StorageError.unreachable = error {   // the deadline: nothing answered
+                return ConnectionFailure(reason: "no answer within \(Int(timeout)) s", final: true, nothingListens: true)
+            }
+            return ConnectionFailure(reason: String(describing: error), final: true)
+        }
+    }
+
+    /// A failure to reach the server at all, in the network's words; nil for other errors.
+    static func networkFailure(_ error: any Error) -> ConnectionFailure? {
+        switch error {
+        case let error as NIOConnectionError:
+            if let attempt = error.connectionErrors.first { return networkFailure(attempt.error) }
+            if error.dnsAError != nil || error.dnsAAAAError != nil {
+                return ConnectionFailure(reason: "the host name \(error.host) does not resolve", final: true)
+            }
+            return nil
+        case let error as IOError:
+            let reason = switch error.errnoCode {
+            case ECONNREFUSED: "connection refused"
+            case ENOENT: "no socket there"
+            case ETIMEDOUT: "no answer"
+            default: String(cString: strerror(error.errnoCode)).lowercased()
+            }
+            return ConnectionFailure(reason: reason, final: false, nothingListens: true)
+        case ChannelError.connectTimeout:
+            return ConnectionFailure(reason: "no answer", final: false, nothingListens: true)
+        default:
+            return nil
         }
     }
 

@@ -61,7 +61,8 @@ final class PostgresUserChangeListener: Sendable {
         var configuration = try location.connectionConfiguration()
         configuration.options.additionalStartupParameters += PostgresBackend.keepAliveParameters
         configuration.options.additionalStartupParameters.append(("application_name", applicationName))
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration, id: 0, logger: PostgresBackend.driverLogger(logger))
         let heartbeat = Heartbeat()
         do {
             try await connection.listen(on: channel) { notices in

@@ -22,7 +22,10 @@ public final class SQLiteBackend: SQLBackend {
     /// the cores keeps every core busy without waiting.
     static let readerCount = max(4, ProcessInfo.processInfo.activeProcessorCount * 2)
 
-    public static func open(path: String, logger: Logger) async throws -> SQLiteBackend {
+    /// Opens (`creating`: or creates) the database file at `path`; see ``refuseUnusable(_:creating:)``
+    /// for what is refused before anything is changed.
+    public static func open(path: String, logger: Logger, creating: Bool = true) async throws -> SQLiteBackend {
+        try refuseUnusable(path, creating: creating)
         try PrivateFiles.prepareDatabase(at: path, logger: logger)
         let writer = try SQLiteConnection(path: path, readOnly: false)
         // Temporary storage (statement journals of the savepoints group commit runs each
@@ -43,6 +46,42 @@ public final class SQLiteBackend: SQLBackend {
         }
         try PrivateFiles.prepareDatabase(at: path, logger: logger)  // the WAL and shared-memory files now exist
         return SQLiteBackend(path: path, writer: writer, checkpointer: checkpointer, readers: readers)
+    }
+
+    /// Throws, before the file or its directory is created or changed, when `path` cannot be
+    /// opened as a database: ``StorageError/invalidLocation(_:)`` for a directory or a file that
+    /// does not start with SQLite's header (a path mistaken for the database must not have its
+    /// mode narrowed or its journal changed); with `creating` false,
+    /// ``StorageError/noDatabase(_:)`` for a missing or empty file, and for a SQLite file without
+    /// Cognate's schema (when a read-only connection can tell).
+    static func refuseUnusable(_ path: String, creating: Bool) throws {
+        let shown = DatabaseLocation.sqlite(path: path).shown
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if creating { return }
+            throw StorageError.noDatabase("No database at \(shown).")
+        }
+        if isDirectory.boolValue { throw StorageError.invalidLocation("\(shown) is a directory, not a SQLite database file.") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }   // SQLite says why it cannot open it
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        try? handle.close()
+        if header.isEmpty {
+            // A new database's pages may all be in its write-ahead log still.
+            if !creating && !FileManager.default.fileExists(atPath: path + "-wal") {
+                throw StorageError.noDatabase("\(shown) is an empty file, not a Cognate database.")
+            }
+            return
+        }
+        guard header == Data("SQLite format 3\u{0}".utf8) else {
+            throw StorageError.invalidLocation(
+                "\(shown) is not a SQLite database (it does not start with SQLite's header); it was left unchanged.")
+        }
+        if !creating, let connection = try? SQLiteConnection(path: path, readOnly: true) {
+            defer { connection.close() }
+            let tables = try? connection.execute(
+                "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").first?.int("n")
+            if tables == 0 { throw StorageError.noDatabase("\(shown) is a SQLite database without Cognate's tables.") }
+        }
     }
 
     private init(path: String, writer: SQLiteConnection, checkpointer: SQLiteCheckpointer, readers: [SQLiteConnection]) {

@@ -160,6 +160,17 @@ public enum Migrator {
         return true
     }
 
+    /// Whether the database holds Cognate's schema (its `schema_migrations` table), without
+    /// creating anything.
+    public static func hasSchema(_ backend: any SQLBackend) async throws -> Bool {
+        let query: SQLStatement = switch backend.flavor {
+        case .sqlite: "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        case .postgres:
+            "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'schema_migrations' AND table_schema = current_schema()"
+        }
+        return try await backend.read { try await $0.execute(query).first?.int("n") ?? 0 } > 0
+    }
+
     static func currentVersion(_ session: any SQLSession) async throws -> Int {
         let row = try await session.execute("SELECT MAX(version) AS version FROM schema_migrations").first
         return try row?.optionalInt64("version").map(Int.init) ?? 0

@@ -37,7 +37,8 @@ struct AdminConnection: ParsableArguments {
     func signer() throws -> SigV4Signer? {
         let region = resolvedRegion
         if let file = Setting.string(credentialsFile, "COGNATE_CREDENTIALS_FILE") {
-            let text = try Setting.secret(file: file, "")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let text = try Setting.secret(
+                file: file, "", flag: credentialsFile != nil ? "--credentials-file" : "COGNATE_CREDENTIALS_FILE")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw ValidationError("The credentials file \(file) must hold AKID:SECRET.")
@@ -57,15 +58,7 @@ struct AdminConnection: ParsableArguments {
 
     /// Runs `body` with a client of the server, or of the database with `--database` (closed afterwards).
     func withClient<Result>(_ body: (AdminClient) async throws -> Result) async throws -> Result {
-        let client = try await client()
-        do {
-            let result = try await body(client)
-            await client.close()
-            return result
-        } catch {
-            await client.close()
-            throw error
-        }
+        try await using(try await client(), close: { await $0.close() }, body)
     }
 
     private func client() async throws -> AdminClient {
@@ -77,8 +70,8 @@ struct AdminConnection: ParsableArguments {
             logger.logLevel = .warning
             do {
                 return AdminClient(transport: .database(try await DirectOperations.open(configuration, logger: logger)))
-            } catch {
-                throw StartupFailure("Cannot open the database \(SQLStore.redacted(database)): \(error)")
+            } catch let error as CognateServer.DatabaseUnavailable {
+                throw options.database.openingFailure(error)
             }
         }
         let text = resolvedEndpoint

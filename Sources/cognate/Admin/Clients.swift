@@ -16,7 +16,7 @@ struct Clients: AsyncParsableCommand {
         func run() async throws {
             let clients = try await connection.withClient { try await $0.all(
                 "ListUserPoolClients", ["UserPoolId": .string(pool), "MaxResults": .number(60)], items: "UserPoolClients") }
-            output.print(.object(["UserPoolClients": .array(clients)])) { _ in
+            output.print(.object(["UserPoolClients": .array(clients)]), ids: clients.map { $0["ClientId"]?.string }) { _ in
                 Table(["CLIENT ID", "NAME"], clients.map { [$0["ClientId"]?.cell ?? "", $0["ClientName"]?.cell ?? ""] })
             }
         }
@@ -32,13 +32,13 @@ struct Clients: AsyncParsableCommand {
         func run() async throws {
             let result = try await connection.withClient { try await $0.call(
                 "DescribeUserPoolClient", ["UserPoolId": .string(pool), "ClientId": .string(clientId)]) }
-            output.print(result) { document in Clients.fields(document["UserPoolClient"] ?? .object([:])) }
+            output.print(result, ids: [clientId]) { document in Clients.fields(document["UserPoolClient"] ?? .object([:])) }
         }
     }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an app client (CreateUserPoolClient); its secret, if generated, is printed once.")
+            abstract: "Create an app client (CreateUserPoolClient); `--output id` prints only its id (the secret, if generated: `clients describe`).")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: OutputOption
         @Option(help: "The pool id.") var pool: String
@@ -52,7 +52,9 @@ struct Clients: AsyncParsableCommand {
             if generateSecret { input["GenerateSecret"] = .bool(true) }
             if let authFlows { input["ExplicitAuthFlows"] = list(authFlows) }
             let result = try await connection.withClient { try await $0.call("CreateUserPoolClient", input) }
-            output.print(result) { document in Clients.fields(document["UserPoolClient"] ?? .object([:])) }
+            output.print(result, ids: [result["UserPoolClient"]?["ClientId"]?.string]) { document in
+                Clients.fields(document["UserPoolClient"] ?? .object([:]))
+            }
         }
     }
 
@@ -66,7 +68,7 @@ struct Clients: AsyncParsableCommand {
         func run() async throws {
             let result = try await connection.withClient { try await $0.call(
                 "DeleteUserPoolClient", ["UserPoolId": .string(pool), "ClientId": .string(clientId)]) }
-            output.print(result) { _ in Table(["DELETED"], [[clientId]]) }
+            output.print(result, ids: [clientId]) { _ in Table(["DELETED"], [[clientId]]) }
         }
     }
 

@@ -15,7 +15,7 @@ struct Groups: AsyncParsableCommand {
 
         func run() async throws {
             let groups = try await connection.withClient { try await $0.all("ListGroups", ["UserPoolId": .string(pool), "Limit": .number(60)], items: "Groups") }
-            output.print(.object(["Groups": .array(groups)])) { _ in
+            output.print(.object(["Groups": .array(groups)]), ids: groups.map { $0["GroupName"]?.string }) { _ in
                 Table(["NAME", "PRECEDENCE", "DESCRIPTION"], groups.map {
                     [$0["GroupName"]?.cell ?? "", $0["Precedence"]?.cell ?? "", $0["Description"]?.cell ?? ""]
                 })
@@ -37,7 +37,7 @@ struct Groups: AsyncParsableCommand {
             if let description { input["Description"] = .string(description) }
             if let precedence { input["Precedence"] = .number(Double(precedence)) }
             let result = try await connection.withClient { try await $0.call("CreateGroup", input) }
-            output.print(result) { document in
+            output.print(result, ids: [name]) { document in
                 let group = document["Group"] ?? .object([:])
                 return Table(["NAME", "PRECEDENCE", "DESCRIPTION"],
                              [[group["GroupName"]?.cell ?? name, group["Precedence"]?.cell ?? "", group["Description"]?.cell ?? ""]])
@@ -54,7 +54,7 @@ struct Groups: AsyncParsableCommand {
 
         func run() async throws {
             let result = try await connection.withClient { try await $0.call("DeleteGroup", ["UserPoolId": .string(pool), "GroupName": .string(name)]) }
-            output.print(result) { _ in Table(["DELETED"], [[name]]) }
+            output.print(result, ids: [name]) { _ in Table(["DELETED"], [[name]]) }
         }
     }
 
@@ -69,7 +69,7 @@ struct Groups: AsyncParsableCommand {
         func run() async throws {
             let result = try await connection.withClient { try await $0.call(
                 "AdminAddUserToGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Username": .string(username)]) }
-            output.print(result) { _ in Table(["GROUP", "ADDED"], [[group, username]]) }
+            output.print(result, ids: [username]) { _ in Table(["GROUP", "ADDED"], [[group, username]]) }
         }
     }
 
@@ -84,7 +84,7 @@ struct Groups: AsyncParsableCommand {
         func run() async throws {
             let result = try await connection.withClient { try await $0.call(
                 "AdminRemoveUserFromGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Username": .string(username)]) }
-            output.print(result) { _ in Table(["GROUP", "REMOVED"], [[group, username]]) }
+            output.print(result, ids: [username]) { _ in Table(["GROUP", "REMOVED"], [[group, username]]) }
         }
     }
 
@@ -98,7 +98,7 @@ struct Groups: AsyncParsableCommand {
         func run() async throws {
             let users = try await connection.withClient { try await $0.all(
                 "ListUsersInGroup", ["UserPoolId": .string(pool), "GroupName": .string(group), "Limit": .number(60)], items: "Users") }
-            output.print(.object(["Users": .array(users)])) { _ in UserTable.list(users) }
+            output.print(.object(["Users": .array(users)]), ids: users.map { $0["Username"]?.string }) { _ in UserTable.list(users) }
         }
     }
 }

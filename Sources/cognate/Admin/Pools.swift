@@ -14,7 +14,7 @@ struct Pools: AsyncParsableCommand {
 
         func run() async throws {
             let pools = try await connection.withClient { try await $0.all("ListUserPools", ["MaxResults": .number(60)], items: "UserPools") }
-            output.print(.object(["UserPools": .array(pools)])) { _ in
+            output.print(.object(["UserPools": .array(pools)]), ids: pools.map { $0["Id"]?.string }) { _ in
                 Table(["ID", "NAME", "CREATED"], pools.map { [$0["Id"]?.cell ?? "", $0["Name"]?.cell ?? "", $0["CreationDate"]?.date ?? ""] })
             }
         }
@@ -28,7 +28,7 @@ struct Pools: AsyncParsableCommand {
 
         func run() async throws {
             let result = try await connection.withClient { try await $0.call("DescribeUserPool", ["UserPoolId": .string(poolId)]) }
-            output.print(result) { document in
+            output.print(result, ids: [result["UserPool"]?["Id"]?.string]) { document in
                 let pool = document["UserPool"] ?? .object([:])
                 return .fields([
                     ("Id", pool["Id"]?.cell ?? ""), ("Name", pool["Name"]?.cell ?? ""), ("Arn", pool["Arn"]?.cell ?? ""),
@@ -45,7 +45,7 @@ struct Pools: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a user pool (CreateUserPool); other settings with the AWS CLI or an SDK (UpdateUserPool).")
+            abstract: "Create a user pool (CreateUserPool); `--output id` prints only its id. Other settings with the AWS CLI or an SDK (UpdateUserPool).")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: OutputOption
         @Argument(help: "The pool's name.") var name: String
@@ -59,7 +59,7 @@ struct Pools: AsyncParsableCommand {
             if let usernameAttributes { input["UsernameAttributes"] = list(usernameAttributes) }
             if let autoVerify { input["AutoVerifiedAttributes"] = list(autoVerify) }
             let result = try await connection.withClient { try await $0.call("CreateUserPool", input) }
-            output.print(result) { document in
+            output.print(result, ids: [result["UserPool"]?["Id"]?.string]) { document in
                 Table(["ID", "NAME", "ARN"], [[document["UserPool"]?["Id"]?.cell ?? "", name, document["UserPool"]?["Arn"]?.cell ?? ""]])
             }
         }
@@ -73,7 +73,7 @@ struct Pools: AsyncParsableCommand {
 
         func run() async throws {
             let result = try await connection.withClient { try await $0.call("DeleteUserPool", ["UserPoolId": .string(poolId)]) }
-            output.print(result) { _ in Table(["DELETED"], [[poolId]]) }
+            output.print(result, ids: [poolId]) { _ in Table(["DELETED"], [[poolId]]) }
         }
     }
 }

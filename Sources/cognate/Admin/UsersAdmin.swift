@@ -16,7 +16,7 @@ extension Users {
             var input: [String: JSONValue] = ["UserPoolId": .string(pool), "Limit": .number(60)]
             if let filter { input["Filter"] = .string(filter) }
             let users = try await connection.withClient { try await $0.all("ListUsers", input, items: "Users", token: "PaginationToken") }
-            output.print(.object(["Users": .array(users)])) { _ in UserTable.list(users) }
+            output.print(.object(["Users": .array(users)]), ids: users.map { $0["Username"]?.string }) { _ in UserTable.list(users) }
         }
     }
 
@@ -29,7 +29,7 @@ extension Users {
 
         func run() async throws {
             let result = try await connection.withClient { try await $0.call("AdminGetUser", ["UserPoolId": .string(pool), "Username": .string(username)]) }
-            output.print(result) { UserTable.one($0) }
+            output.print(result, ids: [result["Username"]?.string]) { UserTable.one($0) }
         }
     }
 
@@ -53,7 +53,7 @@ extension Users {
             })
             if suppressMessage { input["MessageAction"] = .string("SUPPRESS") }
             let result = try await connection.withClient { try await $0.call("AdminCreateUser", input) }
-            output.print(result) { UserTable.one($0["User"] ?? .object([:])) }
+            output.print(result, ids: [result["User"]?["Username"]?.string]) { UserTable.one($0["User"] ?? .object([:])) }
         }
     }
 
@@ -62,7 +62,7 @@ extension Users {
         static func run(_ operation: String, _ connection: AdminConnection, _ output: OutputOption, pool: String,
                         username: String, done: String) async throws {
             let result = try await connection.withClient { try await $0.call(operation, ["UserPoolId": .string(pool), "Username": .string(username)]) }
-            output.print(result) { _ in Table(["USERNAME", "RESULT"], [[username, done]]) }
+            output.print(result, ids: [username]) { _ in Table(["USERNAME", "RESULT"], [[username, done]]) }
         }
     }
 
@@ -119,7 +119,7 @@ extension Users {
             if passwordFile == "-" {
                 password = readLine(strippingNewline: true)
             } else {
-                password = try Setting.secret(file: passwordFile, "COGNATE_USER_PASSWORD")
+                password = try Setting.secret(file: passwordFile, "COGNATE_USER_PASSWORD", flag: "--password-file")
             }
             guard let password, !password.isEmpty else {
                 throw ValidationError("Give the password in --password-file or COGNATE_USER_PASSWORD.")
@@ -128,7 +128,9 @@ extension Users {
                 "UserPoolId": .string(pool), "Username": .string(username), "Password": .string(password),
                 "Permanent": .bool(permanent),
             ]) }
-            output.print(result) { _ in Table(["USERNAME", "RESULT"], [[username, permanent ? "password set" : "temporary password set"]]) }
+            output.print(result, ids: [username]) { _ in
+                Table(["USERNAME", "RESULT"], [[username, permanent ? "password set" : "temporary password set"]])
+            }
         }
     }
 }

@@ -22,7 +22,8 @@ extension Users {
                 CSV holds what an import can restore: the attributes and the user name. Passwords, \
                 MFA settings, devices, groups and the sub are not exported: Cognito's import does not \
                 take them either (imported users are RESET_REQUIRED). JSON lines hold each user as \
-                ListUsers returns it.
+                ListUsers returns it, Enabled included: `users import` disables the users marked \
+                disabled; CSV has no column for it (the export says how many are disabled).
                 """)
         @OptionGroup var connection: AdminConnection
         @Option(help: "The pool id.") var pool: String
@@ -48,6 +49,7 @@ extension Users {
                 try output.write(CSVFormat.record(header))
             }
             var count = 0
+            var disabled = 0
             var leftOut = Set<String>()
             try await client.paginate("ListUsers", ["UserPoolId": .string(pool), "Limit": .number(60)], token: "PaginationToken") { page in
                 for user in page["Users"]?.array ?? [] {
@@ -56,6 +58,7 @@ extension Users {
                     case .jsonl: try output.write(user.compactJSON + "\n")
                     }
                     count += 1
+                    if user["Enabled"] == .bool(false) { disabled += 1 }
                 }
                 progress.update("Exported \(count)" + (estimate.map { " of about \($0)" } ?? "") + " users")
             }
@@ -64,6 +67,10 @@ extension Users {
             progress.finish()
             if !leftOut.isEmpty {
                 FileHandle.standardError.write(Data("Attributes without an import column, left out: \(leftOut.sorted().joined(separator: ", "))\n".utf8))
+            }
+            if disabled > 0 && format == .csv {
+                FileHandle.standardError.write(Data(("\(disabled) of the users \(disabled == 1 ? "is" : "are") disabled: CSV (Cognito's "
+                    + "import columns) cannot say so, and an import of it enables them; --format jsonl keeps it.\n").utf8))
             }
             FileHandle.standardError.write(Data("Exported \(count) user\(count == 1 ? "" : "s") of \(pool) as \(format.rawValue)\(file.map { " to \($0)" } ?? "").\n".utf8))
         }

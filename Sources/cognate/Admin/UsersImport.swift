@@ -12,7 +12,10 @@ extension Users {
     /// refuses uploads over 100 MB) goes in several jobs, one after the other, each with the
     /// header; the first job that fails or is stopped ends the import. Prints the summed counts;
     /// exit status 1 when a job failed or was stopped.
-    /// Imported users are RESET_REQUIRED, as in Cognito.
+    /// Imported users are RESET_REQUIRED, as in Cognito. A user that JSON lines mark disabled
+    /// (`"Enabled": false`, as `users export --format jsonl` writes) is disabled after its job
+    /// (AdminDisableUser), if the job made it: its name had no user before the job, and has a
+    /// RESET_REQUIRED one after. CSV has no column for it.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import users from CSV or JSON lines with Cognito's user import jobs (through the running server).",
@@ -20,7 +23,8 @@ extension Users {
                 Runs GetCSVHeader, CreateUserImportJob, a PUT of the CSV to the job's PreSignedUrl, \
                 StartUserImportJob, then DescribeUserImportJob until the job ends. JSON lines become \
                 CSV first; a file over 64 MB goes in several jobs, one after another. Imported users \
-                are RESET_REQUIRED, as in Cognito. Prints the imported, skipped and failed counts; the \
+                are RESET_REQUIRED, as in Cognito; users JSON lines mark disabled ("Enabled": false) \
+                are disabled after the import. Prints the imported, skipped and failed counts; the \
                 exit status is 1 when a job failed or was stopped (rows that fail are counted, and the \
                 first are named on standard error).
                 """)
@@ -52,8 +56,10 @@ extension Users {
             var totals = ImportJobRunner.Counts()
             var jobs = 0
             var failures: [String] = []
+            var disabled = 0
             let runner = ImportJobRunner(client: client, pool: pool, roleArn: roleArn)
             while let chunk = try chunks.next() {
+                let toDisable = try await runner.withoutUser(chunks.disabledInChunk)
                 jobs += 1
                 func show(_ sum: ImportJobRunner.Counts, force: Bool = false) {
                     progress.update("Job \(jobs): imported \(sum.imported), skipped \(sum.skipped), failed \(sum.failed) "
@@ -61,6 +67,7 @@ extension Users {
                 }
                 let job = try await runner.run(chunk, name: "cognate-import-\(jobs)") { show(totals + $0) }
                 totals = totals + job.counts
+                disabled += try await runner.disableImported(toDisable)
                 show(totals, force: true)
                 if job.status != "Succeeded" {
                     failures.append("job \(job.id) \(job.status): \(job.message)")
@@ -76,7 +83,8 @@ extension Users {
                     "Attributes without an import column, left out: \(chunks.leftOut.sorted().joined(separator: ", "))\n".utf8))
             }
             print("Imported \(totals.imported), skipped \(totals.skipped), failed \(totals.failed) "
-                + "(\(chunks.rowsRead) rows, \(jobs) import job\(jobs == 1 ? "" : "s")).")
+                + "(\(chunks.rowsRead) rows, \(jobs) import job\(jobs == 1 ? "" : "s"))"
+                + (disabled > 0 ? "; disabled \(disabled), as the file marks them." : "."))
             guard failures.isEmpty else {
                 throw AdminFailure(type: "ImportJobFailed", message: failures.joined(separator: "; "))
             }
@@ -104,6 +112,37 @@ struct ImportJobRunner {
     let pool: String
     let roleArn: String
     var pollInterval: Duration = .milliseconds(300)
+
+    /// The names in `usernames` that have no user in the pool now (AdminGetUser).
+    func withoutUser(_ usernames: [String]) async throws -> [String] {
+        var absent: [String] = []
+        for name in usernames {
+            do {
+                _ = try await client.call("AdminGetUser", ["UserPoolId": .string(pool), "Username": .string(name)])
+            } catch let failure as AdminFailure where failure.type == "UserNotFoundException" {
+                absent.append(name)
+            }
+        }
+        return absent
+    }
+
+    /// Disables each of `usernames` that is RESET_REQUIRED now (made by the import job that ran
+    /// since ``withoutUser(_:)`` found no user of that name); returns how many.
+    func disableImported(_ usernames: [String]) async throws -> Int {
+        var disabled = 0
+        for name in usernames {
+            let user: JSONValue
+            do {
+                user = try await client.call("AdminGetUser", ["UserPoolId": .string(pool), "Username": .string(name)])
+            } catch let failure as AdminFailure where failure.type == "UserNotFoundException" {
+                continue   // its row failed
+            }
+            guard user["UserStatus"]?.string == "RESET_REQUIRED" else { continue }
+            _ = try await client.call("AdminDisableUser", ["UserPoolId": .string(pool), "Username": .string(name)])
+            disabled += 1
+        }
+        return disabled
+    }
 
     /// Creates a job, uploads `csv` to its PreSignedUrl, starts it and polls until it is
     /// Succeeded, Failed or Stopped, reporting its counts to `progress` on every poll.
@@ -140,7 +179,9 @@ struct ImportChunks {
     private let maxBytes: Int
     private let columns: [String]
     private var headerBytes: [UInt8] = []
-    private var pending: [UInt8]?
+    private var pending: Row?
+    /// The user names of the last file ``next()`` returned that its JSON lines mark disabled.
+    private(set) var disabledInChunk: [String] = []
     private var line = 0
     private(set) var rowsRead = 0
     private(set) var leftOut = Set<String>()
@@ -165,36 +206,46 @@ struct ImportChunks {
         }
     }
 
+    /// One row of an import file: CSV bytes ending with a line break, and the user name when
+    /// the JSON line marks the user disabled.
+    private struct Row {
+        var bytes: [UInt8]
+        var disabled: String?
+    }
+
     /// The next import file, or nil when every row is in one.
     mutating func next() throws -> Data? {
         var chunk = headerBytes
         var rows = 0
+        disabledInChunk = []
         while let row = try pending ?? nextRow() {
             pending = nil
-            if rows > 0, chunk.count + row.count > maxBytes {
+            if rows > 0, chunk.count + row.bytes.count > maxBytes {
                 pending = row
                 break
             }
-            chunk += row
+            chunk += row.bytes
+            if let name = row.disabled { disabledInChunk.append(name) }
             rows += 1
         }
         return rows == 0 ? nil : Data(chunk)
     }
 
-    /// The next non-blank row as CSV bytes ending with a line break.
-    private mutating func nextRow() throws -> [UInt8]? {
+    /// The next non-blank row.
+    private mutating func nextRow() throws -> Row? {
         while let record = try reader.next() {
             line += 1
             if RecordReader.isBlank(record) { continue }
             rowsRead += 1
             switch format {
             case .csv:
-                return record.last == UInt8(ascii: "\n") ? record : record + Array("\r\n".utf8)
+                return Row(bytes: record.last == UInt8(ascii: "\n") ? record : record + Array("\r\n".utf8))
             case .jsonl:
-                guard let user = try? JSONDecoder().decode(JSONValue.self, from: Data(record)), user["Username"]?.string != nil else {
+                guard let user = try? JSONDecoder().decode(JSONValue.self, from: Data(record)), let name = user["Username"]?.string else {
                     throw StartupFailure("Line \(line) is not a user object with a Username (as `users export --format jsonl` writes).")
                 }
-                return Array(CSVFormat.record(CSVFormat.row(user, header: columns, leftOut: &leftOut)).utf8)
+                return Row(bytes: Array(CSVFormat.record(CSVFormat.row(user, header: columns, leftOut: &leftOut)).utf8),
+                           disabled: user["Enabled"] == .bool(false) ? name : nil)
             }
         }
         return nil

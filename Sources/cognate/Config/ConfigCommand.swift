@@ -9,7 +9,7 @@ struct Config: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Resolve flags, environment and configuration file as `serve` would; print each setting and report every problem.",
+            abstract: "Resolve flags, environment and configuration file as `serve` would; print every setting's value and where it came from, and report every problem.",
             discussion: "Exit status 0 when `serve` would accept the configuration, 1 otherwise. Secrets are never printed.")
 
         @OptionGroup var options: ServerOptions
@@ -21,13 +21,11 @@ struct Config: ParsableCommand {
                 let (value, source) = Self.describe(setting)
                 rows.append(["key": setting.path, "variable": setting.variable, "value": value, "source": source])
             }
-            var problems = Self.unreadableFiles()
+            var problems: [String] = []
             do {
                 _ = try options.configuration()
-                _ = try Serve.logLevel(options.logLevel)
-                _ = try Serve.logsAsJSON(options.logFormat)
             } catch {
-                problems.append("\(error)")
+                problems += "\(error)".split(separator: "\n").map(String.init)   // one refusal per line
             }
             if json {
                 let document: [String: Any] = [
@@ -36,30 +34,29 @@ struct Config: ParsableCommand {
                 let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
                 print(String(decoding: data, as: UTF8.self))
             } else {
-                print("Configuration file: \(Setting.configFile?.path ?? "none")")
-                let width = SettingCatalog.all.map(\.path.count).max() ?? 0
-                for row in rows where row["source"] != "default" {
-                    let key = row["key"]!.padding(toLength: width, withPad: " ", startingAt: 0)
-                    print("  \(key)  \(row["value"]!)  (\(row["source"]!))")
-                }
+                print("Configuration file: \(Setting.configFile?.path ?? "none (--config or COGNATE_CONFIG names one)")")
+                print(Table(["KEY", "VALUE", "FROM"], rows.map { row in
+                    [row["key"]!, row["value"]!.isEmpty ? "(not set)" : row["value"]!, row["source"]!]
+                }).rendered, terminator: "")
                 print(problems.isEmpty ? "OK" : problems.map { "Problem: \($0)" }.joined(separator: "\n"))
             }
             if !problems.isEmpty { throw ExitCode.failure }
         }
 
-        /// A setting's shown value and where it came from; secrets show only that they are set,
-        /// a database URL its password as `***`.
+        /// A setting's effective value and where it came from (flag, environment, file, or
+        /// default with the default value); secrets show only that they are set, a database URL
+        /// its password as `***`.
         static func describe(_ setting: SettingDescription) -> (String, String) {
-            let flag = "--" + setting.variable.dropFirst("COGNATE_".count).lowercased().replacingOccurrences(of: "_", with: "-")
+            let flag = Setting.flagName(for: setting.variable)
             if setting.secret {
                 if let file = flagValue(flag + "-file") { return ("(secret from file \(file))", "flag") }
                 if flagValue(flag) != nil { return ("(secret)", "flag") }
                 if let file = Setting.lookup(setting.fileVariable) { return ("(secret from file \(file.value))", file.source.rawValue) }
                 if Setting.environment[setting.variable] != nil { return ("(secret)", "environment") }
-                return ("", "default")
+                return ("", "default")   // secrets have no default
             }
             if let value = flagValue(flag) { return (setting.shown(value), "flag") }
-            guard let found = Setting.lookup(setting.variable) else { return ("", "default") }
+            guard let found = Setting.lookup(setting.variable) else { return (setting.byDefault ?? "", "default") }
             return (setting.shown(found.value), found.source.rawValue)
         }
 
@@ -77,16 +74,6 @@ struct Config: ParsableCommand {
                 }
             }
             return found
-        }
-
-        /// Files the configuration names that this process cannot read (secret files are
-        /// reported by `ServerOptions.configuration()` itself).
-        static func unreadableFiles() -> [String] {
-            ["tls.certificate", "tls.key", "smtp.ca_file"].compactMap { path in
-                guard let file = Setting.lookup(SettingCatalog.variable(for: path))?.value,
-                      !FileManager.default.isReadableFile(atPath: file) else { return nil }
-                return "\(path): cannot read \(file)."
-            }
         }
     }
 
