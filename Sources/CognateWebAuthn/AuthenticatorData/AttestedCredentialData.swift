@@ -11,8 +11,12 @@ public struct AttestedCredentialData: Equatable, Sendable {
     public static let maximumCredentialIdLength = 1023
 
     /// The AAGUID in the usual UUID text form, lowercase.
-    public var aaguidString: String {
-        let hex = aaguid.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }
+    public var aaguidString: String { Self.uuidString(aaguid) }
+
+    /// 16 bytes as UUID text (`8-4-4-4-12` lowercase hex digits); other lengths as plain hex.
+    static func uuidString(_ bytes: [UInt8]) -> String {
+        let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }
+        guard hex.count == 16 else { return hex.joined() }
         return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
     }
 

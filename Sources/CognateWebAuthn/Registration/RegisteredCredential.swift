@@ -17,6 +17,8 @@ public struct RegisteredCredential: Equatable, Sendable {
     /// Authenticator extension outputs, when the authenticator sent any.
     public let authenticatorExtensions: CBORMap?
 
+    /// The AAGUID in the usual UUID text form, lowercase.
+    public var aaguidString: String { AttestedCredentialData.uuidString(aaguid) }
     public var isUserVerified: Bool { flags.contains(.userVerified) }
     /// BE: a multi-device credential ("synced passkey"); fixed for the credential's life.
     public var isBackupEligible: Bool { flags.contains(.backupEligible) }
