@@ -103,9 +103,15 @@ struct COSEKeyTests {
 
     @Test func rsaExponentMustBeOddAndAboveOne() throws {
         let n = [UInt8](repeating: 0xff, count: 256)
-        for e: [UInt8] in [[1], [0, 1], [2], [], [1, 0, 0, 0, 0, 0, 0, 0, 1]] {
-            #expect(throws: (any Error).self) { try COSEKey(encoded: Self.rsaKey(n: n, e: e)) }
+        let refusal = WebAuthnError.invalidPublicKey("RSA exponent must be odd, at least 3 and at most 64 bits")
+        for e: [UInt8] in [[1], [0, 1], [2], [0], [1, 0, 0, 0, 0, 0, 0, 0, 1]] {
+            #expect(throws: refusal) { try COSEKey(encoded: Self.rsaKey(n: n, e: e)) }
         }
+        #expect(throws: WebAuthnError.invalidPublicKey("RSA needs n and e as byte strings")) {
+            try COSEKey(encoded: Self.rsaKey(n: n, e: []))
+        }
+        // 3 is the smallest exponent accepted; the modulus here is no real key, but it parses.
+        #expect(try COSEKey(encoded: Self.rsaKey(n: n, e: [0, 3])).algorithm == .rs256)
     }
 
     @Test func trailingBytesAfterTheKeyAreRefused() {
