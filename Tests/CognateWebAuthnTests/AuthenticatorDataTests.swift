@@ -45,7 +45,9 @@ struct AuthenticatorDataTests {
     }
 
     @Test func credentialIdOf1023BytesIsTheLimit() throws {
-        #expect(try AuthenticatorData(Self.bytes(flags: 0x41, credentialIdLength: 1023)).attestedCredentialData?.credentialId.count == 1023)
+        #expect(
+            try AuthenticatorData(Self.bytes(flags: 0x41, credentialIdLength: 1023)).attestedCredentialData?.credentialId.count
+                == 1023)
         #expect(throws: WebAuthnError.malformed(.authenticatorData, "credential ID of 1024 bytes; at most 1023")) {
             try AuthenticatorData(Self.bytes(flags: 0x41, credentialIdLength: 1024))
         }

@@ -27,7 +27,9 @@ struct CBORDecoderTests {
         #expect(try decode("40") == .bytes([]))
         #expect(try decode("6461626364") == .text("abcd"))
         #expect(try decode("62c3a9") == .text("é"))
-        #expect(try decode("8301820203820405") == .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])]))
+        #expect(
+            try decode("8301820203820405")
+                == .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])]))
         #expect(try decode("f4") == .bool(false))
         #expect(try decode("f5") == .bool(true))
         #expect(try decode("f6") == .null)

@@ -5,7 +5,9 @@ import Testing
 @testable import CognateWebAuthn
 
 struct COSEKeyTests {
-    static func ec2Key(_ key: P256.Signing.PublicKey, alg: Int = -7, crv: Int = 1, extra: [(CBORValue, CBORValue)] = [])
+    static func ec2Key(
+        _ key: P256.Signing.PublicKey, alg: Int = -7, crv: Int = 1, extra: [(CBORValue, CBORValue)] = []
+    )
         -> [UInt8]
     {
         let point = Array(key.x963Representation)
@@ -29,9 +31,13 @@ struct COSEKeyTests {
         let data = Array("signed by the credential".utf8)
         let signature = try privateKey.signature(for: data)
         try key.verify(signature: Array(signature.derRepresentation), over: data)
-        #expect(throws: WebAuthnError.invalidSignature) { try key.verify(signature: Array(signature.derRepresentation), over: data + [0]) }
+        #expect(throws: WebAuthnError.invalidSignature) {
+            try key.verify(signature: Array(signature.derRepresentation), over: data + [0])
+        }
         // The raw r ‖ s form is not WebAuthn's encoding.
-        #expect(throws: WebAuthnError.invalidSignature) { try key.verify(signature: Array(signature.rawRepresentation), over: data) }
+        #expect(throws: WebAuthnError.invalidSignature) {
+            try key.verify(signature: Array(signature.rawRepresentation), over: data)
+        }
         #expect(throws: WebAuthnError.invalidSignature) { try key.verify(signature: [], over: data) }
     }
 

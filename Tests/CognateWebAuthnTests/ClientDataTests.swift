@@ -38,7 +38,9 @@ struct ClientDataTests {
     @Test func refusesAnotherChallenge() {
         let other = WebAuthnBase64URL.encode(Array(Self.challenge.dropLast()) + [0xff])
         #expect(throws: WebAuthnError.challengeMismatch) { try verify(Self.json(challenge: other)) }
-        #expect(throws: WebAuthnError.challengeMismatch) { try verify(Self.json(challenge: WebAuthnBase64URL.encode(Self.challenge.dropLast()))) }
+        #expect(throws: WebAuthnError.challengeMismatch) {
+            try verify(Self.json(challenge: WebAuthnBase64URL.encode(Self.challenge.dropLast())))
+        }
         #expect(throws: WebAuthnError.challengeMismatch) { try verify(Self.json(challenge: "")) }
     }
 
@@ -50,7 +52,10 @@ struct ClientDataTests {
     }
 
     @Test func originsMatchExactly() {
-        for origin in ["https://evil.test", "http://cognate.test", "https://cognate.test/", "https://cognate.test:443", "https://COGNATE.test"] {
+        for origin in [
+            "https://evil.test", "http://cognate.test", "https://cognate.test/", "https://cognate.test:443",
+            "https://COGNATE.test",
+        ] {
             #expect(throws: WebAuthnError.originNotAllowed(origin)) { try verify(Self.json(origin: origin)) }
         }
     }

@@ -77,7 +77,9 @@ struct Fido2VectorTests {
         let statement = try #require(object["attStmt"]?.mapValue)
         let changed = CBORTestEncoder.replacing(.text(key), with: value, in: statement)
         return CBORTestEncoder.encode(
-            CBORTestEncoder.map([(.text("fmt"), object["fmt"]!), (.text("attStmt"), changed), (.text("authData"), object["authData"]!)]))
+            CBORTestEncoder.map([
+                (.text("fmt"), object["fmt"]!), (.text("attStmt"), changed), (.text("authData"), object["authData"]!),
+            ]))
     }
 
     @Test(arguments: Fido2VectorTests.accepted)
@@ -115,14 +117,18 @@ struct Fido2VectorTests {
         let vector = Self.vector("es256-none")
         let other = [UInt8](hex: vector.assertion.challenge)
         #expect(throws: WebAuthnError.challengeMismatch) { try register(vector, challenge: other) }
-        #expect(throws: WebAuthnError.challengeMismatch) { try authenticate(vector, challenge: [UInt8](hex: vector.registration.challenge)) }
+        #expect(throws: WebAuthnError.challengeMismatch) {
+            try authenticate(vector, challenge: [UInt8](hex: vector.registration.challenge))
+        }
     }
 
     @Test func wrongOriginIsRefused() {
         let vector = Self.vector("es256-none")
         let relyingParty = RelyingParty(id: Self.document.rpId, origins: ["https://app.cognate.test"])
         #expect(throws: WebAuthnError.originNotAllowed(Self.document.origin)) { try register(vector, relyingParty: relyingParty) }
-        #expect(throws: WebAuthnError.originNotAllowed(Self.document.origin)) { try authenticate(vector, relyingParty: relyingParty) }
+        #expect(throws: WebAuthnError.originNotAllowed(Self.document.origin)) {
+            try authenticate(vector, relyingParty: relyingParty)
+        }
     }
 
     @Test func wrongRelyingPartyIdIsRefused() {
@@ -140,7 +146,9 @@ struct Fido2VectorTests {
         #expect(throws: WebAuthnError.invalidSignature) { try authenticate(vector, signature: signature.flipping(at: 40)) }
         #expect(throws: WebAuthnError.invalidSignature) { try authenticate(vector, signature: Array(signature.dropLast())) }
         // The counter raised by the attacker: the signature no longer covers it.
-        #expect(throws: WebAuthnError.invalidSignature) { try authenticate(vector, authenticatorData: authenticatorData.flipping(at: 35)) }
+        #expect(throws: WebAuthnError.invalidSignature) {
+            try authenticate(vector, authenticatorData: authenticatorData.flipping(at: 35))
+        }
         // Signed by another credential's key.
         let other = Self.vector(name == "es256-none" ? "es256-packed-self" : "rs256-packed-self")
         #expect(throws: WebAuthnError.invalidSignature) {
@@ -211,7 +219,9 @@ struct Fido2VectorTests {
             try CBORDecoder().decode([UInt8](hex: selfAttested.registration.attestationObject)).mapValue?["attStmt"]?.mapValue)
         let signature = try #require(statement["sig"]?.bytesValue)
         #expect(throws: WebAuthnError.invalidAttestation("packed self attestation: the signature does not verify")) {
-            try register(selfAttested, attestationObject: Self.attestationObject(selfAttested, statement: "sig", .bytes(signature.flipping(at: -1))))
+            try register(
+                selfAttested,
+                attestationObject: Self.attestationObject(selfAttested, statement: "sig", .bytes(signature.flipping(at: -1))))
         }
         #expect(throws: WebAuthnError.invalidAttestation("packed self attestation: alg -257 is not the credential key's")) {
             try register(selfAttested, attestationObject: Self.attestationObject(selfAttested, statement: "alg", .int(-257)))
@@ -224,11 +234,15 @@ struct Fido2VectorTests {
         #expect(throws: WebAuthnError.invalidAttestation("packed: the signature does not verify with the certificate's key")) {
             try register(certified, attestationObject: Self.attestationObject(certified, statement: "sig", .bytes(signature)))
         }
-        #expect(throws: WebAuthnError.invalidAttestation("packed: alg RS256 but the certificate's key is not RSA of 2048 bits or more")) {
+        #expect(
+            throws: WebAuthnError.invalidAttestation(
+                "packed: alg RS256 but the certificate's key is not RSA of 2048 bits or more")
+        ) {
             try register(certified, attestationObject: Self.attestationObject(certified, statement: "alg", .int(-257)))
         }
         #expect(throws: WebAuthnError.malformed(.attestationCertificate, "not a DER X.509 certificate")) {
-            try register(certified, attestationObject: Self.attestationObject(certified, statement: "x5c", .array([.bytes([0x30, 0x00])])))
+            try register(
+                certified, attestationObject: Self.attestationObject(certified, statement: "x5c", .array([.bytes([0x30, 0x00])])))
         }
         #expect(throws: WebAuthnError.invalidAttestation("packed: x5c is not a non-empty array")) {
             try register(certified, attestationObject: Self.attestationObject(certified, statement: "x5c", .array([])))

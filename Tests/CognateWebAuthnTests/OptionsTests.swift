@@ -25,11 +25,15 @@ struct OptionsTests {
     @Test func creationOptionsVariants() throws {
         let options = PublicKeyCredentialCreationOptionsJSON(
             rp: PublicKeyCredentialRpEntity(id: nil, name: "Cognate"),
-            user: PublicKeyCredentialUserEntity(handle: [0], name: "bob", displayName: ""), challenge: Array(repeating: 7, count: 16),
+            user: PublicKeyCredentialUserEntity(handle: [0], name: "bob", displayName: ""),
+            challenge: Array(repeating: 7, count: 16),
             algorithms: [.es256], timeout: nil, residentKey: .discouraged, userVerification: .required,
             authenticatorAttachment: .crossPlatform, credProps: true)
         let json = try Self.json(options)
-        #expect(json.contains(#""authenticatorSelection":{"authenticatorAttachment":"cross-platform","requireResidentKey":false,"residentKey":"discouraged","userVerification":"required"}"#))
+        #expect(
+            json.contains(
+                #""authenticatorSelection":{"authenticatorAttachment":"cross-platform","requireResidentKey":false,"residentKey":"discouraged","userVerification":"required"}"#
+            ))
         #expect(json.contains(#""pubKeyCredParams":[{"alg":-7,"type":"public-key"}]"#))
         #expect(json.contains(#""extensions":{"credProps":true}"#))
         #expect(json.contains(#""excludeCredentials":[]"#))

@@ -26,7 +26,9 @@ enum PackedAttestation {
             return .selfAttestation
         }
 
-        guard let items = x5c.arrayValue, !items.isEmpty else { throw .invalidAttestation("packed: x5c is not a non-empty array") }
+        guard let items = x5c.arrayValue, !items.isEmpty else {
+            throw .invalidAttestation("packed: x5c is not a non-empty array")
+        }
         var chain: [[UInt8]] = []
         for item in items {
             guard let der = item.bytesValue else { throw .invalidAttestation("packed: an x5c element is not bytes") }
@@ -46,9 +48,9 @@ enum PackedAttestation {
         return .certificateNotAnchored(chain: chain)
     }
 
-    private static func attestationKey(_ key: Certificate.PublicKey, algorithm: COSEAlgorithm) throws(WebAuthnError)
-        -> COSEKey.Material
-    {
+    private static func attestationKey(
+        _ key: Certificate.PublicKey, algorithm: COSEAlgorithm
+    ) throws(WebAuthnError) -> COSEKey.Material {
         switch algorithm {
         case .es256:
             guard let p256 = P256.Signing.PublicKey(key) else {

@@ -26,9 +26,7 @@ public struct RelyingParty: Equatable, Sendable {
 
     /// Parses `clientDataJSON` and checks it against this relying party and the ceremony:
     /// its type, the challenge (compared in constant time), the origin, and cross-origin use.
-    public func verifyClientData(_ json: [UInt8], type: String, challenge: [UInt8]) throws(WebAuthnError)
-        -> CollectedClientData
-    {
+    public func verifyClientData(_ json: [UInt8], type: String, challenge: [UInt8]) throws(WebAuthnError) -> CollectedClientData {
         let clientData = try CollectedClientData(json: json)
         guard clientData.type == type else { throw .unexpectedType(expected: type, received: clientData.type) }
         guard ConstantTime.equals(clientData.challenge, challenge) else { throw .challengeMismatch }
@@ -42,9 +40,7 @@ public struct RelyingParty: Equatable, Sendable {
 
     /// Checks the parts of authenticator data both ceremonies share: the RP ID hash, user
     /// presence, and user verification when required.
-    func verifyAuthenticatorData(_ authenticatorData: AuthenticatorData, requireUserVerification: Bool)
-        throws(WebAuthnError)
-    {
+    func verifyAuthenticatorData(_ authenticatorData: AuthenticatorData, requireUserVerification: Bool) throws(WebAuthnError) {
         guard ConstantTime.equals(authenticatorData.rpIdHash, idHash) else { throw .relyingPartyMismatch }
         guard authenticatorData.flags.contains(.userPresent) else { throw .userPresenceMissing }
         if requireUserVerification && !authenticatorData.flags.contains(.userVerified) {

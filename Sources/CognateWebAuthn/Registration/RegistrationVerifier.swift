@@ -48,9 +48,9 @@ public struct RegistrationVerifier: Sendable {
             authenticatorExtensions: authenticatorData.extensions)
     }
 
-    private func attestationTrust(_ object: AttestationObject, clientDataHash: [UInt8], credentialKey: COSEKey)
-        throws(WebAuthnError) -> AttestationTrust
-    {
+    private func attestationTrust(
+        _ object: AttestationObject, clientDataHash: [UInt8], credentialKey: COSEKey
+    ) throws(WebAuthnError) -> AttestationTrust {
         switch object.format {
         case "none":
             guard object.statement.count == 0 else { throw .invalidAttestation("none: the statement is not empty") }
