@@ -38,7 +38,7 @@ extension SignIn {
         let correct = vouched || user.password.map {
             SRPServer.matches(secret: password, salt: $0.salt, realm: realm, identity: user.username, verifier: $0.verifier)
         } ?? false
-        if correct, let standing, SignInCompletion.maySettleWithoutLock(user, standing: standing, pool: pool),
+        if correct, let standing, SignInCompletion.maySettleWithoutLock(user, standing: standing, pool: pool, now: time.now),
             let result = try await completion.signInWithoutLock(user, standing: standing, pool: pool, client: client)
         {
             return try await tokenFamilies.outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)

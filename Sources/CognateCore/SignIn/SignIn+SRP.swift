@@ -96,7 +96,7 @@ extension SignIn {
         // stored if the user still stands as read (`signInWithoutLock`); else the locked path.
         var consumed = false
         if correct, let found, session.state.decoy == nil, session.state.customAuth == nil,
-            SignInCompletion.maySettleWithoutLock(found.user, standing: found.standing, pool: pool)
+            SignInCompletion.maySettleWithoutLock(found.user, standing: found.standing, pool: pool, now: time.now)
         {
             consumed = true
             if let result = try await completion.signInWithoutLock(

@@ -1,4 +1,5 @@
 import CognateProtocol
+import Foundation
 
 extension SignInCompletion {
     /// A right password (or SRP proof) settled without the user's lock, by one conditional
@@ -10,7 +11,7 @@ extension SignInCompletion {
     /// path (`settlePasswordCheck`) would give, ordered before any attempt or change the
     /// statement did not see.
     ///
-    /// Only for a sign-in ``maySettleWithoutLock(_:standing:pool:)`` allows. `session`: a
+    /// Only for a sign-in ``maySettleWithoutLock(_:standing:pool:now:)`` allows. `session`: a
     /// challenge session the sign-in uses up (SRP's SECRET_BLOCK), in the same statement, before
     /// the family; it is used up whether or not the family is stored, and one already used up
     /// (a concurrent answer) is an invalid session.
@@ -34,19 +35,14 @@ extension SignInCompletion {
     }
 
     /// Whether a right password of `user`, read with `standing`, can be settled without the
-    /// lock (``signInWithoutLock(_:standing:pool:client:usingUp:)``): no failure record to check
-    /// and clear, a user who gets tokens straight away, a pool whose sign-ins cannot end in a
-    /// challenge or a device (MFA, device tracking) and are not screened (threat protection).
-    static func maySettleWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord) -> Bool {
-        standing.lockout == nil && user.password != nil && endsInTokens(user) && pool.threatProtection == .off
-            && (pool.settings.mfaConfiguration ?? .off) == .off && pool.settings.deviceConfiguration == nil
-    }
-
-    /// Whether a correct first factor of `user` leads to tokens with no challenge of the
-    /// user's own (``completeFirstFactor(_:groups:pool:client:askingForMfa:device:deviceProved:riskDemandsMfa:in:)``
-    /// refuses a user who may not sign in, and asks one with a temporary password for a new one).
-    static func endsInTokens(_ user: UserRecord) -> Bool {
-        guard (try? checkMaySignIn(user)) != nil else { return false }
-        return user.status != .forceChangePassword
+    /// lock (``signInWithoutLock(_:standing:pool:client:usingUp:)``): nothing to do under the
+    /// lock (no failure record to check and clear, a user with a password, a pool that does not
+    /// screen sign-ins) and nothing but tokens to follow, by the same decision the locked path
+    /// takes (``FirstFactorStep``), with no device to track.
+    static func maySettleWithoutLock(_ user: UserRecord, standing: SignInStanding, pool: PoolRecord, now: Date) -> Bool {
+        guard standing.lockout == nil, user.password != nil, pool.threatProtection == .off else { return false }
+        let step = FirstFactorStep.after(
+            user, pool: pool, device: nil, deviceProved: false, askingForMfa: true, risk: nil, now: now)
+        return step == .tokens(tracksNewDevice: false)
     }
 }

@@ -17,12 +17,11 @@ struct SignInCompletion: Sendable {
 }
 
 extension SignInCompletion {
-    /// What follows a correct first factor (password or SRP), inside the sign-in's transaction:
-    /// the user's state decides (cognito-protocol §3.3) — disabled, unconfirmed and
-    /// reset-required users are refused; users with a temporary password must choose a new one
-    /// (NEW_PASSWORD_REQUIRED); users with MFA answer their second factor (`askingForMfa`:
-    /// false once they have, and in CUSTOM_AUTH, whose functions decide); everyone else gets
-    /// a new token family.
+    /// What follows a correct first factor (password, SRP, a device, a custom challenge), inside
+    /// the sign-in's transaction: ``FirstFactorStep/after(_:pool:device:deviceProved:askingForMfa:risk:now:)``
+    /// decides, and this carries the step out — a refusal, NEW_PASSWORD_REQUIRED, the second
+    /// factor the user has (if none, the step after it), the device's proof, or a new token
+    /// family.
     ///
     /// `device`: the DEVICE_KEY the client sent, if any. A remembered device of the user
     /// skips MFA; a confirmed one must prove its secret (DEVICE_SRP_AUTH) unless `deviceProved`;
@@ -37,36 +36,31 @@ extension SignInCompletion {
                              device deviceKey: String? = nil, deviceProved: Bool = false,
                              riskDemandsMfa: RiskMfaDemand? = nil,
                              in transaction: any StoreTransaction) async throws -> FirstFactorResult {
-        try Self.checkMaySignIn(user)
-        switch user.status {
-        case .forceChangePassword:
-            let validityDays = pool.settings.policies?.passwordPolicy?.temporaryPasswordValidityDays ?? 7
-            if validityDays > 0, let set = user.passwordUpdatedAt,
-                time.now.timeIntervalSince(set) > TimeInterval(validityDays) * 86_400
-            {
-                throw CognitoError.notAuthorized("Temporary password has expired and must be reset by an administrator.")
-            }
-            return .challenge(try await newPasswordChallenge(
-                for: user, pool: pool, client: client, device: deviceKey, in: transaction))
-        default:
-            let device = try await deviceTrust.knownDevice(deviceKey, of: user, pool: pool, in: transaction)
-            if let riskDemandsMfa {
-                if let challenge = try await challenges.mfaChallenge(
-                    for: user, pool: pool, client: client, device: device?.deviceKey, forced: true, in: transaction)
-                {
-                    return challenge
-                }
-                if riskDemandsMfa == .required { throw CommitAndFail(ThreatProtectionError.riskBlocked) }
-            } else if askingForMfa, device?.remembered != true,
-                let challenge = try await challenges.mfaChallenge(
-                    for: user, pool: pool, client: client, device: device?.deviceKey, in: transaction)
+        let device = user.status == .forceChangePassword
+            ? nil : try await deviceTrust.knownDevice(deviceKey, of: user, pool: pool, in: transaction)
+        var step = FirstFactorStep.after(
+            user, pool: pool, device: device, deviceProved: deviceProved, askingForMfa: askingForMfa, risk: riskDemandsMfa,
+            now: time.now)
+        if case .secondFactor(let forced, let required) = step {
+            if let challenge = try await challenges.mfaChallenge(
+                for: user, pool: pool, client: client, device: device?.deviceKey, forced: forced, in: transaction)
             {
                 return challenge
             }
-            if let device, !deviceProved {
-                return .challenge(try await deviceTrust.deviceChallenge(device, user: user, pool: pool, client: client, in: transaction))
-            }
-            let newDevice = device == nil ? try await deviceTrust.trackNewDevice(of: user, pool: pool, in: transaction) : nil
+            if required { throw CommitAndFail(ThreatProtectionError.riskBlocked) }
+            step = .afterSecondFactor(pool: pool, device: device, deviceProved: deviceProved)
+        }
+        switch step {
+        case .refuse(let error): throw error
+        case .newPassword:
+            return .challenge(try await newPasswordChallenge(
+                for: user, pool: pool, client: client, device: deviceKey, in: transaction))
+        case .deviceProof:
+            guard let device else { throw CognitoError.internalError("A device proof without a device.") }
+            return .challenge(try await deviceTrust.deviceChallenge(device, user: user, pool: pool, client: client, in: transaction))
+        case .secondFactor: throw CognitoError.internalError("A second factor decided twice.")
+        case .tokens(let tracksNewDevice):
+            let newDevice = tracksNewDevice ? try await deviceTrust.trackNewDevice(of: user, pool: pool, in: transaction) : nil
             let (family, refreshToken) = tokenFamilies.newTokenFamily(
                 of: user, client: client, deviceKey: device?.deviceKey ?? newDevice?.deviceKey)
             try await transaction.insertTokenFamily(family)
