@@ -19,7 +19,6 @@ struct ProviderEndpoints: Sendable {
 }
 
 extension Federation {
-    static let federatedFlow = ChallengeNameType(rawValue: "FEDERATED_SIGN_IN")
     /// Where providers send the browser back (`<public URL>/oauth2/idpresponse`, to register
     /// as the redirect URI at the provider).
     public var federationCallbackURL: String { configuration.publicBaseURL + "/oauth2/idpresponse" }
@@ -47,7 +46,7 @@ extension Federation {
         let state = try await store.write { transaction in
             try await allowances.consumeRequestAllowance(.hostedFlows, client: client, in: transaction)
             return try await authSessions.openAuthSession(
-                Self.federatedFlow,
+                .federatedSignIn,
                 state: FederatedFlowState(request: request, provider: name, nonce: nonce, binding: browser.digest), user: nil,
                 pool: pool, client: client, encoding: .session, lifetime: OAuth.hostedFlowLifetime, in: transaction)
         }
@@ -70,7 +69,7 @@ extension Federation {
     /// finish it: a link carrying someone else's `state` and `code` completes nothing.
     public func completeFederatedSignIn(_ query: [String: String], browser: BrowserBinding?) async throws -> String {
         guard let flow = query["state"],
-            let (pool, client, state) = await oauth.consumeFlow(flow, challenge: Self.federatedFlow, as: FederatedFlowState.self)
+            let (pool, client, state) = await oauth.consumeFlow(flow, challenge: .federatedSignIn, as: FederatedFlowState.self)
         else {
             throw AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.", reason: .expired)
         }

@@ -17,7 +17,7 @@ extension SecondFactorChallenges {
         state.codeHash = mfaCodeHash(code, user: user, address: destination.address)
         state.codeAttribute = attribute
         let session = try await authSessions.openAuthSession(
-            factor, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
+            .challenge(factor), state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
         let text = MessageTemplates.mfaCode(mfa: pool.mfa, medium: destination.medium)
         let message = try await deliveryQueue.enqueue(OutboundMessage(
             poolId: pool.id, username: user.username, medium: destination.medium, destination: destination.address,

@@ -16,7 +16,6 @@ struct AuthorizationCodeState: Codable, Sendable {
 }
 
 extension OAuth {
-    static let authorizationCode = ChallengeNameType(rawValue: "AUTHORIZATION_CODE")
     /// How long an authorization code may wait for its exchange (as in Cognito).
     static let authorizationCodeLifetime: TimeInterval = 300
 
@@ -43,7 +42,7 @@ extension OAuth {
             nonce: request.nonce, originJti: originJti, sealedRefreshToken: try Self.seal(refreshToken, with: code))
         _ = try await store.write { transaction in
             try await authSessions.openAuthSession(
-                Self.authorizationCode, state: state, user: nil, pool: pool, client: client, encoding: .session, token: code,
+                .authorizationCode, state: state, user: nil, pool: pool, client: client, encoding: .session, token: code,
                 lifetime: Self.authorizationCodeLifetime, in: transaction)
         }
         query = [("code", code)]
@@ -62,7 +61,7 @@ extension OAuth {
         do {
             state = try await store.write { transaction in
                 let pending = try await authSessions.readAuthSession(
-                    code, challenge: Self.authorizationCode, as: AuthorizationCodeState.self, pool: pool, client: client,
+                    code, challenge: .authorizationCode, as: AuthorizationCodeState.self, pool: pool, client: client,
                     in: transaction)
                 try await authSessions.consumeAuthSession(pending.record, in: transaction)
                 return pending.state

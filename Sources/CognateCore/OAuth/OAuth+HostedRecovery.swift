@@ -2,8 +2,6 @@ import CognateProtocol
 import Foundation
 
 extension OAuth {
-    static let forgotPasswordStage = "forgotPassword"
-    static let resetPasswordStage = "resetPassword"
 
     /// Starts a hosted password reset for a validated authorization request, in `browser`: the
     /// page asking for the account's name (stored nowhere: its flow is sealed).
@@ -12,7 +10,7 @@ extension OAuth {
     {
         let (pool, client) = try await directory.requireClient(request.clientId)
         return try await firstHostedPage(
-            HostedFlowState(request: request, stage: Self.forgotPasswordStage), browser: browser, pool: pool, client: client)
+            HostedFlowState(request: request, stage: .forgotPassword), browser: browser, pool: pool, client: client)
     }
 
     /// The reset pages submitted: ForgotPassword, then ConfirmForgotPassword, as the API runs
@@ -24,12 +22,12 @@ extension OAuth {
         var next = state
         do {
             try Self.checkFormBounds(form)
-            if state.stage == Self.forgotPasswordStage {
+            if state.stage == .forgotPassword {
                 let username = form["username"] ?? ""
                 let sent = try await registration.forgotPassword(ForgotPasswordRequest(
                     clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
                 next.username = username
-                next.stage = Self.resetPasswordStage
+                next.stage = .resetPassword
                 next.page = HostedPageState(destination: sent.codeDeliveryDetails?.destination)
             } else if form["resend"] != nil {
                 let username = state.username ?? ""

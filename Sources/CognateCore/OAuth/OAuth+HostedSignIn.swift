@@ -48,14 +48,22 @@ public enum HostedSignInStep: Sendable, Equatable {
     case redirect(String)
 }
 
+/// The pages of a hosted sign-up or password reset (stored by these names in flows).
+enum HostedStage: String, Codable, Sendable {
+    case signUp
+    case confirmSignUp
+    case forgotPassword
+    case resetPassword
+}
+
 /// A hosted sign-in in progress (a flow: persisted, expiring, one step at a time): the
 /// authorization request it answers and the challenge it waits for, if any.
 struct HostedFlowState: Codable, Sendable {
     var request: AuthorizationRequest
     /// The digest of the ``BrowserBinding`` the flow was started in; every step must come from it.
     var binding: String?
-    /// `signUp` or `confirmSignUp` while registering; nil while signing in.
-    var stage: String?
+    /// Where a sign-up or a password reset stands; nil while signing in.
+    var stage: HostedStage?
     var username: String?
     var challenge: String?
     var session: String?
@@ -73,7 +81,6 @@ struct HostedPageState: Codable, Sendable {
 }
 
 extension OAuth {
-    static let hostedFlow = ChallengeNameType(rawValue: "HOSTED_SIGN_IN")
     /// How long one page of a hosted sign-in may stay open.
     static let hostedFlowLifetime: TimeInterval = 900
 
@@ -98,16 +105,16 @@ extension OAuth {
                 (try? await directory.requireClient(state.request.clientId)).map { ($0.0, $0.1, state) }
             }
         } else {
-            opened = await consumeFlow(flow, challenge: Self.hostedFlow, as: HostedFlowState.self)
+            opened = await consumeFlow(flow, challenge: .hostedSignIn, as: HostedFlowState.self)
         }
         guard let (pool, client, state) = opened, browser.matches(state.binding) else {
             throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.",
                                          reason: .expired)
         }
         switch state.stage {
-        case Self.signUpStage?, Self.confirmStage?:
+        case .signUp?, .confirmSignUp?:
             return try await continueHostedSignUp(state, form: form, pool: pool, client: client)
-        case Self.forgotPasswordStage?, Self.resetPasswordStage?:
+        case .forgotPassword?, .resetPassword?:
             return try await continueHostedRecovery(state, form: form, pool: pool, client: client)
         default: break
         }
@@ -212,15 +219,15 @@ extension OAuth {
     {
         let rules = Self.passwordRules(pool.settings.policies?.passwordPolicy)
         switch state.challenge.map(ChallengeNameType.init(rawValue:)) {
-        case nil where state.stage == Self.signUpStage:
+        case nil where state.stage == .signUp:
             let name = Self.signUpNameField(pool.settings)
             return .signUp(name: name, attributes: try await hostedSignUpAttributes(pool), values: values, rules: rules,
                            error: error)
-        case nil where state.stage == Self.confirmStage:
+        case nil where state.stage == .confirmSignUp:
             return .confirmSignUp(destination: state.page?.destination, error: error, notice: state.page?.notice)
-        case nil where state.stage == Self.forgotPasswordStage:
+        case nil where state.stage == .forgotPassword:
             return .forgotPassword(name: Self.signInNameField(pool.settings), username: values["username"], error: error)
-        case nil where state.stage == Self.resetPasswordStage:
+        case nil where state.stage == .resetPassword:
             return .resetPassword(destination: state.page?.destination, rules: rules, error: error, notice: state.page?.notice)
         case nil:
             return .signIn(username: state.username, name: Self.signInNameField(pool.settings), error: error,
@@ -289,7 +296,7 @@ extension OAuth {
 
     /// The flow `token` names (a hosted page's, a federated sign-in's), used up, with its pool and
     /// client; nil when it is unknown, expired, of another kind or already used.
-    func consumeFlow<State: Decodable & Sendable>(_ token: String, challenge: ChallengeNameType, as: State.Type) async
+    func consumeFlow<State: Decodable & Sendable>(_ token: String, challenge: PendingStep, as: State.Type) async
         -> (PoolRecord, ClientRecord, State)?
     {
         guard let record = try? await store.read({ try await $0.authSession(tokenHash: AuthSessions.hash(token)) }),
@@ -310,7 +317,7 @@ extension OAuth {
                         in transaction: any StoreTransaction) async throws -> String {
         try await allowances.consumeRequestAllowance(.hostedFlows, client: client, in: transaction)
         return try await authSessions.openAuthSession(
-            Self.hostedFlow, state: state, user: nil, pool: pool, client: client, encoding: .session,
+            .hostedSignIn, state: state, user: nil, pool: pool, client: client, encoding: .session,
             lifetime: Self.hostedFlowLifetime, in: transaction)
     }
 

@@ -2,15 +2,13 @@ import CognateProtocol
 import Foundation
 
 extension OAuth {
-    static let signUpStage = "signUp"
-    static let confirmStage = "confirmSignUp"
 
     /// Starts a hosted sign-up for a validated authorization request, in `browser`: the sign-up
     /// page (stored nowhere: its flow is sealed).
     public func beginHostedSignUp(_ request: AuthorizationRequest, browser: BrowserBinding) async throws -> HostedSignInStep {
         let (pool, client) = try await directory.requireClient(request.clientId)
         return try await firstHostedPage(
-            HostedFlowState(request: request, stage: Self.signUpStage), browser: browser, pool: pool, client: client)
+            HostedFlowState(request: request, stage: .signUp), browser: browser, pool: pool, client: client)
     }
 
     /// A sign-up page or its code page submitted: SignUp and ConfirmSignUp as the API runs them
@@ -21,7 +19,7 @@ extension OAuth {
     {
         var next = state
         do {
-            if state.stage == Self.signUpStage {
+            if state.stage == .signUp {
                 let username = form["username"] ?? ""
                 let attributes = try await hostedSignUpAttributes(pool).map {
                     AttributeType(name: $0, value: form["attribute.\($0)"] ?? "")
@@ -35,7 +33,7 @@ extension OAuth {
                     next = HostedFlowState(request: state.request, binding: state.binding, username: username,
                                            page: HostedPageState(notice: "Your account is ready. Sign in."))
                 } else {
-                    next.stage = Self.confirmStage
+                    next.stage = .confirmSignUp
                     next.page = HostedPageState(destination: response.codeDeliveryDetails?.destination)
                 }
             } else {

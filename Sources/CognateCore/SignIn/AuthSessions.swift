@@ -76,12 +76,12 @@ extension AuthSessionBook {
     /// `token` for a step the server finds by name rather than by a token the client holds.
     /// It lives `lifetime` seconds, by default the client's AuthSessionValidity. One statement.
     func openAuthSession<State: Encodable>(
-        _ challenge: ChallengeNameType, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
+        _ step: PendingStep, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
         encoding: AuthSessions.Encoding, token named: String? = nil, lifetime: TimeInterval? = nil,
         in transaction: any StoreTransaction
     ) async throws -> String {
         let (token, record) = try newAuthSession(
-            challenge, state: state, user: user, pool: pool, client: client, encoding: encoding, token: named,
+            step, state: state, user: user, pool: pool, client: client, encoding: encoding, token: named,
             lifetime: lifetime)
         try await transaction.insertAuthSession(record)
         return token
@@ -90,7 +90,7 @@ extension AuthSessionBook {
     /// A session as ``openAuthSession(_:state:user:pool:client:encoding:token:lifetime:in:)``
     /// stores it, and its token, not stored yet (``AtomicWrites/insertAuthSession(_:)``).
     func newAuthSession<State: Encodable>(
-        _ challenge: ChallengeNameType, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
+        _ step: PendingStep, state: State, user: UserRecord?, pool: PoolRecord, client: ClientRecord,
         encoding: AuthSessions.Encoding, token named: String? = nil, lifetime: TimeInterval? = nil
     ) throws -> (token: String, record: AuthSessionRecord) {
         let now = time.now
@@ -99,21 +99,21 @@ extension AuthSessionBook {
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
         return (token, AuthSessionRecord(
             tokenHash: AuthSessions.hash(token), poolId: pool.id, clientId: client.clientId, userSub: user?.sub,
-            challenge: challenge.rawValue, state: json, createdAt: now, expiresAt: now + seconds))
+            challenge: step.storedName, state: json, createdAt: now, expiresAt: now + seconds))
     }
 
     /// The session a token names, checked against the challenge being answered, the client
     /// answering it and its expiry — without using it up (see ``consumeAuthSession(_:in:)``).
     func readAuthSession<State: Decodable & Sendable>(
-        _ token: String, challenge: ChallengeNameType, as: State.Type, pool: PoolRecord, client: ClientRecord,
+        _ token: String, challenge step: PendingStep, as: State.Type, pool: PoolRecord, client: ClientRecord,
         in transaction: any StoreTransaction
     ) async throws -> OpenAuthSession<State> {
         guard let session = try await transaction.authSession(tokenHash: AuthSessions.hash(token)),
             session.poolId == pool.id, session.clientId == client.clientId
         else { throw AuthSessions.invalid }
         guard time.now < session.expiresAt else { throw AuthSessions.expired }
-        guard session.challenge == challenge.rawValue else {
-            throw CognitoError.invalidParameter("The session expects the \(session.challenge) challenge, not \(challenge.rawValue).")
+        guard session.challenge == step.storedName else {
+            throw CognitoError.invalidParameter("The session expects the \(session.challenge) challenge, not \(step.storedName).")
         }
         return OpenAuthSession(record: session, state: try JSONDecoder().decode(State.self, from: Data(session.state.utf8)))
     }
@@ -145,7 +145,7 @@ extension AuthSessionBook {
                         pool: PoolRecord, client: ClientRecord,
                         in transaction: any StoreTransaction) async throws -> (OpenAuthSession<MfaSessionState>, UserRecord) {
         let pending = try await readAuthSession(
-            session, challenge: challenge, as: MfaSessionState.self, pool: pool, client: client, in: transaction)
+            session, challenge: .challenge(challenge), as: MfaSessionState.self, pool: pool, client: client, in: transaction)
         guard let sub = pending.record.userSub,
             let user = try await transaction.user(poolId: pool.id, sub: sub, forUpdate: true)
         else { throw AuthSessions.invalid }

@@ -1,0 +1,32 @@
+import CognateProtocol
+
+/// What a stored auth session waits for: a challenge answer of Cognito's API, or one of
+/// Cognate's own steps that are no challenge — a hosted page's next form, a federated sign-in
+/// waiting for its provider, an authorization code waiting for its exchange. Stored by name
+/// (the challenge's wire name, or Cognate's own), so a session of one kind never answers for
+/// another.
+enum PendingStep: Sendable, Equatable {
+    case challenge(ChallengeNameType)
+    case hostedSignIn
+    case federatedSignIn
+    case authorizationCode
+
+    /// The name stored with the session.
+    var storedName: String {
+        switch self {
+        case .challenge(let name): name.rawValue
+        case .hostedSignIn: "HOSTED_SIGN_IN"
+        case .federatedSignIn: "FEDERATED_SIGN_IN"
+        case .authorizationCode: "AUTHORIZATION_CODE"
+        }
+    }
+
+    static let passwordVerifier = challenge(.passwordVerifier)
+    static let devicePasswordVerifier = challenge(.devicePasswordVerifier)
+    static let deviceSrpAuth = challenge(.deviceSrpAuth)
+    static let newPasswordRequired = challenge(.newPasswordRequired)
+    static let softwareTokenMfa = challenge(.softwareTokenMfa)
+    static let selectMfaType = challenge(.selectMfaType)
+    static let mfaSetup = challenge(.mfaSetup)
+    static let customChallenge = challenge(.customChallenge)
+}
