@@ -53,10 +53,10 @@ extension OAuth {
     /// The authorization_code grant: the code (once, within five minutes, by the client it was
     /// issued to, with the same redirect URI and — when the request had a challenge — the PKCE
     /// verifier) for the sign-in's tokens with the granted scopes.
-    func exchangeAuthorizationCode(_ form: [String: String], pool: PoolRecord, client: ClientRecord) async throws
-        -> [String: TokenResponseValue]
+    func exchangeAuthorizationCode(_ code: String, redirectURI: String?, codeVerifier: String?, pool: PoolRecord,
+                                   client: ClientRecord) async throws -> TokenResponse
     {
-        guard let code = form["code"], !code.isEmpty, code.count <= 256 else { throw OAuthError.invalidRequest("code is missing.") }
+        guard !code.isEmpty, code.count <= 256 else { throw OAuthError.invalidRequest("code is missing.") }
         let state: AuthorizationCodeState
         do {
             state = try await store.write { transaction in
@@ -69,14 +69,14 @@ extension OAuth {
         } catch is CognitoError {
             throw OAuthError.invalidGrant("The code is invalid, expired, already used or issued to another client.")
         }
-        guard form["redirect_uri"] == state.redirectURI else {
+        guard redirectURI == state.redirectURI else {
             throw OAuthError.invalidGrant("redirect_uri does not match the authorization request.")
         }
         if let challenge = state.codeChallenge {
-            guard let verifier = form["code_verifier"],
+            guard let verifier = codeVerifier,
                 ConstantTime.equals(Base64URL.encode(Array(SHA256.hash(data: Data(verifier.utf8)))), challenge)
             else { throw OAuthError.invalidGrant("The code_verifier does not match the code_challenge.") }
-        } else if form["code_verifier"] != nil {
+        } else if codeVerifier != nil {
             // RFC 9700 §4.8.2: a verifier for a code issued without a challenge is a downgrade
             // (an attacker who stripped the challenge from the request); refuse it.
             throw OAuthError.invalidGrant("The authorization request had no code_challenge; a code_verifier is not expected.")
@@ -90,12 +90,9 @@ extension OAuth {
         } catch let error as CognitoError {
             throw OAuthError.invalidGrant(error.message)
         }
-        var response: [String: TokenResponseValue] = [
-            "access_token": .string(issued.accessToken), "refresh_token": .string(refreshToken),
-            "expires_in": .number(issued.expiresIn), "token_type": .string("Bearer"),
-        ]
-        if state.scopes.contains("openid") { response["id_token"] = .string(issued.idToken) }
-        return response
+        return TokenResponse(
+            accessToken: issued.accessToken, idToken: state.scopes.contains("openid") ? issued.idToken : nil,
+            refreshToken: refreshToken, expiresIn: issued.expiresIn)
     }
 
     /// Gives the family of `refreshToken` its OAuth scopes and mints its ID and access tokens.

@@ -1,76 +1,52 @@
 import CognateProtocol
 import Foundation
 
-/// A value of a token endpoint's JSON answer.
-public enum TokenResponseValue: Encodable, Sendable, Equatable {
-    case string(String)
-    case number(Int)
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        }
-    }
-}
-
 extension OAuth {
-    /// `POST /oauth2/token` (RFC 6749 §3.2): the client authenticates (HTTP Basic, or
-    /// `client_id`/`client_secret` in the form; a client with a secret must give it), then
-    /// `grant_type` decides — `authorization_code` (with PKCE), `refresh_token`, or
-    /// `client_credentials` (a client with a secret, for the pool's custom scopes).
-    public func tokenEndpoint(form: [String: String], basic: (id: String, secret: String)?) async throws
-        -> [String: TokenResponseValue]
-    {
-        let (pool, client) = try await authenticateOAuthClient(form: form, basic: basic)
+    /// `POST /oauth2/token` (RFC 6749 §3.2): the client authenticates (a client with a secret
+    /// must give it), then the grant decides — `authorization_code` (with PKCE),
+    /// `refresh_token`, or `client_credentials` (a client with a secret, for the pool's custom
+    /// scopes).
+    public func tokenEndpoint(_ request: TokenRequest) async throws -> TokenResponse {
+        let (pool, client) = try await authenticateOAuthClient(request.client)
         let settings = client.settings
-        switch form["grant_type"] {
-        case "authorization_code"?:
+        switch request.grant {
+        case .malformed(let error):
+            throw error
+        case .authorizationCode(let code, let redirectURI, let verifier):
             guard settings.allowedOAuthFlowsUserPoolClient == true, (settings.allowedOAuthFlows ?? []).contains(.code) else {
                 throw OAuthError.unauthorizedClient("The client may not use the authorization code grant.")
             }
-            return try await exchangeAuthorizationCode(form, pool: pool, client: client)
-        case "refresh_token"?:
+            return try await exchangeAuthorizationCode(
+                code, redirectURI: redirectURI, codeVerifier: verifier, pool: pool, client: client)
+        case .refreshToken(let token):
             guard ClientSettings.allowedFlows(settings).contains(.allowRefreshTokenAuth) else {
                 throw OAuthError.unauthorizedClient("The client may not refresh tokens.")
             }
-            guard let token = form["refresh_token"], !token.isEmpty else { throw OAuthError.invalidRequest("refresh_token is missing.") }
             do {
                 let (family, user, groups) = try await tokenFamilies.refreshableFamily(token, pool: pool, client: client)
                 let issued = try await tokenFamilies.renewTokens(
                     of: family, user: user, groups: groups, source: "TokenGeneration_RefreshTokens", clientMetadata: nil,
                     pool: pool, client: client)
-                var response: [String: TokenResponseValue] = [
-                    "access_token": .string(issued.accessToken), "expires_in": .number(issued.expiresIn),
-                    "token_type": .string("Bearer"),
-                ]
-                if family.scopes?.contains("openid") ?? true { response["id_token"] = .string(issued.idToken) }
-                return response
+                return TokenResponse(
+                    accessToken: issued.accessToken,
+                    idToken: family.scopes?.contains("openid") ?? true ? issued.idToken : nil, expiresIn: issued.expiresIn)
             } catch let error as CognitoError {
                 throw OAuthError.invalidGrant(error.message)
             }
-        case "client_credentials"?:
+        case .clientCredentials(let scope):
             guard client.secret != nil, settings.allowedOAuthFlowsUserPoolClient == true,
                 (settings.allowedOAuthFlows ?? []).contains(.clientCredentials)
             else { throw OAuthError.unauthorizedClient("The client may not use the client credentials grant.") }
-            let scopes = try await store.read { try await OAuthScopes.grant(form["scope"], client: client, forUsers: false, in: $0) }
+            let scopes = try await store.read { try await OAuthScopes.grant(scope, client: client, forUsers: false, in: $0) }
             let issued = try await tokens.issueClientCredentials(pool: pool, client: client, scopes: scopes, now: time.now)
-            return [
-                "access_token": .string(issued.accessToken), "expires_in": .number(issued.expiresIn),
-                "token_type": .string("Bearer"),
-            ]
-        case nil:
-            throw OAuthError.invalidRequest("grant_type is missing.")
-        case let other?:
-            throw OAuthError("unsupported_grant_type", "The grant type \(other) is not supported.")
+            return TokenResponse(accessToken: issued.accessToken, expiresIn: issued.expiresIn)
         }
     }
 
     /// `POST /oauth2/revoke`: ends the sign-in a refresh token belongs to (as RevokeToken).
-    public func revokeEndpoint(form: [String: String], basic: (id: String, secret: String)?) async throws {
-        let (_, client) = try await authenticateOAuthClient(form: form, basic: basic)
-        guard let token = form["token"], !token.isEmpty else { throw OAuthError.invalidRequest("token is missing.") }
+    public func revokeEndpoint(_ request: RevocationRequest) async throws {
+        let (_, client) = try await authenticateOAuthClient(request.client)
+        guard let token = request.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is missing.") }
         do {
             _ = try await sessions.revokeToken(RevokeTokenRequest(token: token, clientId: client.clientId, clientSecret: client.secret))
         } catch let error as CognitoError {
@@ -87,17 +63,17 @@ extension OAuth {
         do {
             claims = try await accessTokens.verify(accessToken, now: time.now)
         } catch {
-            throw OAuthError("invalid_token", "The access token is invalid or expired.", status: 401)
+            throw OAuthError("invalid_token", "The access token is invalid or expired.")
         }
         guard claims.scopes.contains("openid") else {
-            throw OAuthError("insufficient_scope", "The access token does not have the openid scope.", status: 403)
+            throw OAuthError("insufficient_scope", "The access token does not have the openid scope.")
         }
         // Only answers with the user: may come from the node's cache, as GetUser's.
         let read = try await snapshots.user(poolId: claims.poolId, sub: claims.sub, withTokenFamily: claims.originJti)
         guard let (user, family) = read, user.enabled, let family, family.revokedAt == nil,
             let (_, client) = try? await directory.requireClient(claims.clientId)
         else {
-            throw OAuthError("invalid_token", "The access token has been revoked.", status: 401)
+            throw OAuthError("invalid_token", "The access token has been revoked.")
         }
         // What the client may read (GetUser's and the ID token's rule), of what the scopes release.
         let readable = client.settings.readAttributes.map(Set.init)
@@ -132,17 +108,12 @@ extension OAuth {
     }
 
     /// The app client a token or revocation request comes from, authenticated.
-    private func authenticateOAuthClient(form: [String: String], basic: (id: String, secret: String)?) async throws
-        -> (PoolRecord, ClientRecord)
-    {
-        let named = basic?.id ?? form["client_id"]
-        guard let clientId = named, !clientId.isEmpty, form["client_id"].map({ $0 == clientId }) ?? true,
+    private func authenticateOAuthClient(_ credentials: OAuthClientCredentials) async throws -> (PoolRecord, ClientRecord) {
+        guard let clientId = credentials.clientId, !clientId.isEmpty,
             let (pool, client) = try? await directory.requireClient(clientId)
         else { throw OAuthError.invalidClient }
         if client.secret != nil {
-            guard let given = basic?.secret ?? form["client_secret"], client.accepts(secret: given) else {
-                throw OAuthError.invalidClient
-            }
+            guard let given = credentials.secret, client.accepts(secret: given) else { throw OAuthError.invalidClient }
         }
         return (pool, client)
     }

@@ -1,23 +1,21 @@
-/// An OAuth 2.0 error (RFC 6749 §5.2): what the token, userInfo and revocation endpoints answer
-/// as `{"error": …, "error_description": …}`, and what the authorization endpoint puts in the
-/// redirect to the app (`error=…`).
+/// An OAuth 2.0 error (RFC 6749 §5.2, RFC 6750 §3.1): what the token, userInfo and revocation
+/// endpoints answer as `{"error": …, "error_description": …}`, and what the authorization
+/// endpoint puts in the redirect to the app (`error=…`). The HTTP status is the edge's choice,
+/// by the error's name.
 public struct OAuthError: Error, Sendable, Equatable {
     public var error: String
     public var description: String
-    /// 400, or 401 for client authentication failures.
-    public var status: Int
 
-    public init(_ error: String, _ description: String, status: Int = 400) {
+    public init(_ error: String, _ description: String) {
         self.error = error
         self.description = description
-        self.status = status
     }
 
     static func invalidRequest(_ description: String) -> OAuthError { OAuthError("invalid_request", description) }
     static func invalidGrant(_ description: String) -> OAuthError { OAuthError("invalid_grant", description) }
     static func invalidScope(_ description: String) -> OAuthError { OAuthError("invalid_scope", description) }
     static func unauthorizedClient(_ description: String) -> OAuthError { OAuthError("unauthorized_client", description) }
-    static let invalidClient = OAuthError("invalid_client", "Client authentication failed.", status: 401)
+    static let invalidClient = OAuthError("invalid_client", "Client authentication failed.")
 }
 
 /// Why an authorization request cannot even be sent back to the app: no such client, or a

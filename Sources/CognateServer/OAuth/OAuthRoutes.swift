@@ -77,8 +77,8 @@ enum OAuthRoutes {
         router.post("/oauth2/token") { request, _ -> Response in
             do {
                 guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
-                let credentials = basicCredentials(request)
-                return try json(.ok, try await SharedPool.run { try await service.oauth.tokenEndpoint(form: form, basic: credentials) })
+                let tokenRequest = OAuthRequests.tokenRequest(form, basic: basicCredentials(request))
+                return try json(.ok, try await SharedPool.run { try await service.oauth.tokenEndpoint(tokenRequest) })
             } catch {
                 return oauthFailure(error)
             }
@@ -86,7 +86,7 @@ enum OAuthRoutes {
         router.post("/oauth2/revoke") { request, _ -> Response in
             do {
                 guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
-                try await service.oauth.revokeEndpoint(form: form, basic: basicCredentials(request))
+                try await service.oauth.revokeEndpoint(OAuthRequests.revocationRequest(form, basic: basicCredentials(request)))
                 return Response(status: .ok, headers: [.cacheControl: "no-store"])
             } catch {
                 return oauthFailure(error)
@@ -96,7 +96,7 @@ enum OAuthRoutes {
             router.on("/oauth2/userInfo", method: method) { request, _ -> Response in
                 do {
                     guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
-                        throw OAuthError("invalid_token", "A Bearer access token is required.", status: 401)
+                        throw OAuthError("invalid_token", "A Bearer access token is required.")
                     }
                     return try json(.ok, try await service.oauth.userInfo(accessToken: String(header.dropFirst("bearer ".count))))
                 } catch {
@@ -106,7 +106,7 @@ enum OAuthRoutes {
         }
         for path in ["/oauth2/token", "/oauth2/revoke"] {
             router.get(RouterPath(path)) { _, _ -> Response in
-                var response = oauthFailure(OAuthError("invalid_request", "Use POST.", status: 405))
+                var response = oauthFailure(OAuthError("invalid_request", "Use POST."), status: .methodNotAllowed)
                 response.headers[.allow] = "POST"
                 return response
             }
@@ -198,17 +198,17 @@ enum OAuthRoutes {
         return HostedPages.error(answer.status, answer.message, reason: answer.reason, signIn: known, style: style)
     }
 
-    private static func oauthFailure(_ error: any Error) -> Response {
+    private static func oauthFailure(_ error: any Error, status chosen: HTTPResponse.Status? = nil) -> Response {
         let oauth: OAuthError
         switch error {
         case let known as OAuthError: oauth = known
         case StoreError.unstorableText: oauth = OAuthError("invalid_request", StoreError.unstorableTextMessage)
-        default: oauth = OAuthError("server_error", "The request could not be completed.", status: 500)
+        default: oauth = OAuthError("server_error", "The request could not be completed.")
         }
-        var response = (try? json(HTTPResponse.Status(code: oauth.status), [
-            "error": TokenResponseValue.string(oauth.error), "error_description": .string(oauth.description),
-        ])) ?? Response(status: .internalServerError)
-        if oauth.status == 401 { response.headers[.wwwAuthenticate] = "Bearer error=\"\(oauth.error)\"" }
+        let status = chosen ?? OAuthRequests.status(of: oauth)
+        var response = (try? json(status, ["error": oauth.error, "error_description": oauth.description]))
+            ?? Response(status: .internalServerError)
+        if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer error=\"\(oauth.error)\"" }
         return response
     }
 
