@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CGMP", pkgConfig: nil, providers: [.apt(["libgmp-dev"])]),
@@ -47,8 +49,10 @@ let package = Package(
         .target(
             name: "CognateStorage",
             dependencies: [
-                "CognateCore", "CSQLite",
+                "CognateCore", "CognateProtocol", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -57,12 +61,27 @@ let package = Package(
         .target(
             name: "CognateServer",
             dependencies: [
-                "CognateCore", "CognateStorage", "CognateSMTP",
+                "CognateCore", "CognateProtocol", "CognateSMTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The composition root: the only target that knows the server and the storage both.
+        .target(
+            name: "CognateAssembly",
+            dependencies: [
+                "CognateCore", "CognateServer", "CognateStorage",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // WebAuthn relying-party verification: pure logic, no storage, no knowledge of Cognito.
@@ -123,7 +142,8 @@ let package = Package(
         .executableTarget(
             name: "cognate",
             dependencies: [
-                "CognateServer",
+                "CognateAssembly", "CognateServer", "CognateStorage", "CognateCore", "CognateProtocol",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -135,10 +155,13 @@ let package = Package(
         .testTarget(
             name: "CognateCoreTests",
             dependencies: ["CognateCore", "CognateStorage", .product(name: "CryptoExtras", package: "swift-crypto")]),
-        .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage"]),
+        .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage", "CognateCore"]),
         .testTarget(
             name: "CognateServerTests",
-            dependencies: ["CognateServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "CognateServer", "CognateAssembly", "CognateCore", "CognateStorage",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "CognateSMTPTests",
@@ -157,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "CognateAuthTests",
             dependencies: [
-                "CognateAuth", "CognateProtocol", "CognateServer", "CognateCore", "CognateStorage", "RegistrationDemoKit",
+                "CognateAuth", "CognateProtocol", "CognateServer", "CognateAssembly", "CognateCore", "CognateStorage",
+                "RegistrationDemoKit",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

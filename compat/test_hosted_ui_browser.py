@@ -20,7 +20,7 @@ import requests
 from authlib.integrations.requests_client import OAuth2Session
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -46,8 +46,11 @@ class App(http.server.BaseHTTPRequestHandler):
 
 
 def wait_for(browser, condition):
-    """Waits (15 s at most) until `condition(browser)` holds: a click's navigation may still run."""
-    WebDriverWait(browser, 15, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
+    """Waits (15 s at most) until `condition(browser)` holds: a click's navigation may still run, and
+    an element found on the page being left may be gone when it is read (Chromium then answers
+    "Node with given id does not belong to the document", a bare WebDriverException)."""
+    WebDriverWait(browser, 15, ignored_exceptions=(
+        NoSuchElementException, StaleElementReferenceException, WebDriverException)).until(condition)
 
 
 def heading(text):

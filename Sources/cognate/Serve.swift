@@ -1,3 +1,4 @@
+import CognateAssembly
 import ArgumentParser
 import CognateServer
 import CognateStorage
@@ -25,7 +26,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "cognate")
         let server: CognateServer
         do {
-            server = try await CognateServer.prepare(config, logger: logger)
+            server = try await ServerAssembly.prepare(config, logger: logger)
         } catch let error as CognateServer.DatabaseUnavailable {
             throw options.database.openingFailure(error)
         } catch {

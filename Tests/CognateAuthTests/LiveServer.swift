@@ -1,3 +1,4 @@
+import CognateAssembly
 import CognateAuth
 import CognateCore
 import CognateProtocol
@@ -24,7 +25,7 @@ struct LiveServer: Sendable {
         configuration.database = directory.appendingPathComponent("cognate.sqlite").path
         var logger = Logger(label: "cognate-test")
         logger.logLevel = .critical  // cancelling the server at the end logs errors
-        let server = try await CognateServer.prepare(configuration, logger: logger)
+        let server = try await ServerAssembly.prepare(configuration, logger: logger)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let running = Task { try await server.run { port in portContinuation.yield(port) } }
         var port = 0
@@ -47,7 +48,7 @@ struct LiveServer: Sendable {
     private static func stop(_ running: Task<Void, any Error>, server: CognateServer, directory: URL) async {
         running.cancel()
         _ = await running.result
-        await server.store.close()
+        await server.close()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -1,3 +1,4 @@
+import CognateAssembly
 import CognateProtocol
 import Foundation
 import HTTPTypes
@@ -20,15 +21,15 @@ struct APIRouterTests {
         // No socket: any free port passes prepare's check, and the issuer stays the default's.
         config.port = 0
         config.publicBaseURL = "http://127.0.0.1:9229"
-        let server = try await CognateServer.prepare(config, logger: Logger(label: "test"))
+        let server = try await ServerAssembly.prepare(config, logger: Logger(label: "test"))
         let app = Application(router: server.makeRouter())
         do {
             try await app.test(.router, body)
         } catch {
-            await server.store.close()
+            await server.close()
             throw error
         }
-        await server.store.close()
+        await server.close()
     }
 
     static func call(_ client: any TestClientProtocol, _ target: String?, _ json: String,

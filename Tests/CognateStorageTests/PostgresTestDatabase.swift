@@ -1,4 +1,5 @@
 import CognateStorage
+import CognateCore
 import Foundation
 import Logging
 import Testing

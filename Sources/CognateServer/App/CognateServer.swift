@@ -1,5 +1,4 @@
 import CognateCore
-import CognateStorage
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -9,30 +8,46 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// A configured Cognate server: the HTTP application and what it owns.
+/// A configured Cognate server: the HTTP application and what it owns. Made by the composition
+/// root (`CognateAssembly`), which opens the database and wires the use cases; this module
+/// knows the store only as CognateCore's ``Store``.
 public struct CognateServer: Sendable {
     public let configuration: ServerConfiguration
     public let service: IdentityService
-    public let store: SQLStore
-    /// The SMTP connection, closed when the server stops.
-    let smtp: SMTPDelivery?
+    /// The store, for the dev outbox's route.
+    public let store: any Store
+    /// Where cryptographic operations run (chosen for the database).
+    let placement: WorkPlacement
+    /// Closes what the composition root opened (the SMTP connection, the database).
+    let closing: @Sendable () async -> Void
     let logger: Logger
 
     /// The built-in TLS certificate, loaded before anything else is opened.
     let certificates: TLSCertificates?
 
-    /// Opens the database (migrating it) and prepares the use cases.
-    ///
-    /// Contract: everything that can be refused without the database is refused before it is
-    /// opened (an audit log that cannot be appended to, a TLS certificate that cannot be loaded,
-    /// a port in use, a log delivery directory that cannot be made), so that a start that fails
-    /// creates and changes no database file. Throws ``DatabaseUnavailable`` when the database
-    /// cannot be opened, ``PortInUse``, ``TLSUnusable``, other errors for the rest.
+    /// A server over use cases the composition root made; `preflight` chose `configuration`'s
+    /// port and loaded `certificates`.
+    public init(configuration: ServerConfiguration, service: IdentityService, store: any Store, placement: WorkPlacement,
+                certificates: TLSCertificates?, logger: Logger, closing: @escaping @Sendable () async -> Void) {
+        self.configuration = configuration
+        self.service = service
+        self.store = store
+        self.placement = placement
+        self.certificates = certificates
+        self.logger = logger
+        self.closing = closing
+    }
+
+    /// What must hold before anything is opened, so that a start that fails creates and changes
+    /// no database file: an audit log that can be appended to, a TLS certificate that loads, a
+    /// free port (port 0 becomes the one chosen, so that the issuer, links and the import URL
+    /// name the port served), a log delivery directory. Returns the configuration with its
+    /// port, and the certificates. Throws ``PortInUse``, ``TLSUnusable``, other errors for the
+    /// rest.
     /// - Parameter listening: false for a process that runs operations on the database without
-    ///   serving them (the CLI's `--database` mode): no port, no TLS, and the database must exist
-    ///   (`SQLStore.open(…, creating: false)`): only a server, or `cognate migrate`, creates one.
-    public static func prepare(_ configuration: ServerConfiguration, logger: Logger, listening: Bool = true) async throws
-        -> CognateServer
+    ///   serving them (the CLI's `--database` mode): no port, no TLS.
+    public static func preflight(_ configuration: ServerConfiguration, listening: Bool) async throws
+        -> (ServerConfiguration, TLSCertificates?)
     {
         var configuration = configuration
         if let path = configuration.auditLogPath { try AuditLog(path: path).checkWritable() }
@@ -45,40 +60,12 @@ public struct CognateServer: Sendable {
                     throw TLSUnusable(certificatePath: certificate, keyPath: key, reason: error)
                 }
             }
-            // Chosen now for port 0, so that the issuer, links and the import URL name the port served.
             configuration.port = try await Self.freePort(host: configuration.host, trying: configuration.port)
         }
         if let directory = configuration.logDeliveryDirectory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let store: SQLStore
-        do {
-            store = try await SQLStore.open(
-                configuration.database, options: configuration.databaseOptions, logger: logger, creating: listening,
-                cachingUsers: true)
-        } catch {
-            throw DatabaseUnavailable(location: SQLStore.redacted(configuration.database), reason: error)
-        }
-        SharedPool.configure(for: store.flavor)
-        let outbox = OutboxDelivery(store: store, keepsSecrets: configuration.mode == .dev) { [logger] line in
-            logger.info("\(line)")
-        }
-        let (channels, smtp) = try configuration.delivery.channels(outbox: outbox, logger: logger)
-        // Function webhooks are signed with the webhook secret, or one the database keeps.
-        var functionSecret = configuration.delivery.webhookSecret ?? ""
-        if functionSecret.isEmpty { functionSecret = try await FunctionBindings.signingSecret(in: store) }
-        var core = CoreConfiguration(
-            region: configuration.region, publicBaseURL: configuration.resolvedPublicBaseURL,
-            configurationCacheTTL: configuration.configurationCacheSeconds, rateLimits: configuration.rateLimits)
-        core.breachedPasswords = configuration.breachedPasswords
-        core.logDeliveryDirectory = configuration.logDeliveryDirectory
-        let service = try await IdentityService.start(
-            store: store, channels: channels,
-            functions: WebhookFunctionInvoker(secret: functionSecret, log: { [logger] line in logger.warning("\(line)") }),
-            configuration: core, snapshots: store.snapshots,
-            log: { [logger] line in logger.warning("\(line)") })
-        return CognateServer(
-            configuration: configuration, service: service, store: store, smtp: smtp, logger: logger, certificates: certificates)
+        return (configuration, certificates)
     }
 
     /// The router with every route; tests drive it in-process.
@@ -100,7 +87,7 @@ public struct CognateServer: Sendable {
         let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
-            logger: logger, auditLog: auditLog)
+            placement: placement, logger: logger, auditLog: auditLog)
         router.post("/") { request, _ in await api.respond(to: request) }
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)
@@ -108,7 +95,8 @@ public struct CognateServer: Sendable {
         AuthEventFeedbackRoutes.add(to: router, service: service)
         ImportRoutes.add(to: router, service: service)
         OAuthRoutes.add(
-            to: router, service: service, secureCookies: configuration.resolvedPublicBaseURL.lowercased().hasPrefix("https:"))
+            to: router, service: service, secureCookies: configuration.resolvedPublicBaseURL.lowercased().hasPrefix("https:"),
+            placement: placement)
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
         return router
     }
@@ -203,12 +191,16 @@ public struct CognateServer: Sendable {
         public let location: String
         public let reason: any Error
         public var description: String { "Cannot open the database \(location): \(reason)" }
+
+        public init(location: String, reason: any Error) {
+            self.location = location
+            self.reason = reason
+        }
     }
 
-    /// Closes the SMTP connection and the database.
-    func close() async {
-        await smtp?.shutdown()
-        await store.close()
+    /// Closes what the composition root opened (the SMTP connection, the database).
+    public func close() async {
+        await closing()
     }
 
     /// Another process listens on the configured address.

@@ -1,5 +1,4 @@
 import CognateCore
-import CognateStorage
 import Foundation
 import Prometheus
 
@@ -105,7 +104,7 @@ public struct ServerConfiguration: Sendable {
         let endpoint = shown.resolvedPublicBaseURL
         var lines = [
             "Cognate is listening on \(tlsCertificatePath == nil ? "http" : "https")://\(host):\(port) (\(mode.rawValue) mode)",
-            "Database: \(SQLStore.redacted(database))",
+            "Database: \(DatabaseLocationText.redacted(database))",
         ]
         lines.append("Email: \((delivery.email ?? .outbox).rawValue), SMS: \((delivery.sms ?? .outbox).rawValue)")
         if mode == .dev {
@@ -121,5 +120,17 @@ public struct ServerConfiguration: Sendable {
             lines.append("Production mode: admin operations require SigV4 with \(adminCredentials.count) configured key(s).")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ServerConfiguration {
+    /// The core's settings this configuration gives.
+    public var coreConfiguration: CoreConfiguration {
+        var core = CoreConfiguration(
+            region: region, publicBaseURL: resolvedPublicBaseURL,
+            configurationCacheTTL: configurationCacheSeconds, rateLimits: rateLimits)
+        core.breachedPasswords = breachedPasswords
+        core.logDeliveryDirectory = logDeliveryDirectory
+        return core
     }
 }

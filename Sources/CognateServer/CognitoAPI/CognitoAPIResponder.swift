@@ -19,6 +19,8 @@ struct CognitoAPIResponder: Sendable {
     /// Browsers may read the answers of public operations only (never of admin ones).
     let cors: CORSPolicy
     let maxBodyBytes: Int
+    /// Where cryptographic operations run.
+    let placement: WorkPlacement
     let logger: Logger
     /// Where audited calls are written; nil: no audit log.
     var auditLog: AuditLog? = nil
@@ -60,7 +62,7 @@ struct CognitoAPIResponder: Sendable {
                     method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
                     authority: request.head.authority, headers: request.headers, body: body, now: Date())
             }
-            let output = try await handler.invoke(body, service)
+            let output = try await handler.invoke(body, service, placement)
             return (Self.response(status: .ok, body: output, requestId: requestId), body)
         } catch {
             return (failure(error, requestId: requestId), body)

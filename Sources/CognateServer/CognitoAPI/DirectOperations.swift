@@ -16,11 +16,8 @@ import Logging
 public struct DirectOperations: Sendable {
     let server: CognateServer
 
-    /// Opens (and migrates) the configured database, which must exist (a server's database: none
-    /// is created), and prepares the use cases; no listener.
-    public static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> DirectOperations {
-        DirectOperations(server: try await CognateServer.prepare(configuration, logger: logger, listening: false))
-    }
+    /// The operations of a server the composition root prepared without a listener.
+    public init(server: CognateServer) { self.server = server }
 
     /// Calls `operation` with its input document `body`; returns the output document.
     public func call(_ operation: String, body: Data) async throws -> Data {
@@ -28,7 +25,7 @@ public struct DirectOperations: Sendable {
             guard let handler = OperationTable.cognate.handlers[operation] else {
                 throw WireFault.unknownOperation(WireCoding.targetPrefix + operation)
             }
-            return try await handler.invoke(body, server.service)
+            return try await handler.invoke(body, server.service, server.placement)
         } catch {
             let wire = WireError(error)
             if wire.isUnexpected { server.logger.error("Unexpected error in \(operation): \(String(reflecting: error))") }

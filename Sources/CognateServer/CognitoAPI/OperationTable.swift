@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Registering an operation is the only step needed to serve it: the responder checks SigV4
 /// when the model says so; the handler decodes the model's input type (collecting every
-/// validation failure), calls the use case (on the connection's event loop, or through
-/// `SharedPool` for `.cryptographic` work) and encodes the model's output type.
+/// validation failure), calls the use case (on the connection's event loop, or where the
+/// server's ``WorkPlacement`` puts `.cryptographic` work) and encodes the model's output type.
 struct OperationTable: Sendable {
     /// What an operation's work is made of, which decides the thread it runs on.
     enum Work: Sendable {
@@ -18,13 +18,13 @@ struct OperationTable: Sendable {
         /// Modular exponentiations or key generation (half a millisecond or more, often with
         /// signatures besides): on SQLite runs on Swift's cooperative pool, so that it spreads
         /// over the cores and does not hold up the other connections of the event loop; on
-        /// PostgreSQL stays on the loop, where its statements are answered (`SharedPool`).
+        /// PostgreSQL stays on the loop, where its statements are answered (``WorkPlacement``).
         case cryptographic
     }
 
     struct Handler: Sendable {
         let authorization: OperationAuthorization
-        let invoke: @Sendable (_ body: Data, _ service: IdentityService) async throws -> Data
+        let invoke: @Sendable (_ body: Data, _ service: IdentityService, _ placement: WorkPlacement) async throws -> Data
     }
 
     private(set) var handlers: [String: Handler] = [:]
@@ -46,11 +46,11 @@ struct OperationTable: Sendable {
         _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output,
         work: @escaping @Sendable (Operation.Input) -> Work
     ) {
-        handlers[Operation.name] = Handler(authorization: Operation.authorization) { body, service in
+        handlers[Operation.name] = Handler(authorization: Operation.authorization) { body, service, placement in
             let input = try Self.decode(Operation.Input.self, from: body)
             let output = switch work(input) {
             case .light: try await useCase(service)(input)
-            case .cryptographic: try await SharedPool.run { try await useCase(service)(input) }
+            case .cryptographic: try await placement.run { try await useCase(service)(input) }
             }
             return try WireJSONEncoder.encode(output)
         }

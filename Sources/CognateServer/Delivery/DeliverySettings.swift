@@ -76,7 +76,7 @@ public struct DeliverySettings: Sendable {
     }
 
     /// The channels, built once at start-up; `outbox` is the store's outbox.
-    func channels(outbox: OutboxDelivery, logger: Logger) throws -> (DeliveryChannels, SMTPDelivery?) {
+    public func channels(outbox: OutboxDelivery, logger: Logger) throws -> (DeliveryChannels, SMTPDelivery?) {
         var smtp: SMTPDelivery?
         func channel(_ choice: Channel?, webhookURL: String?, key: (String) -> SymmetricKey) throws -> any MessageDelivery {
             switch choice {

@@ -9,7 +9,7 @@ import Logging
 /// server's `--smtp-from`; SMTP's transient failures (4xx, timeouts, lost connections) are
 /// temporary `DeliveryFailure`s the queue retries, the rest (5xx, TLS or configuration errors)
 /// permanent. Failure reasons carry the reply code and stage, never the recipient or the text.
-final class SMTPDelivery: MessageDelivery {
+public final class SMTPDelivery: MessageDelivery {
     let client: SMTPClient
     let defaultSender: EmailAddress
 
@@ -18,7 +18,7 @@ final class SMTPDelivery: MessageDelivery {
         defaultSender = sender
     }
 
-    func deliver(_ message: OutboundMessage) async throws {
+    public func deliver(_ message: OutboundMessage) async throws {
         let email: EmailMessage
         do {
             email = try EmailMessage(
@@ -36,7 +36,7 @@ final class SMTPDelivery: MessageDelivery {
         }
     }
 
-    func shutdown() async { await client.shutdown() }
+    public func shutdown() async { await client.shutdown() }
 }
 
 extension EmailAddress {

@@ -11,7 +11,8 @@ import Hummingbird
 enum OAuthRoutes {
     static let maxFormBytes = 16 * 1024
 
-    static func add(to router: Router<CognateRequestContext>, service: IdentityService, secureCookies: Bool) {
+    static func add(to router: Router<CognateRequestContext>, service: IdentityService, secureCookies: Bool,
+                    placement: WorkPlacement) {
         router.get("/oauth2/authorize") { request, _ -> Response in
             let query = queryDictionary(request)
             do {
@@ -66,7 +67,7 @@ enum OAuthRoutes {
                     request, service: service, status: .forbidden)
             }
             do {
-                let step = try await SharedPool.run {
+                let step = try await placement.run {
                     try await service.oauth.continueHostedSignIn(flow: flow, form: form, browser: browser)
                 }
                 return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
@@ -78,7 +79,7 @@ enum OAuthRoutes {
             do {
                 guard let form = try? await formBody(request) else { throw OAuthError("invalid_request", "The body must be a form.") }
                 let tokenRequest = OAuthRequests.tokenRequest(form, basic: basicCredentials(request))
-                return try json(.ok, try await SharedPool.run { try await service.oauth.tokenEndpoint(tokenRequest) })
+                return try json(.ok, try await placement.run { try await service.oauth.tokenEndpoint(tokenRequest) })
             } catch {
                 return oauthFailure(error)
             }
@@ -115,7 +116,7 @@ enum OAuthRoutes {
             do {
                 let query = queryDictionary(request)
                 let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
-                return HostedPages.redirect(try await SharedPool.run {
+                return HostedPages.redirect(try await placement.run {
                     try await service.federation.completeFederatedSignIn(query, browser: browser)
                 })
             } catch {

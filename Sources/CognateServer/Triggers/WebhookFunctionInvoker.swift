@@ -15,18 +15,18 @@ import FoundationNetworking
 /// the function refusing (Lambda's error shape). Anything else — another status, a redirect
 /// (never followed: `OutboundHTTP`), no answer within `timeout` (Lambda's 5 s for triggers), a
 /// refused connection — is a failed invocation, and `log` hears why.
-final class WebhookFunctionInvoker: FunctionInvoker {
+public final class WebhookFunctionInvoker: FunctionInvoker {
     let secret: String
     let session: URLSession
     let log: @Sendable (String) -> Void
 
-    init(secret: String, timeout: TimeInterval = 5, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(secret: String, timeout: TimeInterval = 5, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.secret = secret
         session = OutboundHTTP.session(timeout: timeout)
         self.log = log
     }
 
-    func invoke(url: String, arn: String, event: Data) async -> FunctionReply {
+    public func invoke(url: String, arn: String, event: Data) async -> FunctionReply {
         let reply = await call(url: url, arn: arn, event: event)
         if case .failed(let reason) = reply { log("function \(arn) at \(url) failed: \(reason)") }
         return reply

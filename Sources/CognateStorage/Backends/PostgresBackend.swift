@@ -1,3 +1,4 @@
+import CognateCore
 import Foundation
 import Logging
 import NIOCore

@@ -1,3 +1,4 @@
+import CognateAssembly
 import ArgumentParser
 import CognateProtocol
 import CognateServer
@@ -69,7 +70,7 @@ struct AdminConnection: ParsableArguments {
             var logger = Logger(label: "cognate")
             logger.logLevel = .warning
             do {
-                return AdminClient(transport: .database(try await DirectOperations.open(configuration, logger: logger)))
+                return AdminClient(transport: .database(try await ServerAssembly.directOperations(configuration, logger: logger)))
             } catch let error as CognateServer.DatabaseUnavailable {
                 throw options.database.openingFailure(error)
             }
