@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "CognateCore",
             dependencies: [
-                "CognateProtocol", "CGMP", "COpenSSL",
+                "CognateProtocol", "CognateWebAuthn", "CGMP", "COpenSSL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

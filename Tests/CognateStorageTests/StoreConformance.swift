@@ -34,6 +34,7 @@ enum StoreConformance {
         Case(name: "expired records are swept in batches, live ones stay", run: sweeping),
         Case(name: "MFA records, TOTP steps used once, devices and their token families", run: mfaAndDevices),
         Case(name: "SMS/email MFA flags, PIN policies and device PIN verifiers", run: mfaCodesAndPins),
+        Case(name: "passkeys: unique IDs per pool, pages, counters, deletion with the user", run: passkeys),
         Case(name: "domains, resource servers and the scopes of token families", run: oauthRecords),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
         Case(name: "a sign-in's failure record and groups, read after the user's lock, are fresh", run: signInStanding),
@@ -710,6 +711,39 @@ enum StoreConformance {
         let cleared = withoutPin
         try await store.write { try await $0.updateDevice(cleared) }
         #expect(try await store.read { try await $0.device(poolId: "p1", key: device.deviceKey) } == cleared)
+    }
+
+    static func passkeys(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a"), user("b")])
+        @Sendable func passkey(_ id: String, of sub: String = "sub-a", pool: String = "p1") -> PasskeyRecord {
+            PasskeyRecord(
+                credentialId: id, poolId: pool, userSub: sub, publicKey: [0xa5, 0x01, 0x02, 0xff], signCount: 7,
+                backupEligible: true, relyingPartyId: "example.com", friendlyName: "Phone", attachment: "platform",
+                transports: ["internal", "hybrid"], aaguid: "00000000-0000-0000-0000-000000000000", createdAt: t0)
+        }
+        try await store.write { tx in
+            for id in ["c3", "c1", "c2"] { try await tx.insertPasskey(passkey(id)) }
+            try await tx.insertPasskey(passkey("b1", of: "sub-b"))
+        }
+        #expect(try await store.read { try await $0.passkey(poolId: "p1", credentialId: "c1") } == passkey("c1"))
+        #expect(try await store.read { try await $0.passkey(poolId: "p2", credentialId: "c1") } == nil)
+        // A credential ID is the pool's once, whoever registers it.
+        await expectConflict(.passkey) { try await store.write { try await $0.insertPasskey(passkey("c1", of: "sub-b")) } }
+        #expect(try await store.read { try await $0.passkeyCount(poolId: "p1", userSub: "sub-a") } == 3)
+        let first = try await store.read { try await $0.passkeys(poolId: "p1", userSub: "sub-a", after: nil, limit: 2) }
+        #expect(first.items.map(\.credentialId) == ["c1", "c2"] && first.next == "c2")
+        let rest = try await store.read { try await $0.passkeys(poolId: "p1", userSub: "sub-a", after: "c2", limit: 2) }
+        #expect(rest.items.map(\.credentialId) == ["c3"] && rest.next == nil)
+        try await store.write { try await $0.recordPasskeyUse(poolId: "p1", credentialId: "c1", signCount: 9, at: t0 + 5) }
+        let used = try await store.read { try await $0.passkey(poolId: "p1", credentialId: "c1") }
+        #expect(used?.signCount == 9 && used?.lastUsedAt == t0 + 5)
+        // Only the owner's passkey is deleted.
+        #expect(try await store.write { try await $0.deletePasskey(poolId: "p1", userSub: "sub-b", credentialId: "c1") } == false)
+        #expect(try await store.write { try await $0.deletePasskey(poolId: "p1", userSub: "sub-a", credentialId: "c1") } == true)
+        #expect(try await store.read { try await $0.passkey(poolId: "p1", credentialId: "c1") } == nil)
+        try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+        #expect(try await store.read { try await $0.passkeyCount(poolId: "p1", userSub: "sub-a") } == 0)
+        #expect(try await store.read { try await $0.passkeyCount(poolId: "p1", userSub: "sub-b") } == 1)
     }
 
     static func oauthRecords(_ store: SQLStore) async throws {

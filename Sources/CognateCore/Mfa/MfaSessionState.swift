@@ -1,6 +1,8 @@
 /// What an MFA challenge session remembers: the user it is for, and — in MFA_SETUP — how far
 /// the authenticator app's set-up has come (AssociateSoftwareToken, then VerifySoftwareToken);
 /// in SMS_MFA and EMAIL_OTP, the code sent (as an HMAC bound to user and address) and where.
+/// The one-time codes of choice-based sign-in (EMAIL_OTP, SMS_OTP as first factors) keep the
+/// same state: their answer is checked as an MFA code's is.
 struct MfaSessionState: Codable, Sendable {
     var username: String
     /// MFA_SETUP: the app's code was verified; answering the challenge now signs the user in.
@@ -10,4 +12,10 @@ struct MfaSessionState: Codable, Sendable {
     /// SMS_MFA / EMAIL_OTP: `MfaCodes.hash` of the code sent, and the attribute it went to.
     var codeHash: String?
     var codeAttribute: String?
+    /// A code challenge of choice-based sign-in for a name that is no user
+    /// (PreventUserExistenceErrors): no code went out, every answer is wrong, and wrong answers
+    /// count for this subject.
+    var decoySubject: String?
+    /// The code is a choice-based sign-in's first factor (EMAIL_OTP, SMS_OTP), not a second.
+    var firstFactor: Bool?
 }

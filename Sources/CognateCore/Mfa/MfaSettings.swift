@@ -119,14 +119,19 @@ extension MfaSettings {
         }
     }
 
-    /// GetUserAuthFactors: how the signed-in user can sign in — a password (every user with one;
-    /// passwordless first factors are not served) — and the MFA settings GetUser shows.
+    /// GetUserAuthFactors: the first factors the signed-in user can sign in with through
+    /// USER_AUTH (``FirstFactors/configured(_:pool:)``) and the MFA settings GetUser shows.
     public func getUserAuthFactors(_ request: GetUserAuthFactorsRequest) async throws -> GetUserAuthFactorsResponse {
         let caller = try await authenticator.authenticatedUser(request.accessToken)
         let mfa = try await mfaView.mfaSettings(of: caller.user, pool: caller.pool)
+        let (record, passkeys) = try await store.read { transaction in
+            (try await transaction.userMfa(poolId: caller.pool.id, sub: caller.user.sub),
+             try await transaction.passkeyCount(poolId: caller.pool.id, userSub: caller.user.sub))
+        }
+        let facts = FirstFactors.UserFacts(caller.user, mfa: record, passkeys: passkeys)
         return GetUserAuthFactorsResponse(
             username: caller.user.username, preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list,
-            configuredUserAuthFactors: caller.user.password == nil ? [] : [.password])
+            configuredUserAuthFactors: FirstFactors.configured(facts, pool: caller.pool))
     }
 
 }

@@ -2,17 +2,20 @@ import CognateProtocol
 import Foundation
 
 extension SecondFactorChallenges {
-    /// SMS_MFA or EMAIL_OTP: a new six-digit code to the user's `phone_number` or `email`,
-    /// within the address's hourly message limit, queued in the sign-in's transaction. The
-    /// session keeps only an HMAC of the code bound to user and address, so the code proves
+    /// SMS_MFA or EMAIL_OTP: a new code of `digits` digits to the user's `phone_number` or
+    /// `email`, within the address's hourly message limit, queued in the sign-in's transaction.
+    /// The session keeps only an HMAC of the code bound to user and address, so the code proves
     /// the address it went to for as long as the session lives (the client's
-    /// AuthSessionValidity, three minutes by default).
+    /// AuthSessionValidity, three minutes by default). Choice-based sign-in sends its
+    /// first-factor codes (EMAIL_OTP, SMS_OTP: eight digits, as Cognito's) the same way.
     func sendMfaCode(_ factor: ChallengeNameType, user: UserRecord, state: MfaSessionState, pool: PoolRecord,
-                     client: ClientRecord, in transaction: any StoreTransaction) async throws -> FirstFactorResult {
-        let attribute = factor == .smsMfa ? "phone_number" : "email"
+                     client: ClientRecord, digits: Int = 6, in transaction: any StoreTransaction) async throws
+        -> FirstFactorResult
+    {
+        let attribute = Self.codeAttribute(of: factor)
         guard let destination = user.destination(for: attribute) else { throw AuthSessions.invalid }
         try await allowances.consumeMessageAllowance(to: destination, pool: pool, in: transaction)
-        let code = random.numericCode()
+        let code = random.numericCode(digits: digits)
         var state = state
         state.codeHash = mfaCodeHash(code, user: user, address: destination.address)
         state.codeAttribute = attribute
@@ -29,6 +32,11 @@ extension SecondFactorChallenges {
             "USER_ID_FOR_SRP": user.username,
         ], session: session)
         return .challenge(outcome, code: QueuedSignInCode(message: message, user: user))
+    }
+
+    /// The attribute a code challenge's code goes to.
+    static func codeAttribute(of factor: ChallengeNameType) -> String {
+        factor == .smsMfa || factor == .smsOtp ? "phone_number" : "email"
     }
 
     func mfaCodeHash(_ code: String, user: UserRecord, address: String) -> String {

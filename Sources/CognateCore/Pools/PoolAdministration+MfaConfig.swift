@@ -7,6 +7,8 @@ extension PoolAdministration {
     /// left out turns that factor off, as in Cognito); one with only `MfaConfiguration` keeps them.
     /// SMS and email codes go through the server's delivery channels (or the pool's custom
     /// senders): the SNS role and SES settings Cognito asks for are kept, not used.
+    /// `WebAuthnConfiguration` (passkeys' relying party ID, user verification, whether a
+    /// passkey with user verification counts as MFA) is set when named, kept otherwise.
     public func setUserPoolMfaConfig(_ request: SetUserPoolMfaConfigRequest) async throws -> SetUserPoolMfaConfigResponse {
         let naming = request.softwareTokenMfaConfiguration != nil || request.smsMfaConfiguration != nil
             || request.emailMfaConfiguration != nil
@@ -17,8 +19,9 @@ extension PoolAdministration {
                     sms: request.smsMfaConfiguration != nil,
                     smsMessage: request.smsMfaConfiguration?.smsAuthenticationMessage,
                     email: request.emailMfaConfiguration != nil, emailMessage: request.emailMfaConfiguration?.message,
-                    emailSubject: request.emailMfaConfiguration?.subject)
+                    emailSubject: request.emailMfaConfiguration?.subject, webAuthn: pool.mfa.webAuthn)
             }
+            if let webAuthn = request.webAuthnConfiguration { pool.mfa.webAuthn = webAuthn }
             if let mode = request.mfaConfiguration { pool.settings.mfaConfiguration = mode }
             if (pool.settings.mfaConfiguration ?? .off) != .off, !pool.mfa.anyFactor {
                 throw CognitoError.invalidParameter("At least one MFA method must be enabled to turn MFA on.")
@@ -27,7 +30,8 @@ extension PoolAdministration {
         let config = Self.mfaConfig(of: updated)
         return SetUserPoolMfaConfigResponse(
             smsMfaConfiguration: config.smsMfaConfiguration, softwareTokenMfaConfiguration: config.softwareTokenMfaConfiguration,
-            emailMfaConfiguration: config.emailMfaConfiguration, mfaConfiguration: config.mfaConfiguration)
+            emailMfaConfiguration: config.emailMfaConfiguration, mfaConfiguration: config.mfaConfiguration,
+            webAuthnConfiguration: config.webAuthnConfiguration)
     }
 
     public func getUserPoolMfaConfig(_ request: GetUserPoolMfaConfigRequest) async throws -> GetUserPoolMfaConfigResponse {
@@ -40,6 +44,10 @@ extension PoolAdministration {
             softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: pool.mfa.softwareToken),
             emailMfaConfiguration: pool.mfa.email
                 ? EmailMfaConfigType(message: pool.mfa.emailMessage, subject: pool.mfa.emailSubject) : nil,
-            mfaConfiguration: pool.settings.mfaConfiguration ?? .off)
+            mfaConfiguration: pool.settings.mfaConfiguration ?? .off,
+            webAuthnConfiguration: WebAuthnConfigurationType(
+                relyingPartyId: pool.mfa.webAuthn?.relyingPartyId,
+                userVerification: pool.mfa.webAuthn?.userVerification ?? .preferred,
+                factorConfiguration: pool.mfa.webAuthn?.factorConfiguration ?? .singleFactor))
     }
 }

@@ -18,11 +18,13 @@ extension Registration {
         if let missing = rules.missingRequired(in: attributes).first {
             throw AttributeRules.nonConforming(missing, "The attribute \(missing) is required")
         }
-        guard let password = request.password, !password.isEmpty else {
-            throw CognitoError.invalidParameter("A password is required to sign up.")
+        let password = request.password.flatMap { $0.isEmpty ? nil : $0 }
+        if let password {
+            try PasswordRules.check(password, policy: pool.settings.policies?.passwordPolicy)
+            try authEvents.checkNotCompromised(password, filter: .signUp, pool: pool, clientId: client.clientId)
+        } else {
+            try Self.checkPasswordlessSignUp(attributes, pool: pool, client: client)
         }
-        try PasswordRules.check(password, policy: pool.settings.policies?.passwordPolicy)
-        try authEvents.checkNotCompromised(password, filter: .signUp, pool: pool, clientId: client.clientId)
         // The pool's PreSignUp function may refuse the user, or confirm them at once.
         let verdict = try await triggerCalls.runPreSignUp(
             "PreSignUp_SignUp", pool: pool, clientId: client.clientId, username: username, attributes: attributes,
@@ -34,12 +36,12 @@ extension Registration {
         let user = UserRecord(
             poolId: pool.id, sub: sub, username: username, usernameKey: names.usernameKey(username),
             status: verdict.autoConfirmUser ? .confirmed : .unconfirmed, enabled: true, createdAt: now, updatedAt: now,
-            password: passwords.makePassword(password, username: username, poolId: pool.id), passwordUpdatedAt: now,
-            attributes: attributes)
+            password: password.map { passwords.makePassword($0, username: username, poolId: pool.id) },
+            passwordUpdatedAt: password == nil ? nil : now, attributes: attributes)
         let destination = verdict.autoConfirmUser ? nil : pool.verificationDestination(for: user)
-        let pending: PendingCode?
+        let pending: PendingCode?, session: String?
         do {
-            pending = try await store.write { transaction in
+            (pending, session) = try await store.write { transaction in
                 try await transaction.insertUser(user)
                 if let password = user.password { try await passwords.rememberPassword(password, of: user, pool: pool, in: transaction) }
                 try await authEvents.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
@@ -48,14 +50,39 @@ extension Registration {
                 } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
                     throw CognitoError(.usernameExists, error.message)
                 }
-                return try await destination.asyncFlatMap { try await messenger.issueCode(.signUp, for: user, to: $0, pool: pool, clientId: client.clientId, in: transaction) }
+                let code = try await destination.asyncFlatMap {
+                    try await messenger.issueCode(.signUp, for: user, to: $0, pool: pool, clientId: client.clientId, in: transaction)
+                }
+                return (code, try await signUpSessions.afterSignUp(user, pool: pool, client: client, in: transaction))
             }
         } catch StoreError.conflict(.username) {  // around the write: the insert may go out with what follows it
             throw CognitoError(.usernameExists, "User already exists")
         }
         let details = try await messenger.send(
             pending.map { [$0] } ?? [], pool: pool, clientId: client.clientId, clientMetadata: request.clientMetadata).first
-        return SignUpResponse(userConfirmed: verdict.autoConfirmUser, codeDeliveryDetails: details, userSub: sub)
+        return SignUpResponse(
+            userConfirmed: verdict.autoConfirmUser, codeDeliveryDetails: details, userSub: sub, session: session)
+    }
+
+    /// A sign-up without a password, allowed as Cognito allows it: the app client allows
+    /// USER_AUTH, the pool allows a one-time code as a first factor (EMAIL_OTP, SMS_OTP), and
+    /// the user gives an address for one the pool allows and verifies automatically (the
+    /// confirmation code then verifies it, so the user can sign in with codes to it).
+    static func checkPasswordlessSignUp(_ attributes: [String: String], pool: PoolRecord, client: ClientRecord) throws {
+        let factors = FirstFactors.allowed(in: pool)
+        let autoVerified = Set(pool.settings.autoVerifiedAttributes ?? [])
+        let usable = (factors.contains(.emailOtp) && autoVerified.contains(.email) && attributes["email"] != nil)
+            || (factors.contains(.smsOtp) && autoVerified.contains(.phoneNumber) && attributes["phone_number"] != nil)
+        guard ClientSettings.allowedFlows(client.settings).contains(.allowUserAuth),
+            factors.contains(.emailOtp) || factors.contains(.smsOtp)
+        else {
+            throw CognitoError.invalidParameter("A password is required to sign up.")
+        }
+        guard usable else {
+            throw CognitoError.invalidParameter(
+                "A user without a password needs an email address or phone number for a one-time-code sign-in the user "
+                    + "pool allows and verifies automatically.")
+        }
     }
 
     /// ConfirmSignUp: the sign-up code confirms the user and verifies the address it was sent
@@ -83,7 +110,7 @@ extension Registration {
         let secretHash = byLink
             ? client.secret.map { SecretHash.compute(username: request.username, clientId: client.clientId, clientSecret: $0) }
             : request.secretHash
-        let confirmed = try await store.transaction { transaction in
+        let (confirmed, session) = try await store.transaction { transaction in
             guard let found = try await users.publicCaller(
                 request.username, secretHash: secretHash, pool: pool, client: client, transaction)
             else {
@@ -107,12 +134,14 @@ extension Registration {
             try await transaction.updateUser(user)
             try await users.updateSignInNames(
                 of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true)
-            return user
+            let session = try await signUpSessions.continueAfterConfirmation(
+                request.session, of: user, pool: pool, client: client, in: transaction)
+            return (user, session)
         }
         try await triggerCalls.runPostConfirmation(
             "PostConfirmation_ConfirmSignUp", user: confirmed, pool: pool, clientId: client.clientId,
             clientMetadata: request.clientMetadata)
-        return ConfirmSignUpResponse()
+        return ConfirmSignUpResponse(session: session)
     }
 
     /// ResendConfirmationCode: a new sign-up code to the user's first auto-verified address, at

@@ -19,4 +19,5 @@ public struct Registration: Sendable {
     let passwords: Passwords
     let authEvents: AuthEventRecorder
     let triggers: Triggers
+    let signUpSessions: SignUpSessions
 }

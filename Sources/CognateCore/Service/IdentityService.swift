@@ -21,6 +21,7 @@ public struct IdentityService: Sendable {
     public let devices: DeviceManagement
     public let mfa: MfaSettings
     public let signIn: SignIn
+    public let passkeys: Passkeys
     public let sessions: Sessions
     public let oauth: OAuth
     public let federation: Federation
@@ -105,6 +106,10 @@ public struct IdentityService: Sendable {
         let challenges = SecondFactorChallenges(
             random: random, codes: codes, authSessions: authSessions, allowances: allowances,
             deliveryQueue: deliveryQueue)
+        let relyingParties = PasskeyRelyingParties(store: store, configuration: configuration)
+        let passkeyAssertions = PasskeyAssertions(
+            time: time, random: random, decoys: decoys, authSessions: authSessions, relyingParties: relyingParties)
+        let signUpSessions = SignUpSessions(authSessions: authSessions)
         let completion = SignInCompletion(
             store: store, time: time, users: users, authSessions: authSessions, throttle: throttle, authEvents: authEvents,
             tokenFamilies: tokenFamilies, deviceTrust: deviceTrust, challenges: challenges, configuration: configuration)
@@ -120,7 +125,8 @@ public struct IdentityService: Sendable {
         registration = Registration(
             store: store, time: time, random: random, configuration: configuration, codes: codes, directory: directory,
             users: users, allowances: allowances, decoys: decoys, messenger: messenger, triggerCalls: triggerCalls,
-            migration: migration, passwords: passwords, authEvents: authEvents, triggers: triggers)
+            migration: migration, passwords: passwords, authEvents: authEvents, triggers: triggers,
+            signUpSessions: signUpSessions)
         account = Account(
             store: store, time: time, configuration: configuration, codes: codes, users: users,
             allowances: allowances, messenger: messenger, attributeEditor: attributeEditor, authenticator: authenticator,
@@ -137,11 +143,18 @@ public struct IdentityService: Sendable {
         mfa = MfaSettings(
             store: store, time: time, random: random, codes: codes, directory: directory, users: users,
             authSessions: authSessions, authenticator: authenticator, mfaView: mfaView)
+        let choice = ChoiceSignIn(
+            store: store, users: users, decoys: decoys, authSessions: authSessions, triggerCalls: triggerCalls,
+            challenges: challenges, completion: completion, tokenFamilies: tokenFamilies, passkeys: passkeyAssertions,
+            signUpSessions: signUpSessions)
         signIn = SignIn(
             store: store, time: time, random: random, codes: codes, triggers: triggers, directory: directory, users: users,
             decoys: decoys, authSessions: authSessions, messenger: messenger, triggerCalls: triggerCalls, migration: migration,
             passwords: passwords, attributeEditor: attributeEditor, throttle: throttle, tokenFamilies: tokenFamilies,
-            deviceTrust: deviceTrust, completion: completion, challenges: challenges)
+            deviceTrust: deviceTrust, completion: completion, challenges: challenges, choice: choice)
+        passkeys = Passkeys(
+            store: store, time: time, random: random, configuration: configuration, authenticator: authenticator,
+            authSessions: authSessions, relyingParties: relyingParties)
         sessions = Sessions(
             store: store, time: time, random: random, directory: directory, authenticator: authenticator,
             tokenFamilies: tokenFamilies)

@@ -10,6 +10,12 @@ enum PendingStep: Sendable, Equatable {
     case hostedSignIn
     case federatedSignIn
     case authorizationCode
+    /// A passkey registration waiting for CompleteWebAuthnRegistration.
+    case passkeyRegistration
+    /// A confirmed sign-up that InitiateAuth (USER_AUTH) may complete with its `Session`, or a
+    /// sign-up waiting for its confirmation to open one.
+    case signUpSignIn
+    case signUpConfirmation
 
     /// The name stored with the session.
     var storedName: String {
@@ -18,6 +24,9 @@ enum PendingStep: Sendable, Equatable {
         case .hostedSignIn: "HOSTED_SIGN_IN"
         case .federatedSignIn: "FEDERATED_SIGN_IN"
         case .authorizationCode: "AUTHORIZATION_CODE"
+        case .passkeyRegistration: "PASSKEY_REGISTRATION"
+        case .signUpSignIn: "SIGN_UP_SIGN_IN"
+        case .signUpConfirmation: "SIGN_UP_CONFIRMATION"
         }
     }
 

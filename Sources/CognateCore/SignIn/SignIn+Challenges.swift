@@ -37,7 +37,7 @@ extension SignIn {
         case .softwareTokenMfa:
             return try await answerSoftwareTokenMfa(
                 responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
-        case .smsMfa, .emailOtp:
+        case .smsMfa, .emailOtp, .smsOtp:
             return try await answerSentMfaCode(
                 challenge, responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool,
                 client: client)
@@ -53,6 +53,12 @@ extension SignIn {
             return try await answerDevicePasswordVerifier(responses, clientMetadata: clientMetadata, pool: pool, client: client)
         case .customChallenge:
             return try await answerCustomChallenge(
+                responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
+        case .selectChallenge:
+            let step = try await choice.answerSelection(responses, session: try requireSession(), pool: pool, client: client)
+            return try await carryOut(step, clientMetadata: clientMetadata, pool: pool, client: client)
+        case .webAuthn:
+            return try await choice.answerPasskey(
                 responses, session: try requireSession(), clientMetadata: clientMetadata, pool: pool, client: client)
         default:
             throw CognitoError(.unsupportedOperation, "The \(challenge.rawValue) challenge is not supported by this server yet.")

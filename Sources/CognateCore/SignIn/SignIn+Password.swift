@@ -8,8 +8,9 @@ extension SignIn {
     /// under the lock (lockout, failure count) — and the user's state decides what follows. A
     /// name that is no user may be vouched for by the pool's UserMigration function (the user
     /// is created then); PreAuthentication runs before the check.
+    /// `runsPreAuthentication`: false when the sign-in ran it already (a factor of USER_AUTH).
     func passwordAuth(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
-                      client: ClientRecord) async throws -> AuthOutcome {
+                      client: ClientRecord, runsPreAuthentication: Bool = true) async throws -> AuthOutcome {
         let typed = try AuthParameter.require(AuthParameter.username, in: parameters)
         let password = try AuthParameter.require(AuthParameter.password, in: parameters)
         let realm = SRPDerivation.poolName(ofPoolId: pool.id)
@@ -25,7 +26,10 @@ extension SignIn {
         }
         guard let user = found else {
             guard client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
-            try await triggerCalls.runPreAuthentication(user: nil, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+            if runsPreAuthentication {
+                try await triggerCalls.runPreAuthentication(
+                    user: nil, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+            }
             // The work and the answer of a wrong password, so nothing tells unknown users apart.
             _ = SRPServer.matches(secret: password, salt: Self.decoySalt, realm: realm, identity: typed, verifier: [1])
             let subject = decoys.decoySubject(for: typed, pool: pool)
@@ -33,7 +37,10 @@ extension SignIn {
             return try await tokenFamilies.outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
         }
         try client.checkSecretHash(parameters[AuthParameter.secretHash], usernames: [typed, user.username, user.sub])
-        try await triggerCalls.runPreAuthentication(user: user, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+        if runsPreAuthentication {
+            try await triggerCalls.runPreAuthentication(
+                user: user, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+        }
         // A user the migration function just vouched for has this very password as verifier.
         let correct = vouched || user.password.map {
             SRPServer.matches(secret: password, salt: $0.salt, realm: realm, identity: user.username, verifier: $0.verifier)

@@ -7,15 +7,19 @@ extension SignIn {
     /// server's public value `B` and a `SECRET_BLOCK` naming the stored exchange (no Session,
     /// as Cognito). For an unknown user with PreventUserExistenceErrors, a decoy challenge of
     /// the same shape and cost (its salt stable per username) that can only fail.
+    /// `runsPreAuthentication`: false when the sign-in ran it already (a factor of USER_AUTH).
     func startSRP(_ parameters: [String: String], clientMetadata: [String: String]?, pool: PoolRecord,
-                  client: ClientRecord) async throws -> AuthOutcome {
+                  client: ClientRecord, runsPreAuthentication: Bool = true) async throws -> AuthOutcome {
         let typed = try AuthParameter.require(AuthParameter.username, in: parameters)
         let a = try Self.clientPublicValue(parameters)
         let found = try await store.read { try await users.findUser(typed, in: pool, $0) }
         try client.checkSecretHash(
             parameters[AuthParameter.secretHash], usernames: [typed] + (found.map { [$0.username, $0.sub] } ?? []))
         guard found != nil || client.preventsUserExistenceErrors else { throw CognitoError.userNotFound }
-        try await triggerCalls.runPreAuthentication(user: found, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+        if runsPreAuthentication {
+            try await triggerCalls.runPreAuthentication(
+                user: found, typed: typed, pool: pool, client: client, clientMetadata: clientMetadata)
+        }
         return try await openPasswordVerifier(
             clientPublic: a, typed: typed, user: found, device: parameters[AuthParameter.deviceKey], pool: pool, client: client)
     }

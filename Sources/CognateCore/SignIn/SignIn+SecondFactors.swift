@@ -30,6 +30,9 @@ extension SignIn {
     ) async throws -> AuthOutcome {
         let username = try AuthParameter.require(AuthParameter.username, in: responses)
         let result = try await store.transaction { transaction in
+            try await refuseDecoyCode(
+                challenge, session: session, username: username, responses: responses, pool: pool, client: client,
+                in: transaction)
             let (pending, user) = try await authSessions.openMfaSession(
                 session, challenge: challenge, username: username, responses: responses, pool: pool, client: client,
                 in: transaction)
@@ -44,6 +47,10 @@ extension SignIn {
             }
             if lockout != nil { try await transaction.clearSignInLockout(poolId: pool.id, subject: subject) }
             try await authSessions.consumeAuthSession(pending.record, in: transaction)
+            if pending.state.firstFactor == true {
+                return try await completion.completePasswordless(
+                    user, factor: challenge, pool: pool, client: client, device: pending.state.deviceKey, in: transaction)
+            }
             return try await completion.completeFirstFactor(
                 user, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
         }
@@ -89,6 +96,26 @@ extension SignIn {
         return try await tokenFamilies.outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
 
+    /// A code challenge of a name that is no user (choice-based sign-in, PreventUserExistenceErrors)
+    /// answered: refused as a wrong code is, counted for its decoy subject, the session used up
+    /// after the third. Returns for every other session.
+    private func refuseDecoyCode(
+        _ challenge: ChallengeNameType, session: String, username: String, responses: [String: String], pool: PoolRecord,
+        client: ClientRecord, in transaction: any StoreTransaction
+    ) async throws {
+        let pending = try await authSessions.readAuthSession(
+            session, challenge: .challenge(challenge), as: MfaSessionState.self, pool: pool, client: client, in: transaction)
+        guard pending.record.userSub == nil, let subject = pending.state.decoySubject else { return }
+        try authSessions.checkAnswerNames(
+            username, sessionUsername: pending.state.username, user: nil, responses: responses, pool: pool, client: client)
+        _ = try await throttle.checkNotLockedOut(subject, poolId: pool.id, in: transaction)
+        try await throttle.recordFailedSignIn(subject, poolId: pool.id, in: transaction)
+        let failures = try await transaction.incrementCounter(
+            key: "mfa-code:\(pending.record.tokenHash)", windowStart: pending.record.createdAt)
+        if failures >= Self.mfaCodeAttempts { try await authSessions.consumeAuthSession(pending.record, in: transaction) }
+        throw CommitAndFail(Self.mfaCodeMismatch)
+    }
+
     static let mfaCodeAttempts = 3
 
     /// The subject wrong MFA codes are counted under, per user and across sessions, with the
@@ -103,13 +130,19 @@ extension SignIn {
 }
 
 extension SignIn {
-    /// SMS_MFA (`SMS_MFA_CODE`) or EMAIL_OTP (`EMAIL_OTP_CODE`) answered: the code sent for
-    /// this session, to the address the user still has.
+    /// SMS_MFA (`SMS_MFA_CODE`), EMAIL_OTP (`EMAIL_OTP_CODE`) or SMS_OTP (`SMS_OTP_CODE`)
+    /// answered: the code sent for this session, to the address the user still has. EMAIL_OTP
+    /// and SMS_OTP may be a choice-based sign-in's first factor: answered alike, and no second
+    /// factor follows either.
     func answerSentMfaCode(_ challenge: ChallengeNameType, _ responses: [String: String], session: String,
                            clientMetadata: [String: String]?, pool: PoolRecord, client: ClientRecord) async throws
         -> AuthOutcome
     {
-        let member = challenge == .smsMfa ? "SMS_MFA_CODE" : "EMAIL_OTP_CODE"
+        let member = switch challenge {
+        case .smsMfa: "SMS_MFA_CODE"
+        case .smsOtp: "SMS_OTP_CODE"
+        default: "EMAIL_OTP_CODE"
+        }
         let code = try AuthParameter.require(member, in: responses)
         return try await answerMfaCode(
             challenge, responses: responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client

@@ -23,6 +23,7 @@ public struct SignIn: Sendable {
     let deviceTrust: DeviceTrust
     let completion: SignInCompletion
     let challenges: SecondFactorChallenges
+    let choice: ChoiceSignIn
 }
 
 extension SignIn {
@@ -30,6 +31,14 @@ extension SignIn {
         let (pool, client) = try await directory.requireClient(request.clientId)
         if [.adminNoSrpAuth, .adminUserPasswordAuth].contains(request.authFlow) {
             throw CognitoError.invalidParameter("Initiate Auth method not supported.")
+        }
+        if request.authFlow == .userAuth {
+            let (outcome, available) = try await userAuth(
+                request.authParameters ?? [:], session: request.session, clientMetadata: request.clientMetadata, pool: pool,
+                client: client)
+            var response = outcome.initiateAuthResponse
+            response.availableChallenges = available
+            return response
         }
         return try await authenticate(
             request.authFlow, request.authParameters ?? [:], clientMetadata: request.clientMetadata, pool: pool, client: client
@@ -40,6 +49,14 @@ extension SignIn {
         let (pool, client) = try await directory.requireClient(request.clientId, poolId: request.userPoolId)
         if request.authFlow == .userPasswordAuth {
             throw CognitoError.invalidParameter("Initiate Auth method not supported.")
+        }
+        if request.authFlow == .userAuth {
+            let (outcome, available) = try await userAuth(
+                request.authParameters ?? [:], session: request.session, clientMetadata: request.clientMetadata, pool: pool,
+                client: client)
+            var response = outcome.adminInitiateAuthResponse
+            response.availableChallenges = available
+            return response
         }
         return try await authenticate(
             request.authFlow, request.authParameters ?? [:], clientMetadata: request.clientMetadata, pool: pool, client: client

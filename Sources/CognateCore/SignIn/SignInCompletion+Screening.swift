@@ -58,6 +58,53 @@ extension SignInCompletion {
         return try outcome.get()
     }
 
+    /// What follows a passwordless first factor proved (a one-time code, a passkey), inside its
+    /// transaction: no second factor is asked for (passwordless factors are only offered where
+    /// none applies, or a passkey with user verification stands for one), else as
+    /// ``completeFirstFactor(_:groups:pool:client:askingForMfa:device:deviceProved:riskDemandsMfa:in:)``.
+    /// In a pool with threat protection the sign-in is assessed as a password's is — a
+    /// blocked one, or one that would need a second factor the sign-in cannot ask for, is
+    /// refused — and recorded as a SignIn auth event naming the factor.
+    func completePasswordless(_ user: UserRecord, factor: ChallengeNameType, pool: PoolRecord, client: ClientRecord,
+                              device: String?, in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+        guard pool.threatProtection != .off else {
+            return try await completeFirstFactor(
+                user, pool: pool, client: client, askingForMfa: false, device: device, in: transaction)
+        }
+        var event = authEvents.newAuthEvent(.signIn)
+        event.challengeResponses = [ChallengeResponseType(challengeName: ChallengeName(rawValue: factor.rawValue), challengeResponse: .success)]
+        let standing = try await transaction.signInStanding(poolId: user.poolId, sub: user.sub)
+        let signals = try await signInSignals(of: user, failures: standing.lockout?.failures ?? 0, password: nil, in: transaction)
+        let assessment = RiskAssessment.assess(
+            signals, configuration: pool.riskConfiguration(clientId: client.clientId),
+            enforced: pool.threatProtection == .enforced)
+        event.eventRisk = assessment.eventRisk
+        let outcome: Result<FirstFactorResult, CommitAndFail>
+        do {
+            switch assessment.verdict {
+            case .block(let error): throw CommitAndFail(error)
+            case .requireMfa(true): throw CommitAndFail(ThreatProtectionError.riskBlocked)
+            case .requireMfa(false), .allow:
+                outcome = .success(try await completeFirstFactor(
+                    user, groups: standing.groups, pool: pool, client: client, askingForMfa: false, device: device,
+                    in: transaction))
+            }
+        } catch let failure as CommitAndFail {
+            outcome = .failure(failure)
+        }
+        switch outcome {
+        case .success(.tokens): event.eventResponse = .pass
+        case .success: event.eventResponse = .inProgress
+        case .failure: event.eventResponse = .fail
+        }
+        let feedbackToken = try await authEvents.recordAuthEvent(event, of: user, pool: pool, in: transaction)
+        if assessment.notify {
+            try await authEvents.queueRiskNotification(
+                event, feedbackToken: feedbackToken, user: user, pool: pool, client: client, in: transaction)
+        }
+        return try outcome.get()
+    }
+
     /// The signals of `RiskAssessment`: the caller's address against the user's recent
     /// successful sign-ins, the wrong passwords before this one, the breached-password list.
     private func signInSignals(of user: UserRecord, failures: Int, password: String?,

@@ -1,3 +1,4 @@
+import CognateProtocol
 import Foundation
 
 /// A pool's enabled MFA factors and their messages (SetUserPoolMfaConfig); whether MFA is
@@ -12,15 +13,19 @@ public struct PoolMfaSettings: Sendable, Equatable, Codable {
     public var email: Bool
     public var emailMessage: String?
     public var emailSubject: String?
+    /// Passkeys (SetUserPoolMfaConfig's `WebAuthnConfiguration`): the relying party ID, user
+    /// verification and factor configuration the pool set, each nil for Cognito's default.
+    public var webAuthn: WebAuthnConfigurationType?
 
     public init(softwareToken: Bool = false, sms: Bool = false, smsMessage: String? = nil, email: Bool = false,
-                emailMessage: String? = nil, emailSubject: String? = nil) {
+                emailMessage: String? = nil, emailSubject: String? = nil, webAuthn: WebAuthnConfigurationType? = nil) {
         self.softwareToken = softwareToken
         self.sms = sms
         self.smsMessage = smsMessage
         self.email = email
         self.emailMessage = emailMessage
         self.emailSubject = emailSubject
+        self.webAuthn = webAuthn
     }
 
     /// Stored settings from before a member existed read as that factor being off.
@@ -32,6 +37,7 @@ public struct PoolMfaSettings: Sendable, Equatable, Codable {
         email = try container.decodeIfPresent(Bool.self, forKey: .email) ?? false
         emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
         emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
+        webAuthn = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthn)
     }
 
     /// Whether any factor is enabled.

@@ -27,7 +27,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
     & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository & TermsRepository
-    & AuthEventRepository & ManagedLoginBrandingRepository
+    & AuthEventRepository & ManagedLoginBrandingRepository & PasskeyRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///
@@ -63,6 +63,7 @@ public enum UniqueKey: String, Sendable {
     case providerLink
     case terms
     case managedLoginBranding
+    case passkey
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

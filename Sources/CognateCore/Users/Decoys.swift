@@ -87,3 +87,26 @@ extension Decoys {
         return CodeDestination(attribute: isPhone ? "phone_number" : "email", address: address).details
     }
 }
+
+extension Decoys {
+    /// Where a choice-based sign-in's code challenge (EMAIL_OTP, SMS_OTP) for a name that is no
+    /// user says its code went: the typed name when it is such an address, else a stable
+    /// pseudorandom one.
+    func decoyDestination(for typed: String, attribute: String, pool: PoolRecord) -> CodeDestination {
+        let seed = Array(codes.pseudorandom("decoy-otp|\(pool.id)|\(attribute)|\(typed)").utf8)
+        if attribute == "email" {
+            if typed.contains("@") { return CodeDestination(attribute: attribute, address: typed) }
+            let local = String(UnicodeScalar(UInt8(ascii: "a") + seed[1] % 26))
+            return CodeDestination(attribute: attribute, address: "\(local)@\(["gmail.com", "outlook.com", "icloud.com"][Int(seed[0]) % 3])")
+        }
+        if typed.hasPrefix("+"), AttributeRules.isPhoneNumber(typed) { return CodeDestination(attribute: attribute, address: typed) }
+        return CodeDestination(attribute: attribute, address: "+1555" + seed.prefix(7).map { String(Int($0) % 10) }.joined())
+    }
+
+    /// The credential a passkey challenge for a name that is no user asks for: 32 bytes, stable
+    /// per name.
+    func decoyCredentialId(for typed: String, pool: PoolRecord) -> [UInt8] {
+        let hex = codes.pseudorandom("decoy-passkey|\(pool.id)|\(SignInNames(pool: pool.settings).usernameKey(typed))")
+        return SRPEncoding.bytes(fromHex: String(hex.prefix(64))) ?? Array(repeating: 0, count: 32)
+    }
+}

@@ -44,6 +44,12 @@ extension OperationTable {
         table.register(CognitoAPI.SetUserMFAPreference.self, { $0.mfa.setUserMFAPreference })
         table.register(CognitoAPI.AdminSetUserMFAPreference.self, { $0.mfa.adminSetUserMFAPreference })
         table.register(CognitoAPI.GetUserAuthFactors.self, { $0.mfa.getUserAuthFactors })
+        // Passkeys
+        table.register(CognitoAPI.StartWebAuthnRegistration.self, { $0.passkeys.startWebAuthnRegistration })
+        table.register(
+            CognitoAPI.CompleteWebAuthnRegistration.self, { $0.passkeys.completeWebAuthnRegistration }, work: .cryptographic)
+        table.register(CognitoAPI.ListWebAuthnCredentials.self, { $0.passkeys.listWebAuthnCredentials })
+        table.register(CognitoAPI.DeleteWebAuthnCredential.self, { $0.passkeys.deleteWebAuthnCredential })
         table.register(CognitoAPI.SetUserSettings.self, { $0.mfa.setUserSettings })
         table.register(CognitoAPI.AdminSetUserSettings.self, { $0.mfa.adminSetUserSettings })
         // Devices
