@@ -349,3 +349,14 @@ def test_a_name_that_is_no_user_is_answered_as_a_user_would_be(server, idp, pref
         assertion = authenticator.get({"rpId": RP_ID, "challenge": options["challenge"]})
         with cognito_error("NotAuthorizedException"):
             respond(idp, client, started, "WEB_AUTHN", ghost, CREDENTIAL=json.dumps(assertion))
+
+
+def test_sign_in_policies_are_checked(idp):
+    with cognito_error("InvalidParameterException", "AllowedFirstAuthFactors must include PASSWORD."):
+        idp.create_user_pool(PoolName=unique("p"), Policies={"SignInPolicy": {"AllowedFirstAuthFactors": ["EMAIL_OTP"]}})
+    with cognito_error("FeatureUnavailableInTierException"):
+        idp.create_user_pool(PoolName=unique("p"), UserPoolTier="LITE",
+                             Policies={"SignInPolicy": {"AllowedFirstAuthFactors": ["PASSWORD", "EMAIL_OTP"]}})
+    lite = idp.create_user_pool(PoolName=unique("p"), UserPoolTier="LITE",
+                                Policies={"SignInPolicy": {"AllowedFirstAuthFactors": ["PASSWORD"]}})["UserPool"]
+    assert lite["UserPoolTier"] == "LITE"

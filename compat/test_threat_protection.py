@@ -306,3 +306,31 @@ def test_failed_deliveries_go_to_the_user_notification_log(tmp_path):
         assert lines[0]["willRetry"] is True and email not in json.dumps(lines) and "code" not in lines[0]
     finally:
         server.stop()
+
+
+def test_passwordless_sign_ins_are_recorded_and_screened(server, idp):
+    pool = idp.create_user_pool(
+        PoolName=unique("threats"), AutoVerifiedAttributes=["email"], UserPoolAddOns={"AdvancedSecurityMode": "ENFORCED"},
+        Policies={"SignInPolicy": {"AllowedFirstAuthFactors": ["PASSWORD", "EMAIL_OTP"]}})["UserPool"]
+    client = new_client(idp, pool["Id"], flows=["ALLOW_USER_AUTH", "ALLOW_USER_PASSWORD_AUTH"])
+    username, email, _ = confirmed_user(server, idp, pool, client)
+    caller = from_address(server, "198.51.100.9")
+
+    def code_sign_in():
+        started = caller.initiate_auth(ClientId=client["ClientId"], AuthFlow="USER_AUTH",
+                                       AuthParameters={"USERNAME": username, "PREFERRED_CHALLENGE": "EMAIL_OTP"})
+        code = last_message(server, pool["Id"], destination=email, purpose="mfa")["code"]
+        return caller.respond_to_auth_challenge(
+            ClientId=client["ClientId"], ChallengeName="EMAIL_OTP", Session=started["Session"],
+            ChallengeResponses={"USERNAME": username, "EMAIL_OTP_CODE": code})
+
+    assert code_sign_in()["AuthenticationResult"]["AccessToken"]
+    latest = events(idp, pool, username)[0]
+    assert latest["EventType"] == "SignIn" and latest["EventResponse"] == "Pass"
+    assert latest["ChallengeResponses"] == [{"ChallengeName": "EMAIL_OTP", "ChallengeResponse": "Success"}]
+    assert latest["EventContextData"]["IpAddress"] == "198.51.100.9"
+    # A blocked address is blocked for codes too.
+    idp.set_risk_configuration(UserPoolId=pool["Id"], RiskExceptionConfiguration={"BlockedIPRangeList": ["198.51.100.0/24"]})
+    with cognito_error("NotAuthorizedException"):
+        code_sign_in()
+    assert events(idp, pool, username)[0]["EventResponse"] == "Fail"

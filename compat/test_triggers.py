@@ -278,6 +278,29 @@ def test_custom_message_rewrites_codes_and_invitations(server, idp, hooks):
     assert hooks.events("custom-message")[-1]["triggerSource"] == "CustomMessage_ResendCode"
 
 
+def test_custom_message_rewrites_first_factor_codes_of_choice_based_sign_in(server, idp, hooks):
+    config = {"CustomMessage": bind(server, hooks, "custom-message")}
+    pool = idp.create_user_pool(
+        PoolName=unique("triggers"), AutoVerifiedAttributes=["email"], LambdaConfig=config,
+        Policies={"SignInPolicy": {"AllowedFirstAuthFactors": ["PASSWORD", "EMAIL_OTP"]}})["UserPool"]
+    client = new_client(idp, pool["Id"], flows=["ALLOW_USER_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"])
+    username = unique()
+    idp.admin_create_user(UserPoolId=pool["Id"], Username=username, MessageAction="SUPPRESS",
+                          UserAttributes=[{"Name": "email", "Value": f"{username}@example.com"},
+                                          {"Name": "email_verified", "Value": "true"}])
+    idp.admin_set_user_password(UserPoolId=pool["Id"], Username=username, Password=PASSWORD, Permanent=True)
+    started = idp.initiate_auth(ClientId=client["ClientId"], AuthFlow="USER_AUTH",
+                                AuthParameters={"USERNAME": username, "PREFERRED_CHALLENGE": "EMAIL_OTP"})
+    assert started["ChallengeName"] == "EMAIL_OTP"
+    message = server.outbox(pool["Id"])[-1]
+    assert message["body"] == f"Hello there, your code is {message['code']}." and len(message["code"]) == 8
+    assert hooks.events("custom-message")[-1]["triggerSource"] == "CustomMessage_Authentication"
+    tokens = idp.respond_to_auth_challenge(
+        ClientId=client["ClientId"], ChallengeName="EMAIL_OTP", Session=started["Session"],
+        ChallengeResponses={"USERNAME": username, "EMAIL_OTP_CODE": message["code"]})["AuthenticationResult"]
+    assert tokens["AccessToken"]
+
+
 def sign_up_user(idp, client):
     username = unique()
     sign_up(idp, client, username)

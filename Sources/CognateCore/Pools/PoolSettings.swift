@@ -41,6 +41,24 @@ enum PoolSettings {
         }
     }
 
+    /// `Policies.SignInPolicy`: the first factors must include PASSWORD, name each factor once,
+    /// and — in the LITE tier — be PASSWORD alone (passwordless sign-in is an Essentials
+    /// feature, FeatureUnavailableInTierException as in Cognito).
+    static func checkSignInPolicy(_ policy: SignInPolicyType?, tier: UserPoolTierType) throws {
+        guard let factors = policy?.allowedFirstAuthFactors, !factors.isEmpty else { return }
+        guard Set(factors).count == factors.count else {
+            throw CognitoError.invalidParameter("AllowedFirstAuthFactors must not name a factor twice.")
+        }
+        guard factors.contains(.password) else {
+            throw CognitoError.invalidParameter("AllowedFirstAuthFactors must include PASSWORD.")
+        }
+        if tier == .lite, factors != [.password] {
+            throw CognitoError(
+                .featureUnavailableInTier,
+                "The following features need to be disabled for the LITE pricing tier configured: Passwordless Sign-In")
+        }
+    }
+
     static func checkRecovery(_ setting: AccountRecoverySettingType?) throws {
         guard let mechanisms = setting?.recoveryMechanisms else { return }
         let priorities = mechanisms.map(\.priority)

@@ -32,6 +32,8 @@ extension PoolSettingsRequest {
     func apply(to settings: inout UserPoolType) throws {
         try PoolSettings.checkAutoVerified(autoVerifiedAttributes)
         try PoolSettings.checkRecovery(accountRecoverySetting)
+        try PoolSettings.checkSignInPolicy(
+            policies?.signInPolicy, tier: userPoolTier ?? settings.userPoolTier ?? .essentials)
         settings.policies = PoolSettings.passwordPolicy(policies)
         settings.deletionProtection = deletionProtection ?? .inactive
         settings.lambdaConfig = lambdaConfig ?? LambdaConfigType()
