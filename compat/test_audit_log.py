@@ -69,6 +69,7 @@ def test_who_did_what_when_and_from_where(server):
     assert disable["actor"] == {"kind": "admin", "access_key_id": AKID} and disable["username"] == username
     refused = next(line for line in logged if line["operation"] == "AdminEnableUser")
     assert refused["outcome"] == "InvalidSignatureException" and refused["status"] == 400
+    assert refused["actor"] == {"kind": "admin", "access_key_id": "unverified"}    # the key named, not proved
     assert all({"time", "request_id", "operation", "outcome", "status", "actor"} <= line.keys() for line in logged)
     text = open(server.audit).read()
     for secret in (PASSWORD, "Wrong-Pass1!", tokens["AccessToken"], tokens["RefreshToken"], SECRET, "Ada"):

@@ -144,6 +144,15 @@ def test_codes_are_bound_to_their_verifier_client_and_single_use(server, idp):
     assert ok.status_code == 200 and "id_token" in ok.json() and ok.headers["Cache-Control"] == "no-store"
     replay = exchange(code, verifier)
     assert replay.status_code == 400 and replay.json()["error"] == "invalid_grant"
+    # A code presented by another client of the pool is used up: it leaked.
+    other = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="other", GenerateSecret=True, CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
+        AllowedOAuthScopes=["openid"], AllowedOAuthFlowsUserPoolClient=True,
+        SupportedIdentityProviders=["COGNITO"])["UserPoolClient"]
+    code, verifier = fresh_code()
+    stolen = exchange(code, verifier, auth=(other["ClientId"], other["ClientSecret"]))
+    assert stolen.status_code == 400 and stolen.json()["error"] == "invalid_grant"
+    assert exchange(code, verifier).json()["error"] == "invalid_grant"
     unsupported = requests.post(token_url, auth=(client["ClientId"], client["ClientSecret"]), timeout=10,
                                 data={"grant_type": "password", "username": username, "password": PASSWORD})
     assert unsupported.json()["error"] == "unsupported_grant_type"

@@ -116,6 +116,20 @@ def test_wrong_pins_forget_the_device_and_end_its_sessions(server, idp):
     assert idp.admin_list_devices(UserPoolId=pool["Id"], Username=username)["Devices"] == []
 
 
+def test_wrong_pins_are_counted_on_the_device_until_a_right_one(server, idp):
+    """The count lives with the PIN, not in a counter swept with stale windows: however long
+    ago the PIN was registered or last right, its wrong answers add up."""
+    pool, client, username, device, material, tokens = registered(server, idp)
+    key = device[0]
+    for _ in range(2):
+        with cognito_error("NotAuthorizedException", contains="Incorrect PIN."):
+            pin_sign_in(idp, pool, client, username, device, pin_secret(material, "99887"))
+    assert server.rows("devices", device_key=key)[0]["pin_failures"] == 2
+    assert not [row for row in server.rows("counters") if key in str(row)]
+    pin_sign_in(idp, pool, client, username, device, pin_secret(material, "24680"))
+    assert server.rows("devices", device_key=key)[0]["pin_failures"] == 0
+
+
 def test_a_pin_is_registered_only_on_the_device_the_token_was_issued_to(server, idp):
     pool, client, username, device, material, tokens = registered(server, idp)
     config = verifier_config(device[1], device[0], pin_secret(material, "97531"))

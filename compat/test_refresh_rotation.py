@@ -2,6 +2,8 @@
 RefreshTokenRotation enabled each use returns a new refresh token and retires the presented one
 after the grace period; without it the refresh token stays."""
 
+import requests
+
 from helpers import REFRESH_TOKEN_REVOKED, cognito_error, confirmed_user, new_client, refresh, sign_in, unique, verify_token
 
 
@@ -65,3 +67,20 @@ def test_without_rotation_the_refresh_token_stays(server, idp):
     assert renew(idp, client, token)["AccessToken"]
     with cognito_error("NotAuthorizedException", "Invalid Refresh Token"):
         renew(idp, client, "not-a-token")
+
+
+def test_the_token_endpoint_rotates_too(server, idp):
+    """A stolen refresh token cannot be used quietly through /oauth2/token beside the user's:
+    the endpoint rotates for a rotating client as GetTokensFromRefreshToken does."""
+    pool, client = rotation_pool(idp, grace=0)
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    first = sign_in(idp, client, username)["RefreshToken"]
+    answer = requests.post(f"{server.endpoint}/oauth2/token", timeout=10, data={
+        "grant_type": "refresh_token", "client_id": client["ClientId"], "refresh_token": first})
+    assert answer.status_code == 200, answer.text
+    second = answer.json()["refresh_token"]
+    assert second != first
+    again = requests.post(f"{server.endpoint}/oauth2/token", timeout=10, data={
+        "grant_type": "refresh_token", "client_id": client["ClientId"], "refresh_token": first})
+    assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
+    assert renew(idp, client, second)["RefreshToken"]

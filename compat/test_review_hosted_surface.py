@@ -138,6 +138,7 @@ def test_a_federated_answer_completes_only_in_the_browser_that_began_it(server, 
     ("javascript://%0aalert(1)", "cannot use the javascript scheme"),
     ("data://text/html,<script>", "cannot use the data scheme"),
     ("/callback", "is not an absolute URL"),
+    ("http://evil.example\\@localhost/callback", "characters a URL cannot have"),
 ])
 def test_callback_and_logout_urls_are_refused_as_cognito_refuses_them(server, idp, url, message):
     pool = idp.create_user_pool(PoolName=unique("urls"))["UserPool"]

@@ -2,6 +2,7 @@
 `cognate serve` processes: secrets out of logs and the production outbox, private database
 files, dev mode kept off the network, CORS only for public operations, SigV4 scope and signed
 headers, bounded usernames, and a clear message for a busy port."""
+import http.client
 import json
 import os
 import pathlib
@@ -144,6 +145,18 @@ def test_cors_headers_on_public_operations_only(server, pool, app_client):
     assert name not in [p["Name"] for p in server.client().list_user_pools(MaxResults=60)["UserPools"]]
     outbox = requests.get(server.endpoint + "/_dev/outbox", headers={"Origin": "https://evil.example"}, timeout=10)
     assert outbox.status_code == 403 and "Access-Control-Allow-Origin" not in outbox.headers
+    # Nor by a path the router reads as the same one.
+    host, port = server.endpoint.split("//")[1].split(":")
+    for path in ("//", "///", "/./"):
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection.request("POST", path, body=json.dumps({"PoolName": name}), headers={
+            "Content-Type": AMZ_JSON, "X-Amz-Target": TARGET_PREFIX + "CreateUserPool", "Origin": "https://evil.example"})
+        assert connection.getresponse().status in (403, 404), path
+    for path in ("//_dev/outbox", "///_dev//outbox", "/_DEV/outbox"):
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection.request("GET", path, headers={"Origin": "https://evil.example"})
+        assert connection.getresponse().status in (403, 404), path
+    assert name not in [p["Name"] for p in server.client().list_user_pools(MaxResults=60)["UserPools"]]
 
     preflight = requests.options(server.endpoint + "/", timeout=10, headers={
         "Origin": "https://app.example", "Access-Control-Request-Method": "POST",

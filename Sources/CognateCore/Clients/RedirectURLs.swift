@@ -9,6 +9,10 @@ import Foundation
 enum RedirectURLs {
     static let forbiddenSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem"]
 
+    /// RFC 3986's unreserved, reserved and percent characters.
+    static let uriCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+
     static func check(callbacks: [String]?, logouts: [String]?, defaultRedirect: String?) throws {
         for url in (callbacks ?? []) + (logouts ?? []) + (defaultRedirect.map { [$0] } ?? []) { try check(url) }
         if let defaultRedirect, !(callbacks ?? []).contains(defaultRedirect) {
@@ -23,6 +27,11 @@ enum RedirectURLs {
             !scheme.isEmpty, url.lowercased().hasPrefix(scheme + "://")
         else { throw CognitoError.invalidParameter("\(url) is not an absolute URL.") }
         if forbiddenSchemes.contains(scheme) { throw CognitoError.invalidParameter("\(url) cannot use the \(scheme) scheme.") }
+        // Only RFC 3986's characters: a backslash, a space or a control character is read one
+        // way here and another by browsers (`http://evil\@localhost/` goes to evil).
+        guard url.unicodeScalars.allSatisfy(Self.uriCharacters.contains) else {
+            throw CognitoError.invalidParameter("\(url) contains characters a URL cannot have.")
+        }
         guard scheme == "http" || scheme == "https" else { return }   // an app's own scheme
         guard let host = components.host?.lowercased(), !host.isEmpty else {
             throw CognitoError.invalidParameter("\(url) is not an absolute URL.")

@@ -59,7 +59,16 @@ extension OAuth {
         guard !code.isEmpty, code.count <= 256 else { throw OAuthError.invalidRequest("code is missing.") }
         let state: AuthorizationCodeState
         do {
-            state = try await store.write { transaction in
+            state = try await store.transaction { transaction in
+                // Any exchange uses the code up, even one by another client: a code presented
+                // by the wrong party is a code that leaked.
+                if let record = try await transaction.authSession(tokenHash: AuthSessions.hash(code)),
+                    record.poolId == pool.id, record.challenge == PendingStep.authorizationCode.storedName,
+                    record.clientId != client.clientId
+                {
+                    _ = try await transaction.consumeAuthSession(tokenHash: record.tokenHash)
+                    throw CommitAndFail(AuthSessions.invalid)
+                }
                 let pending = try await authSessions.readAuthSession(
                     code, challenge: .authorizationCode, as: AuthorizationCodeState.self, pool: pool, client: client,
                     in: transaction)

@@ -4,8 +4,9 @@ import Foundation
 extension OAuth {
     /// `POST /oauth2/token` (RFC 6749 §3.2): the client authenticates (a client with a secret
     /// must give it), then the grant decides — `authorization_code` (with PKCE),
-    /// `refresh_token`, or `client_credentials` (a client with a secret, for the pool's custom
-    /// scopes).
+    /// `refresh_token` (rotated for a client with RefreshTokenRotation, as
+    /// GetTokensFromRefreshToken rotates), or `client_credentials` (a client with a secret, for
+    /// the pool's custom scopes).
     public func tokenEndpoint(_ request: TokenRequest) async throws -> TokenResponse {
         let (pool, client) = try await authenticateOAuthClient(request.client)
         let settings = client.settings
@@ -24,12 +25,14 @@ extension OAuth {
             }
             do {
                 let (family, user, groups) = try await tokenFamilies.refreshableFamily(token, pool: pool, client: client)
+                let rotated = try await tokenFamilies.rotateRefreshToken(token, of: family, client: client)
                 let issued = try await tokenFamilies.renewTokens(
                     of: family, user: user, groups: groups, source: "TokenGeneration_RefreshTokens", clientMetadata: nil,
                     pool: pool, client: client)
                 return TokenResponse(
                     accessToken: issued.accessToken,
-                    idToken: family.scopes?.contains("openid") ?? true ? issued.idToken : nil, expiresIn: issued.expiresIn)
+                    idToken: family.scopes?.contains("openid") ?? true ? issued.idToken : nil, refreshToken: rotated,
+                    expiresIn: issued.expiresIn)
             } catch let error as CognitoError {
                 throw OAuthError.invalidGrant(error.message)
             }

@@ -68,7 +68,8 @@ extension RequestAllowances {
         if count > limit { throw Self.tooManyRequests(category) }
     }
 
-    /// The counter of `category` for the client and the caller's address, and its limit; nil
+    /// The counter of `category` for the client and the caller's address (an IPv6 address by
+    /// its /64, ``AddressBlock``), and its limit; nil
     /// when the limit is off or the caller's address unknown (outside a request).
     private func requestCounter(_ category: RequestCategory, client: ClientRecord) -> (key: String, limit: Int)? {
         let limit = switch category {
@@ -77,7 +78,7 @@ extension RequestAllowances {
         case .hostedFlows: configuration.rateLimits.hostedFlowsPerMinute
         }
         guard limit > 0, let address = RequestOrigin.clientAddress else { return nil }
-        return ("rate:\(category.rawValue):\(client.clientId):\(address)", limit)
+        return ("rate:\(category.rawValue):\(client.clientId):\(AddressBlock.of(address))", limit)
     }
 
     private static func tooManyRequests(_ category: RequestCategory) -> CognitoError {

@@ -22,19 +22,7 @@ extension Sessions {
         let (family, user, groups) = try await tokenFamilies.refreshableFamily(request.refreshToken, pool: pool, client: client) { family, _ in
             guard request.deviceKey.map({ $0 == family.deviceKey }) ?? true else { throw CognitoError.invalidRefreshToken }
         }
-        var rotated: String?
-        if let rotation = client.settings.refreshTokenRotation, rotation.feature == .enabled {
-            let next = Base64URL.encode(random.bytes(48))
-            let grace = TimeInterval(min(max(rotation.retryGracePeriodSeconds ?? 0, 0), 60))
-            let until = time.now + grace
-            let swapped = try await store.write { transaction in
-                try await transaction.rotateRefreshToken(
-                    originJti: family.originJti, presentedHash: RefreshTokens.hash(request.refreshToken),
-                    newHash: RefreshTokens.hash(next), previousValidUntil: until)
-            }
-            guard swapped else { throw CognitoError.invalidRefreshToken }
-            rotated = next
-        }
+        let rotated = try await tokenFamilies.rotateRefreshToken(request.refreshToken, of: family, client: client)
         var tokens = try await tokenFamilies.renewTokens(
             of: family, user: user, groups: groups, source: "TokenGeneration_RefreshTokens",
             clientMetadata: request.clientMetadata, pool: pool, client: client)

@@ -100,13 +100,13 @@ extension SignIn {
                     clientPublic: SRPEncoding.bytes(fromHex: pending.state.clientPublic ?? "") ?? [],
                     serverPublic: SRPEncoding.bytes(fromHex: pending.state.serverPublic ?? "") ?? [],
                     verifier: verifier, ephemeral: SRPEncoding.bytes(fromHex: pending.state.serverSecret ?? "") ?? [])
-            else { throw CognitoError.incorrectCredentials }
+            else { throw CommitAndFail(.incorrectCredentials) }   // the secret block used up all the same
             let expected = SRPDerivation.claimSignature(
                 sessionKey: key, realm: device.groupKey, identity: deviceKey, secretBlock: Array(blockBytes), timestamp: timestamp)
             guard ConstantTime.equals(expected, Array(claimed)) else {
                 // A wrong PIN is counted (and the session used up) even though the request fails.
                 if pending.state.pin == true { try await self.refuseWrongPin(device, pool: pool, at: now, in: transaction) }
-                throw CognitoError.incorrectCredentials
+                throw CommitAndFail(.incorrectCredentials)
             }
             if let step = pending.state.stepTokenHashes {
                 // The pending step is used up by this right claim; if another right claim did so
@@ -117,6 +117,7 @@ extension SignIn {
             }
             device.lastAuthenticatedAt = now
             device.updatedAt = now
+            if pending.state.pin == true { device.pin?.failures = 0 }
             try await transaction.updateDevice(device)
             return try await completion.completeFirstFactor(
                 user, pool: pool, client: client, askingForMfa: false, device: deviceKey, deviceProved: true,
@@ -134,20 +135,23 @@ extension SignIn {
         return try await openDevicePasswordVerifier(parameters, pin: true, pool: pool, client: client) { _, _, _ in [] }
     }
 
-    /// A wrong PIN, counted since the PIN was registered or last right; the policy's
-    /// `maximumAttempts`-th in a row forgets the device and ends its sessions. Either way the
-    /// count is committed and the attempt refused.
+    /// A wrong PIN, counted on the device (the user locked) since the PIN was registered or
+    /// last right; the policy's `maximumAttempts`-th in a row forgets the device and ends its
+    /// sessions. Either way the count is committed and the attempt refused.
     func refuseWrongPin(_ device: DeviceRecord, pool: PoolRecord, at now: Date, in transaction: any StoreTransaction)
         async throws -> Never
     {
         let allowed = pool.pinPolicy?.maximumAttempts ?? 1
-        let since = max(device.pin?.registeredAt ?? now, device.lastAuthenticatedAt ?? .distantPast)
-        let failures = try await transaction.incrementCounter(key: "pin-failures:\(device.deviceKey)", windowStart: since)
+        var device = device
+        let failures = (device.pin?.failures ?? 0) + 1
         guard failures < allowed else {
             try await transaction.deleteDevice(poolId: pool.id, key: device.deviceKey)
             try await transaction.revokeTokenFamilies(poolId: pool.id, deviceKey: device.deviceKey, at: now)
             throw CommitAndFail(CognitoError.notAuthorized(DeviceTrust.deviceForgottenMessage))
         }
+        device.pin?.failures = failures
+        device.updatedAt = now
+        try await transaction.updateDevice(device)
         let left = allowed - failures
         throw CommitAndFail(CognitoError.notAuthorized("Incorrect PIN. \(left) attempt\(left == 1 ? "" : "s") left."))
     }

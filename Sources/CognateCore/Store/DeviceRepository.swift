@@ -40,16 +40,19 @@ public struct DeviceRecord: Sendable, Equatable {
     public var isConfirmed: Bool { verifier != nil }
 }
 
-/// A device's PIN verifier (hex salt and verifier) and when it was registered.
+/// A device's PIN verifier (hex salt and verifier), when it was registered, and the wrong
+/// PINs answered in a row since it was registered or last right.
 public struct DevicePin: Sendable, Equatable {
     public var salt: String
     public var verifier: String
     public var registeredAt: Date
+    public var failures: Int
 
-    public init(salt: String, verifier: String, registeredAt: Date) {
+    public init(salt: String, verifier: String, registeredAt: Date, failures: Int = 0) {
         self.salt = salt
         self.verifier = verifier
         self.registeredAt = registeredAt
+        self.failures = failures
     }
 }
 

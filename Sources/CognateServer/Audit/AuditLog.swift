@@ -27,6 +27,7 @@ struct AuditLog: Sendable {
         var outcome: String
         var status: Int
         var clientAddress: String?
+        /// The access key whose signature was verified; nil when none was.
         var accessKeyId: String?
         /// The user whose access token the service verified for this call, if any.
         var verifiedUser: (sub: String, username: String)?
@@ -53,7 +54,7 @@ struct AuditLog: Sendable {
         let input = call.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
         entry.merge(Self.subject(of: input)) { first, _ in first }
         entry["actor"] = call.isAdmin
-            ? ["kind": "admin", "access_key_id": call.accessKeyId ?? "unknown"]
+            ? ["kind": "admin", "access_key_id": call.accessKeyId ?? "unverified"]
             : Self.userActor(call.verifiedUser)
         guard var line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return false }

@@ -29,7 +29,7 @@ struct CognitoAPIResponder: Sendable {
         let target = request.headers[HTTPField.Name("x-amz-target")!]
         let name = Self.operationName(target)
         let handler = name.flatMap { table.handlers[$0] }
-        let (response, body) = await answer(request, target: target, handler: handler)
+        let (response, body, verifiedKey) = await answer(request, target: target, handler: handler)
         let operation = handler == nil ? "unknown" : name ?? "unknown"
         let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
         ObservedRequest.current?.name(operation: operation, outcome: outcome, audited: auditLog != nil)
@@ -38,7 +38,7 @@ struct CognitoAPIResponder: Sendable {
                 requestId: response.headers[Self.requestIdHeader] ?? "", operation: name,
                 isAdmin: handler.authorization == .sigV4, outcome: outcome, status: Int(response.status.code),
                 clientAddress: RequestOrigin.clientAddress,
-                accessKeyId: request.headers[.authorization].flatMap { try? SigV4Verifier.parse($0).accessKeyId },
+                accessKeyId: verifiedKey,
                 verifiedUser: RequestOrigin.verifiedCaller?.user, body: body))
             if !written { logger.error("Cannot write the audit log \(auditLog.path).") }
         }
@@ -46,26 +46,35 @@ struct CognitoAPIResponder: Sendable {
         return response.allowing(cors, for: request)
     }
 
-    /// The response, and the body when it could be read (for the audit log).
-    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async -> (Response, Data?) {
+    /// The response, the body when it could be read, and the access key whose signature was
+    /// verified (for the audit log: an admin call that fails its signature check names no key).
+    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async
+        -> (Response, Data?, String?)
+    {
         let requestId = ObservedRequest.current?.id ?? RequestIdentifiers.shared.next()
         let body: Data
         do {
             body = try await Self.collect(request.body, limit: maxBodyBytes)
         } catch {
-            return (failure(error, requestId: requestId), nil)
+            return (failure(error, requestId: requestId), nil, nil)
         }
+        var verifiedKey: String?
         do {
             guard let handler else { throw WireFault.unknownOperation(target) }
             if handler.authorization == .sigV4, let verifier {
                 try verifier.verify(
                     method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
                     authority: request.head.authority, headers: request.headers, body: body, now: Date())
+                verifiedKey = request.headers[.authorization].flatMap { try? SigV4Verifier.parse($0).accessKeyId }
+            } else if handler.authorization == .sigV4 {
+                // Dev mode checks no signature: the key is the one the caller named.
+                verifiedKey = request.headers[.authorization]
+                    .flatMap { try? SigV4Verifier.parse($0).accessKeyId }.map { "\($0) (dev mode, not verified)" }
             }
             let output = try await handler.invoke(body, service, placement)
-            return (Self.response(status: .ok, body: output, requestId: requestId), body)
+            return (Self.response(status: .ok, body: output, requestId: requestId), body, verifiedKey)
         } catch {
-            return (failure(error, requestId: requestId), body)
+            return (failure(error, requestId: requestId), body, verifiedKey)
         }
     }
 

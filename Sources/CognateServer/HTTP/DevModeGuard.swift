@@ -27,9 +27,11 @@ struct DevModeGuard: RouterMiddleware {
                     + "name may be rebinding DNS). Name it with --public-url, or run --mode production.")
         }
         if request.headers[.origin] != nil {
-            let path = request.uri.path
-            if path.hasPrefix("/_dev/")
-                || (path == "/" && isAdminOperation(request.headers[HTTPField.Name("x-amz-target")!]))
+            // Judged on the path as the router reads it (empty segments dropped: `//` is `/`),
+            // and an admin operation is refused whatever path carries it.
+            let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+            if segments.first.map({ $0.lowercased() == "_dev" }) == true
+                || isAdminOperation(request.headers[HTTPField.Name("x-amz-target")!])
             {
                 return Self.refusal(.forbidden,
                     "Web pages may not call admin operations or read the dev outbox of a dev-mode server.")
@@ -42,7 +44,8 @@ struct DevModeGuard: RouterMiddleware {
         guard let authority, let host = Self.host(of: authority) else { return false }
         if host == "localhost" || host.hasSuffix(".localhost") || Self.isIPAddress(host) { return true }
         guard let publicHost else { return false }
-        return host == publicHost || host.hasSuffix("." + publicHost)
+        // Names under an IP address are no names (no browser can send one).
+        return host == publicHost || (!Self.isIPAddress(publicHost) && host.hasSuffix("." + publicHost))
     }
 
     /// The host of a Host header (`name:port`, `[v6]:port`), lower case, without a final dot.

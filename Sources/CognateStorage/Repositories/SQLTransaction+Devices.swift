@@ -6,11 +6,12 @@ extension SQLTransaction: DeviceRepository {
         try await run(
             """
             INSERT INTO devices (device_key, pool_id, user_sub, group_key, salt, verifier, name, remembered, created_at, \
-            updated_at, last_authenticated_at, pin_salt, pin_verifier, pin_registered_at) VALUES (\(bind: device.deviceKey), \(bind: device.poolId), \
+            updated_at, last_authenticated_at, pin_salt, pin_verifier, pin_registered_at, pin_failures) VALUES (\(bind: device.deviceKey), \(bind: device.poolId), \
             \(bind: device.userSub), \(bind: device.groupKey), \(bind: device.salt), \(bind: device.verifier), \
             \(bind: device.name), \(bind: device.remembered ? 1 : 0), \(bind: Columns.time(device.createdAt)), \
             \(bind: Columns.time(device.updatedAt)), \(bind: device.lastAuthenticatedAt.map(Columns.time)), \
-            \(bind: device.pin?.salt), \(bind: device.pin?.verifier), \(bind: device.pin.map { Columns.time($0.registeredAt) }))
+            \(bind: device.pin?.salt), \(bind: device.pin?.verifier), \(bind: device.pin.map { Columns.time($0.registeredAt) }), \
+            \(bind: device.pin?.failures ?? 0))
             """)
     }
 
@@ -26,7 +27,8 @@ extension SQLTransaction: DeviceRepository {
             remembered = \(bind: device.remembered ? 1 : 0), updated_at = \(bind: Columns.time(device.updatedAt)), \
             last_authenticated_at = \(bind: device.lastAuthenticatedAt.map(Columns.time)), \
             pin_salt = \(bind: device.pin?.salt), pin_verifier = \(bind: device.pin?.verifier), \
-            pin_registered_at = \(bind: device.pin.map { Columns.time($0.registeredAt) }) WHERE device_key = \(bind: device.deviceKey) AND pool_id = \(bind: device.poolId)
+            pin_registered_at = \(bind: device.pin.map { Columns.time($0.registeredAt) }), \
+            pin_failures = \(bind: device.pin?.failures ?? 0) WHERE device_key = \(bind: device.deviceKey) AND pool_id = \(bind: device.poolId)
             """)
     }
 
@@ -54,7 +56,8 @@ extension SQLTransaction: DeviceRepository {
     func withdrawDeviceTrust(poolId: String, userSub: String, at date: Date) async throws {
         try await run(
             """
-            UPDATE devices SET pin_salt = NULL, pin_verifier = NULL, pin_registered_at = NULL, remembered = 0, \
+            UPDATE devices SET pin_salt = NULL, pin_verifier = NULL, pin_registered_at = NULL, pin_failures = 0, \
+            remembered = 0, \
             updated_at = \(bind: Columns.time(date)) WHERE pool_id = \(bind: poolId) AND user_sub = \(bind: userSub) \
             AND (remembered <> 0 OR pin_verifier IS NOT NULL)
             """)
@@ -74,6 +77,6 @@ extension SQLTransaction: DeviceRepository {
         guard let salt = try row.optionalString("pin_salt"), let verifier = try row.optionalString("pin_verifier"),
             let at = try row.optionalDate("pin_registered_at")
         else { return nil }
-        return DevicePin(salt: salt, verifier: verifier, registeredAt: at)
+        return DevicePin(salt: salt, verifier: verifier, registeredAt: at, failures: try row.int("pin_failures"))
     }
 }
