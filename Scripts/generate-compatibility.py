@@ -92,7 +92,15 @@ Where Cognate does differently from Cognito on purpose:
   them): `cognate:RevokeTokensOnPasswordChange=true` ends all of a user's sessions when they
   change or reset their own password; `cognate:HideExistingUsers=true` makes clients with
   PreventUserExistenceErrors hide the state of users who exist too (a confirmed user, a used
-  code), where Cognito hides only users who do not.
+  code), where Cognito hides only users who do not;
+  `cognate:PasskeyRegistrationNeedsRecentSignIn=true` lets only a sign-in under 5 minutes old
+  register a passkey.
+- **Choice-based sign-in** (`USER_AUTH`): codes as a first factor go only to a verified email
+  address or phone number; a passkey's origin must be its RP ID or a name under it over HTTPS
+  (HTTP for `localhost`), or an Android app's key-hash origin; `FriendlyCredentialName` is
+  "Passkey"; auth events name the factor (`EMAIL_OTP`, `SMS_OTP`, `WEB_AUTHN`) in
+  `ChallengeResponses`; a user with a temporary password who signs in with a code must still
+  choose a password (`NEW_PASSWORD_REQUIRED`).
 - **Dev mode** (`cognate serve` without `--mode production`) accepts any credentials, keeps
   every message in an outbox, answers only to local names and refuses admin operations from
   web pages (docs/security.md).
