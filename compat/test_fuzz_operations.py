@@ -140,6 +140,8 @@ def kind_of(swift_type):
     t = base_type(swift_type)
     if re.fullmatch(r"\[String: String\]", t):
         return "map"
+    if re.fullmatch(r"\[String: \w+\]", t):
+        return "objectmap"   # values are structures (AcrMapping's levels)
     if t.startswith("["):
         return "list"
     if t in ("String", "Int", "Bool", "Data", "Date", "JSONValue", "Double"):
@@ -330,6 +332,8 @@ def plausible(swift_type, name, ctx, full=False, depth=0):
         return plausible_enum(t, name)
     if kind == "map":
         return plausible_map(name, ctx)
+    if kind == "objectmap":
+        return {}
     if kind == "list":
         return [plausible(element_type(t), name, ctx, full, depth + 1)]
     if name == "DestinationUser":
@@ -354,7 +358,7 @@ INTS = [("neg", -1), ("zero", 0), ("int32+1", 2 ** 31), ("int32-1", -2 ** 31 - 1
 
 def type_label(kind):
     return {"String": "string", "enum": "string", "Data": "string", "Int": "number", "Double": "number",
-            "Bool": "bool", "list": "list", "map": "object", "struct": "object", "Date": "number"}.get(kind)
+            "Bool": "bool", "list": "list", "map": "object", "objectmap": "object", "struct": "object", "Date": "number"}.get(kind)
 
 
 def boundaries(kind, bounds, plausible_element):
@@ -546,6 +550,10 @@ def mutations(swift_type, name, ctx, depth=0, bounds=None):
     if kind == "Bool":
         yield "bool:string", "true"
         yield "bool:one", 1
+    if kind == "objectmap":
+        yield "objectmap:string-value", {"k": "v"}
+        yield "objectmap:null-value", {"k": None}
+        yield "objectmap:unknown-member", {"k": {"Unknown": 1}}
     if kind == "map":
         yield "map:number-value", {"k": 1}
         yield "map:nested-object", {"k": {"nested": [1, {"a": None}], "n": 2}}
