@@ -70,6 +70,31 @@ def test_an_app_set_up_while_signed_in_is_asked_for_at_every_sign_in(server, idp
     assert "AuthenticationResult" in password_auth(idp, client, username)
 
 
+def test_an_administrator_deletes_a_lost_authenticator_app(server, idp):
+    pool, client = mfa_pool(idp)
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    access = sign_in(idp, client, username)["AccessToken"]
+    secret = idp.associate_software_token(AccessToken=access)["SecretCode"]
+    idp.verify_software_token(AccessToken=access, UserCode=pyotp.TOTP(secret).now())
+    idp.set_user_mfa_preference(AccessToken=access, SoftwareTokenMfaSettings={"Enabled": True, "PreferredMfa": True})
+    assert password_auth(idp, client, username)["ChallengeName"] == "SOFTWARE_TOKEN_MFA"
+    factors = idp.admin_get_user_auth_factors(UserPoolId=pool["Id"], Username=username)
+    assert factors["UserMFASettingList"] == ["SOFTWARE_TOKEN_MFA"] and factors["PreferredMfaSetting"] == "SOFTWARE_TOKEN_MFA"
+    assert factors["ConfiguredUserAuthFactors"] == ["PASSWORD"]
+
+    idp.admin_delete_software_token(UserPoolId=pool["Id"], Username=username)
+    assert "AuthenticationResult" in password_auth(idp, client, username)     # no factor left to ask for
+    factors = idp.admin_get_user_auth_factors(UserPoolId=pool["Id"], Username=username)
+    assert "UserMFASettingList" not in factors and "PreferredMfaSetting" not in factors
+    with cognito_error("InvalidParameterException", "User has not verified software token mfa"):
+        idp.set_user_mfa_preference(AccessToken=access, SoftwareTokenMfaSettings={"Enabled": True})
+    # A new app can be set up.
+    secret = idp.associate_software_token(AccessToken=access)["SecretCode"]
+    assert idp.verify_software_token(AccessToken=access, UserCode=pyotp.TOTP(secret).now())["Status"] == "SUCCESS"
+    with cognito_error("UserNotFoundException"):
+        idp.admin_delete_software_token(UserPoolId=pool["Id"], Username="nobody-" + username)
+
+
 def test_required_mfa_makes_users_set_up_an_app_during_sign_in(server, idp):
     pool, client = mfa_pool(idp, mode="ON")
     username, _, _ = confirmed_user(server, idp, pool, client)

@@ -486,6 +486,11 @@ def test_terms_are_kept_per_client_and_shown_on_the_sign_up_page(server, idp):
                                Links={"cognito:english": "https://example.com/terms-v2"})["Terms"]
     assert updated["Links"]["cognito:english"].endswith("terms-v2")
     assert len(idp.list_terms(UserPoolId=pool["Id"])["Terms"]) == 2
+    by_client = idp.describe_terms_by_client(UserPoolId=pool["Id"], ClientId=client["ClientId"], TermsName="terms-of-use")
+    assert by_client["Terms"]["TermsId"] == terms["TermsId"] and by_client["Terms"]["Links"] == updated["Links"]
+    other = idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="other")["UserPoolClient"]
+    with cognito_error("ResourceNotFoundException"):
+        idp.describe_terms_by_client(UserPoolId=pool["Id"], ClientId=other["ClientId"], TermsName="terms-of-use")
 
     uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
     browser = requests.Session()

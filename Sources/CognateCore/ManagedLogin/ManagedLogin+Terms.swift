@@ -25,6 +25,16 @@ extension ManagedLogin {
         DescribeTermsResponse(terms: try await requireTerms(request.termsId, poolId: request.userPoolId))
     }
 
+    /// DescribeTermsByClient: the terms of an app client, by their name.
+    public func describeTermsByClient(_ request: DescribeTermsByClientRequest) async throws -> DescribeTermsByClientResponse {
+        let (pool, client) = try await directory.requireClient(request.clientId, poolId: request.userPoolId)
+        let terms = try await store.read { try await $0.terms(clientId: client.clientId) }
+        guard let found = terms.first(where: { $0.termsName == request.termsName && $0.userPoolId == pool.id }) else {
+            throw CognitoError.resourceNotFound("No terms named \(request.termsName) for client \(client.clientId).")
+        }
+        return DescribeTermsByClientResponse(terms: found)
+    }
+
     public func updateTerms(_ request: UpdateTermsRequest) async throws -> UpdateTermsResponse {
         var terms = try await requireTerms(request.termsId, poolId: request.userPoolId)
         if let name = request.termsName { terms.termsName = name }

@@ -123,15 +123,58 @@ extension MfaSettings {
     /// USER_AUTH (``FirstFactors/configured(_:pool:)``) and the MFA settings GetUser shows.
     public func getUserAuthFactors(_ request: GetUserAuthFactorsRequest) async throws -> GetUserAuthFactorsResponse {
         let caller = try await authenticator.authenticatedUser(request.accessToken)
-        let mfa = try await mfaView.mfaSettings(of: caller.user, pool: caller.pool)
-        let (record, passkeys) = try await store.read { transaction in
-            (try await transaction.userMfa(poolId: caller.pool.id, sub: caller.user.sub),
-             try await transaction.passkeyCount(poolId: caller.pool.id, userSub: caller.user.sub))
-        }
-        let facts = FirstFactors.UserFacts(caller.user, mfa: record, passkeys: passkeys)
+        let factors = try await authFactors(of: caller.user, pool: caller.pool)
         return GetUserAuthFactorsResponse(
-            username: caller.user.username, preferredMfaSetting: mfa.preferred, userMFASettingList: mfa.list,
-            configuredUserAuthFactors: FirstFactors.configured(facts, pool: caller.pool))
+            username: caller.user.username, preferredMfaSetting: factors.preferred, userMFASettingList: factors.list,
+            configuredUserAuthFactors: factors.configured)
+    }
+
+    /// AdminGetUserAuthFactors: GetUserAuthFactors for a user an administrator names.
+    public func adminGetUserAuthFactors(_ request: AdminGetUserAuthFactorsRequest) async throws
+        -> AdminGetUserAuthFactorsResponse
+    {
+        let pool = try await directory.requirePool(request.userPoolId)
+        let user = try await store.read { try await users.requireUser(request.username, in: pool, $0) }
+        let factors = try await authFactors(of: user, pool: pool)
+        return AdminGetUserAuthFactorsResponse(
+            username: user.username, preferredMfaSetting: factors.preferred, userMFASettingList: factors.list,
+            configuredUserAuthFactors: factors.configured)
+    }
+
+    /// The user's MFA settings as GetUser shows them, and the first factors USER_AUTH offers.
+    private func authFactors(of user: UserRecord, pool: PoolRecord) async throws
+        -> (preferred: String?, list: [String]?, configured: [AuthFactorType])
+    {
+        let mfa = try await mfaView.mfaSettings(of: user, pool: pool)
+        let (record, passkeys) = try await store.read { transaction in
+            (try await transaction.userMfa(poolId: pool.id, sub: user.sub),
+             try await transaction.passkeyCount(poolId: pool.id, userSub: user.sub))
+        }
+        let facts = FirstFactors.UserFacts(user, mfa: record, passkeys: passkeys)
+        return (mfa.preferred, mfa.list, FirstFactors.configured(facts, pool: pool))
+    }
+
+    /// AdminDeleteSoftwareToken: the user's authenticator app is forgotten (a lost phone): its
+    /// secret, pending or verified, and its preference; the user may set up a new one with
+    /// AssociateSoftwareToken.
+    public func adminDeleteSoftwareToken(_ request: AdminDeleteSoftwareTokenRequest) async throws
+        -> AdminDeleteSoftwareTokenResponse
+    {
+        let pool = try await directory.requirePool(request.userPoolId)
+        let now = time.now
+        try await store.write { transaction in
+            let user = try await users.requireUser(request.username, in: pool, transaction)
+            guard var record = try await transaction.userMfa(poolId: pool.id, sub: user.sub) else { return }
+            record.totpSecret = nil
+            record.pendingTotpSecret = nil
+            record.totpName = nil
+            record.totpEnabled = false
+            record.lastTotpStep = nil
+            if record.preferred == ChallengeNameType.softwareTokenMfa.rawValue { record.preferred = nil }
+            record.updatedAt = now
+            try await transaction.saveUserMfa(record)
+        }
+        return AdminDeleteSoftwareTokenResponse()
     }
 
 }

@@ -44,6 +44,8 @@ extension OperationTable {
         table.register(CognitoAPI.SetUserMFAPreference.self, { $0.mfa.setUserMFAPreference })
         table.register(CognitoAPI.AdminSetUserMFAPreference.self, { $0.mfa.adminSetUserMFAPreference })
         table.register(CognitoAPI.GetUserAuthFactors.self, { $0.mfa.getUserAuthFactors })
+        table.register(CognitoAPI.AdminGetUserAuthFactors.self, { $0.mfa.adminGetUserAuthFactors })
+        table.register(CognitoAPI.AdminDeleteSoftwareToken.self, { $0.mfa.adminDeleteSoftwareToken })
         // Passkeys
         table.register(CognitoAPI.StartWebAuthnRegistration.self, { $0.passkeys.startWebAuthnRegistration })
         table.register(
@@ -75,6 +77,7 @@ extension OperationTable {
         table.register(CognitoAPI.SetUICustomization.self, { $0.managedLogin.setUICustomization })
         table.register(CognitoAPI.CreateTerms.self, { $0.managedLogin.createTerms })
         table.register(CognitoAPI.DescribeTerms.self, { $0.managedLogin.describeTerms })
+        table.register(CognitoAPI.DescribeTermsByClient.self, { $0.managedLogin.describeTermsByClient })
         table.register(CognitoAPI.UpdateTerms.self, { $0.managedLogin.updateTerms })
         table.register(CognitoAPI.DeleteTerms.self, { $0.managedLogin.deleteTerms })
         table.register(CognitoAPI.ListTerms.self, { $0.managedLogin.listTerms })
