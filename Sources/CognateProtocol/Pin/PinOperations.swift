@@ -58,7 +58,7 @@ public struct SetUserPoolPinPolicyRequest: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: PinWirePatterns.userPoolId, sensitive: false)
             userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -130,7 +130,7 @@ public struct RegisterDevicePinRequest: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p10, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: PinWirePatterns.accessToken, sensitive: true)
             accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
