@@ -35,6 +35,7 @@ enum StoreConformance {
         Case(name: "MFA records, TOTP steps used once, devices and their token families", run: mfaAndDevices),
         Case(name: "SMS/email MFA flags, PIN policies and device PIN verifiers", run: mfaCodesAndPins),
         Case(name: "passkeys: unique IDs per pool, pages, counters, deletion with the user", run: passkeys),
+        Case(name: "user sessions: live families with their activity, settings of pools and clients", run: userSessions),
         Case(name: "domains, resource servers and the scopes of token families", run: oauthRecords),
         Case(name: "sign-in failures count for users and decoy subjects", run: signInFailures),
         Case(name: "a sign-in's failure record and groups, read after the user's lock, are fresh", run: signInStanding),
@@ -744,6 +745,42 @@ enum StoreConformance {
         try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
         #expect(try await store.read { try await $0.passkeyCount(poolId: "p1", userSub: "sub-a") } == 0)
         #expect(try await store.read { try await $0.passkeyCount(poolId: "p1", userSub: "sub-b") } == 1)
+    }
+
+    static func userSessions(_ store: SQLStore) async throws {
+        try await seed(store, users: [user("a")])
+        @Sendable func family(_ jti: String, created: TimeInterval, expires: TimeInterval = 1000) -> TokenFamilyRecord {
+            TokenFamilyRecord(originJti: jti, poolId: "p1", clientId: "c1", userSub: "sub-a", refreshTokenHash: "h-" + jti,
+                              authTime: t0, createdAt: t0 + created, expiresAt: t0 + expires)
+        }
+        try await store.write { tx in
+            try await tx.insertTokenFamily(family("s2", created: 2))
+            try await tx.insertTokenFamily(family("s1", created: 1))
+            try await tx.insertTokenFamily(family("gone", created: 3))
+            try await tx.insertTokenFamily(family("old", created: 0, expires: 5))
+            try await tx.revokeTokenFamily(originJti: "gone", at: t0 + 4)
+        }
+        let seen = SessionActivity(lastActiveAt: t0 + 7, address: "198.51.100.1", deviceType: "Chrome on macOS")
+        try await store.write { try await $0.recordSessionActivity(originJti: "s2", seen) }
+        let later = SessionActivity(lastActiveAt: t0 + 8, address: "2001:db8::1", deviceType: nil)
+        try await store.write { try await $0.recordSessionActivity(originJti: "s2", later) }   // replaced
+        let sessions = try await store.read { try await $0.userSessions(poolId: "p1", userSub: "sub-a", now: t0 + 10) }
+        #expect(sessions.map(\.family.originJti) == ["s1", "s2"])
+        #expect(sessions[0].activity == nil && sessions[1].activity == later)
+        // Settings of pools and clients round-trip.
+        var pool = try #require(try await store.read { try await $0.pool(id: "p1") })
+        pool.sessions = PoolSessionSettings(tracking: true, maxPerUser: 7)
+        let withSessions = pool
+        try await store.write { try await $0.updatePool(withSessions) }
+        #expect(try await store.read { try await $0.pool(id: "p1") }?.sessions == PoolSessionSettings(tracking: true, maxPerUser: 7))
+        var client = try #require(try await store.read { try await $0.client(id: "c1") })
+        client.ssoSessionMaxValidityMinutes = 30
+        let withSSO = client
+        try await store.write { try await $0.updateClient(withSSO) }
+        #expect(try await store.read { try await $0.client(id: "c1") }?.ssoSessionMaxValidityMinutes == 30)
+        // The user's deletion takes families and their activity with it.
+        try await store.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
+        #expect(try await store.read { try await $0.userSessions(poolId: "p1", userSub: "sub-a", now: t0) }.isEmpty)
     }
 
     static func oauthRecords(_ store: SQLStore) async throws {

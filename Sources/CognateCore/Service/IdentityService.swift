@@ -23,6 +23,7 @@ public struct IdentityService: Sendable {
     public let signIn: SignIn
     public let passkeys: Passkeys
     public let sessions: Sessions
+    public let userSessions: UserSessions
     public let oauth: OAuth
     public let federation: Federation
     public let threatProtection: ThreatProtectionAdministration
@@ -92,8 +93,10 @@ public struct IdentityService: Sendable {
         let triggerCalls = TriggerCalls(time: time, triggers: triggers)
         let authEvents = AuthEventRecorder(
             time: time, random: random, configuration: configuration, logDeliveryFiles: logFiles)
+        let sessionTracking = SessionTracking(store: store, time: time, codes: codes)
         let tokenFamilies = TokenFamilies(
-            store: store, time: time, random: random, tokens: tokens, triggerCalls: triggerCalls, messenger: messenger)
+            store: store, time: time, random: random, tokens: tokens, triggerCalls: triggerCalls, messenger: messenger,
+            sessionTracking: sessionTracking)
         let passwords = Passwords(time: time, random: random, authEvents: authEvents, tokenFamilies: tokenFamilies)
         let migration = UserMigration(
             store: store, time: time, random: random, triggers: triggers, users: users, passwords: passwords)
@@ -158,6 +161,9 @@ public struct IdentityService: Sendable {
         sessions = Sessions(
             store: store, time: time, random: random, directory: directory, authenticator: authenticator,
             tokenFamilies: tokenFamilies)
+        userSessions = UserSessions(
+            store: store, time: time, directory: directory, users: users, authenticator: authenticator,
+            sessionTracking: sessionTracking)
         oauth = OAuth(
             store: store, time: time, random: random, cache: cache, tokens: tokens,
             accessTokens: accessTokens, sealedFlows: sealedFlows, snapshots: snapshots, directory: directory,

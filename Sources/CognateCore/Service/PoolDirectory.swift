@@ -57,6 +57,26 @@ public struct PoolDirectory: Sendable {
         return updated
     }
 
+    /// The same for app client `clientId` of pool `poolId`. ResourceNotFoundException when the
+    /// pool has no such client.
+    @discardableResult
+    func editClient(_ clientId: String, of poolId: String,
+                    _ change: @escaping @Sendable (inout ClientRecord) throws -> Void) async throws -> ClientRecord {
+        let now = time.now
+        let updated = try await store.write { transaction -> ClientRecord in
+            guard var client = try await transaction.client(id: clientId), client.poolId == poolId else {
+                throw Self.clientNotFound(clientId)
+            }
+            try change(&client)
+            client.updatedAt = now
+            try await transaction.updateClient(client)
+            try await transaction.recordChange(.client, subject: client.clientId, at: now)
+            return client
+        }
+        cache.invalidateClient(clientId)
+        return updated
+    }
+
     static func poolNotFound(_ id: String) -> CognitoError {
         .resourceNotFound("User pool \(id) does not exist.")
     }

@@ -16,9 +16,14 @@ public struct ClientRecord: Sendable, Equatable {
     /// The id and creation time of `settings.clientSecret` once a rotation named it (nil: the
     /// secret the client was created with).
     public var mainSecret: MainClientSecret?
+    /// SetUserPoolClientSessionConfiguration's SSO session validity (minutes); nil: Cognito's
+    /// default, 60.
+    public var ssoSessionMaxValidityMinutes: Int?
 
     public init(poolId: String, clientId: String, name: String, createdAt: Date, updatedAt: Date,
-                settings: UserPoolClientType, extraSecrets: [StoredClientSecret] = [], mainSecret: MainClientSecret? = nil) {
+                settings: UserPoolClientType, extraSecrets: [StoredClientSecret] = [], mainSecret: MainClientSecret? = nil,
+                ssoSessionMaxValidityMinutes: Int? = nil) {
+        self.ssoSessionMaxValidityMinutes = ssoSessionMaxValidityMinutes
         self.poolId = poolId
         self.clientId = clientId
         self.name = name

@@ -18,10 +18,14 @@ public struct PoolRecord: Sendable, Equatable {
     public var riskConfigurations: [String: RiskConfigurationType]
     /// SetLogDeliveryConfiguration's settings; nil: nothing delivered.
     public var logDelivery: [LogConfigurationType]?
+    /// SetUserPoolSessionConfiguration's settings; nil: Cognito's defaults (no tracking).
+    public var sessions: PoolSessionSettings?
 
     public init(id: String, name: String, createdAt: Date, updatedAt: Date, settings: UserPoolType,
                 mfa: PoolMfaSettings = PoolMfaSettings(), pinPolicy: PinPolicy? = nil,
-                riskConfigurations: [String: RiskConfigurationType] = [:], logDelivery: [LogConfigurationType]? = nil) {
+                riskConfigurations: [String: RiskConfigurationType] = [:], logDelivery: [LogConfigurationType]? = nil,
+                sessions: PoolSessionSettings? = nil) {
+        self.sessions = sessions
         self.riskConfigurations = riskConfigurations
         self.logDelivery = logDelivery
         self.id = id

@@ -27,7 +27,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & CounterRepository & AuthSessionRepository & SignInLockoutRepository & GroupRepository & HousekeepingRepository
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
     & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository & TermsRepository
-    & AuthEventRepository & ManagedLoginBrandingRepository & PasskeyRepository
+    & AuthEventRepository & ManagedLoginBrandingRepository & PasskeyRepository & SessionRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///

@@ -6,6 +6,8 @@ public enum RequestOrigin {
     /// The client's network address as the server determined it (the peer, or the header of a
     /// trusted proxy).
     @TaskLocal public static var clientAddress: String?
+    /// The request's `User-Agent` (what user sessions show as their device).
+    @TaskLocal public static var userAgent: String?
     /// Where the use case records the user an access token it verified speaks for (for the
     /// audit log: never taken from the request's own words). Nil: nobody asks.
     @TaskLocal public static var verifiedCaller: VerifiedCaller?

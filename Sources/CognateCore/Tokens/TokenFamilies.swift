@@ -10,6 +10,7 @@ struct TokenFamilies: Sendable {
     let tokens: TokenIssuer
     let triggerCalls: TriggerCalls
     let messenger: Messenger
+    let sessionTracking: SessionTracking
 }
 
 extension TokenFamilies {
@@ -55,6 +56,7 @@ extension TokenFamilies {
                              groups: groups, overrides: overrides, deviceKey: family.deviceKey),
                 now: time.now)
             RequestOrigin.verifiedCaller?.record(sub: user.sub, username: user.username)   // who signed in, for the audit
+            try await sessionTracking.signedIn(family, pool: pool)
             return .tokens(IssuedTokens(
                 idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: refreshToken,
                 expiresIn: minted.expiresIn,
@@ -106,6 +108,7 @@ extension TokenFamilies {
                          groups: groups, overrides: overrides, deviceKey: family.deviceKey, scopes: family.scopes,
                          nonce: nonce),
             now: time.now)
+        try await sessionTracking.refreshed(family, pool: pool)
         return IssuedTokens(
             idToken: minted.idToken, accessToken: minted.accessToken, refreshToken: nil, expiresIn: minted.expiresIn,
             originJti: family.originJti)

@@ -17,7 +17,7 @@ struct AuditLog: Sendable {
     /// Public operations that are only reads of the caller's own data: not audited.
     static let quietOperations: Set<String> = [
         "GetUser", "GetDevice", "ListDevices", "GetUserAuthFactors", "GetPinPolicy", "GetUICustomization",
-        "ListWebAuthnCredentials",
+        "ListWebAuthnCredentials", "ListUserSessions",
     ]
 
     struct Call {

@@ -46,6 +46,17 @@ extension OperationTable {
         table.register(CognitoAPI.GetUserAuthFactors.self, { $0.mfa.getUserAuthFactors })
         table.register(CognitoAPI.AdminGetUserAuthFactors.self, { $0.mfa.adminGetUserAuthFactors })
         table.register(CognitoAPI.AdminDeleteSoftwareToken.self, { $0.mfa.adminDeleteSoftwareToken })
+        // User sessions
+        table.register(CognitoAPI.ListUserSessions.self, { $0.userSessions.listUserSessions })
+        table.register(CognitoAPI.RevokeUserSession.self, { $0.userSessions.revokeUserSession })
+        table.register(CognitoAPI.AdminListUserSessions.self, { $0.userSessions.adminListUserSessions })
+        table.register(CognitoAPI.AdminRevokeUserSession.self, { $0.userSessions.adminRevokeUserSession })
+        table.register(CognitoAPI.GetUserPoolSessionConfiguration.self, { $0.userSessions.getUserPoolSessionConfiguration })
+        table.register(CognitoAPI.SetUserPoolSessionConfiguration.self, { $0.userSessions.setUserPoolSessionConfiguration })
+        table.register(
+            CognitoAPI.GetUserPoolClientSessionConfiguration.self, { $0.userSessions.getUserPoolClientSessionConfiguration })
+        table.register(
+            CognitoAPI.SetUserPoolClientSessionConfiguration.self, { $0.userSessions.setUserPoolClientSessionConfiguration })
         // Passkeys
         table.register(CognitoAPI.StartWebAuthnRegistration.self, { $0.passkeys.startWebAuthnRegistration })
         table.register(

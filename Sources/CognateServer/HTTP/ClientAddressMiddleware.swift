@@ -1,7 +1,7 @@
 import CognateCore
 import Hummingbird
 
-/// Sets the caller's address (``RequestOrigin/clientAddress``) for every route, so that every
+/// Sets the caller's address (``RequestOrigin/clientAddress``) and user agent for every route, so that every
 /// use case a request reaches — the API, the hosted pages, the OAuth endpoints — applies the
 /// same per-address limits, blocked address ranges and risk signals.
 struct ClientAddressMiddleware: RouterMiddleware {
@@ -13,7 +13,9 @@ struct ClientAddressMiddleware: RouterMiddleware {
         -> Response
     {
         try await RequestOrigin.$clientAddress.withValue(request.clientAddress(peer: context.remoteAddress, header: header)) {
-            try await next(request, context)
+            try await RequestOrigin.$userAgent.withValue(request.headers[.userAgent]) {
+                try await next(request, context)
+            }
         }
     }
 }

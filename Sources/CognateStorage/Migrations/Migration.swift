@@ -56,7 +56,7 @@ public enum Migrator {
         Migration019AttributeValueIndex.migration, Migration020ByteOrderedNames.migration,
         Migration021UnconfirmedDeviceIndex.migration, Migration022UserNumbers.migration,
         Migration023UserChangeNotices.migration, Migration024MfaChangeNotices.migration,
-        Migration025Passkeys.migration, Migration026PinFailures.migration,
+        Migration025Passkeys.migration, Migration026PinFailures.migration, Migration027UserSessions.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

@@ -6,10 +6,11 @@ extension SQLTransaction: ClientRepository {
     func insertClient(_ client: ClientRecord) async throws {
         try await insert(
             """
-            INSERT INTO app_clients (client_id, pool_id, name, created_at, updated_at, settings, extra_secrets) VALUES \
+            INSERT INTO app_clients (client_id, pool_id, name, created_at, updated_at, settings, extra_secrets, \
+            session_configuration) VALUES \
             (\(bind: client.clientId), \(bind: client.poolId), \(bind: client.name), \(bind: Columns.time(client.createdAt)), \
             \(bind: Columns.time(client.updatedAt)), \(bind: try Columns.json(client.settings)), \
-            \(bind: try Self.rotation(of: client)))
+            \(bind: try Self.rotation(of: client)), \(bind: client.ssoSessionMaxValidityMinutes.map(String.init)))
             """, conflict: .client)
     }
 
@@ -22,7 +23,8 @@ extension SQLTransaction: ClientRepository {
             """
             UPDATE app_clients SET name = \(bind: client.name), updated_at = \(bind: Columns.time(client.updatedAt)), \
             settings = \(bind: try Columns.json(client.settings)), \
-            extra_secrets = \(bind: try Self.rotation(of: client)) \
+            extra_secrets = \(bind: try Self.rotation(of: client)), \
+            session_configuration = \(bind: client.ssoSessionMaxValidityMinutes.map(String.init)) \
             WHERE client_id = \(bind: client.clientId)
             """)
     }
@@ -55,6 +57,7 @@ extension SQLTransaction: ClientRepository {
             poolId: try row.string("pool_id"), clientId: try row.string("client_id"), name: try row.string("name"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
             settings: try Columns.decodeJSON(UserPoolClientType.self, row.string("settings")),
-            extraSecrets: rotation?.added ?? [], mainSecret: rotation?.main)
+            extraSecrets: rotation?.added ?? [], mainSecret: rotation?.main,
+            ssoSessionMaxValidityMinutes: try row.optionalString("session_configuration").flatMap { Int($0) })
     }
 }

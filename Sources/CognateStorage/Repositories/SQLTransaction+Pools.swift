@@ -7,11 +7,11 @@ extension SQLTransaction: PoolRepository {
         try await insert(
             """
             INSERT INTO user_pools (id, name, created_at, updated_at, settings, mfa, pin_policy, risk_configurations, \
-            log_delivery) VALUES (\(bind: pool.id), \
+            log_delivery, session_configuration) VALUES (\(bind: pool.id), \
             \(bind: pool.name), \(bind: Columns.time(pool.createdAt)), \(bind: Columns.time(pool.updatedAt)), \
             \(bind: try Columns.json(pool.settings)), \(bind: try Columns.json(pool.mfa)), \
             \(bind: try pool.pinPolicy.map(Columns.json)), \(bind: try Self.riskColumn(pool)), \
-            \(bind: try pool.logDelivery.map(Columns.json)))
+            \(bind: try pool.logDelivery.map(Columns.json)), \(bind: try pool.sessions.map(Columns.json)))
             """, conflict: .pool)
     }
 
@@ -25,7 +25,8 @@ extension SQLTransaction: PoolRepository {
             UPDATE user_pools SET name = \(bind: pool.name), updated_at = \(bind: Columns.time(pool.updatedAt)), \
             settings = \(bind: try Columns.json(pool.settings)), mfa = \(bind: try Columns.json(pool.mfa)), \
             pin_policy = \(bind: try pool.pinPolicy.map(Columns.json)), risk_configurations = \(bind: try Self.riskColumn(pool)), \
-            log_delivery = \(bind: try pool.logDelivery.map(Columns.json)) WHERE id = \(bind: pool.id)
+            log_delivery = \(bind: try pool.logDelivery.map(Columns.json)), \
+            session_configuration = \(bind: try pool.sessions.map(Columns.json)) WHERE id = \(bind: pool.id)
             """)
     }
 
@@ -48,7 +49,9 @@ extension SQLTransaction: PoolRepository {
             pinPolicy: try row.optionalString("pin_policy").map { try Columns.decodeJSON(PinPolicy.self, $0) },
             riskConfigurations: try row.optionalString("risk_configurations")
                 .map { try Columns.decodeJSON([String: RiskConfigurationType].self, $0) } ?? [:],
-            logDelivery: try row.optionalString("log_delivery").map { try Columns.decodeJSON([LogConfigurationType].self, $0) })
+            logDelivery: try row.optionalString("log_delivery").map { try Columns.decodeJSON([LogConfigurationType].self, $0) },
+            sessions: try row.optionalString("session_configuration")
+                .map { try Columns.decodeJSON(PoolSessionSettings.self, $0) })
     }
 
     private static func riskColumn(_ pool: PoolRecord) throws -> String? {
