@@ -26,7 +26,7 @@ enum ChildProcess {
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
-                try process.run()
+                try ProcessLaunches.run(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)

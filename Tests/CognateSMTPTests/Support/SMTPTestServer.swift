@@ -75,7 +75,7 @@ final class SMTPTestServer: Sendable {
         process.standardInput = stdin
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: stderrFile)
-        try process.run()
+        try ProcessLaunches.run(process)
         let server = SMTPTestServer(port: 0, process: process, stdin: stdin, directory: directory)
 
         // Wait for the port, but give up when the helper dies or takes unreasonably long.
