@@ -74,7 +74,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            // The hosted pages' passkey script, compiled into the binary (no resource bundle to
+            // deploy beside it): PackageResources.passkeys_js.
+            resources: [.embedInCode("OAuth/Scripts/passkeys.js")]
         ),
         // The composition root: the only target that knows the server and the storage both.
         .target(

@@ -44,16 +44,16 @@ struct HostedPageTests {
 
     @Test func theSignInFieldIsNamedAsThePoolNamesItsUsers() {
         func label(usernames: [UsernameAttributeType]? = nil, aliases: [AliasAttributeType]? = nil) -> String {
-            OAuth.signInNameField(UserPoolType(aliasAttributes: aliases, usernameAttributes: usernames)).label
+            HostedPageContent.signInNameField(UserPoolType(aliasAttributes: aliases, usernameAttributes: usernames)).label
         }
         #expect(label() == "Username" && label(aliases: [.preferredUsername]) == "Username")
         #expect(label(usernames: [.email]) == "Email" && label(usernames: [.phoneNumber]) == "Phone number")
         #expect(label(usernames: [.email, .phoneNumber]) == "Email or phone number")
         #expect(label(aliases: [.email]) == "Username or email")
         #expect(label(aliases: [.email, .phoneNumber, .preferredUsername]) == "Username, email or phone number")
-        #expect(OAuth.signUpNameField(UserPoolType(aliasAttributes: [.email])).label == "Username")
-        #expect(OAuth.passwordRules(PasswordPolicyType(minimumLength: 12, requireNumbers: true))
+        #expect(HostedPageContent.signUpNameField(UserPoolType(aliasAttributes: [.email])).label == "Username")
+        #expect(HostedPageContent.passwordRules(PasswordPolicyType(minimumLength: 12, requireNumbers: true))
             == ["At least 12 characters", "A number"])
-        #expect(OAuth.passwordRules(nil).count == 5)
+        #expect(HostedPageContent.passwordRules(nil).count == 5)
     }
 }

@@ -19,5 +19,11 @@ extension ClientRecord {
         guard matched else { throw CognitoError.notAuthorized("Unable to verify secret hash for client \(clientId)") }
     }
 
+    /// The SECRET_HASH the hosted pages send for a user's steps: the server holds the secret
+    /// (the current one), the browser never sees it. Nil for a client without a secret.
+    func hostedSecretHash(for username: String) -> String? {
+        secret.map { SecretHash.compute(username: username, clientId: clientId, clientSecret: $0) }
+    }
+
     var preventsUserExistenceErrors: Bool { settings.preventUserExistenceErrors == .enabled }
 }

@@ -172,7 +172,8 @@ enum BrandingStyle {
 
         if enabled(["categories", "form", "displayGraphics"]) != false {
             for (name, category) in [("password", AssetCategoryType.passwordGraphic), ("authApp", .authAppGraphic),
-                                     ("email", .emailGraphic), ("sms", .smsGraphic)] {
+                                     ("email", .emailGraphic), ("sms", .smsGraphic),
+                                     ("passkey", .passkeyGraphic)] {
                 look.graphics[name] = images[category]
             }
         }

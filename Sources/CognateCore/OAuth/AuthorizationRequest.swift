@@ -16,9 +16,15 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
     public var nonce: String?
     /// A provider of the pool to sign in with (`identity_provider`); nil: the pool's own pages.
     public var identityProvider: String? = nil
+    /// What the pages are for besides signing in to the app (nil: an authorization).
+    public var purpose: HostedPurpose? = nil
 
-    /// The request as the query of `/login` or `/signup`.
+    /// The request as the query of `/login` or `/signup` (of `/passkeys/add`: the client and
+    /// where the browser goes back to).
     public var query: String {
+        if purpose == .addPasskey {
+            return OAuth.formEncoded([("client_id", clientId), ("redirect_uri", redirectURI)])
+        }
         var pairs = [("client_id", clientId), ("redirect_uri", redirectURI), ("response_type", responseType),
                      ("scope", scopes.joined(separator: " "))]
         if let state { pairs.append(("state", state)) }
@@ -26,6 +32,15 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
         if let nonce { pairs.append(("nonce", nonce)) }
         return OAuth.formEncoded(pairs)
     }
+
+    /// The page the request's forms post to and its "Back to sign in" links lead to.
+    public var pagePath: String { purpose == .addPasskey ? "/passkeys/add" : "/login" }
+}
+
+/// What hosted pages are for besides an authorization.
+public enum HostedPurpose: String, Codable, Sendable {
+    /// `/passkeys/add`: a signed-in user adds a passkey, then goes back to the app.
+    case addPasskey
 }
 
 /// An authorization request refused in a way the app may be told: the browser goes back to

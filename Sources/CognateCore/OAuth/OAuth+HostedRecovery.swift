@@ -25,20 +25,20 @@ extension OAuth {
             if state.stage == .forgotPassword {
                 let username = form["username"] ?? ""
                 let sent = try await registration.forgotPassword(ForgotPasswordRequest(
-                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
+                    clientId: client.clientId, secretHash: client.hostedSecretHash(for: username), username: username))
                 next.username = username
                 next.stage = .resetPassword
                 next.page = HostedPageState(destination: sent.codeDeliveryDetails?.destination)
             } else if form["resend"] != nil {
                 let username = state.username ?? ""
                 let sent = try await registration.forgotPassword(ForgotPasswordRequest(
-                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
+                    clientId: client.clientId, secretHash: client.hostedSecretHash(for: username), username: username))
                 let destination = sent.codeDeliveryDetails?.destination ?? state.page?.destination
-                next.page = HostedPageState(notice: Self.newCodeNotice(destination), destination: destination)
+                next.page = HostedPageState(notice: HostedPageContent.newCodeNotice(destination), destination: destination)
             } else {
                 let username = state.username ?? ""
                 _ = try await registration.confirmForgotPassword(ConfirmForgotPasswordRequest(
-                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
+                    clientId: client.clientId, secretHash: client.hostedSecretHash(for: username), username: username,
                     confirmationCode: form["code"] ?? "", password: form["new_password"] ?? ""))
                 next = HostedFlowState(request: state.request, binding: state.binding, username: username,
                                        page: HostedPageState(notice: "Your password was changed. Sign in."))

@@ -1,85 +1,6 @@
 import CognateProtocol
 import Foundation
 
-/// What a hosted page shows. `values`: what the user typed that is no secret (names and
-/// attributes, never a password or a code), shown again when the page is refused; `rules`: the
-/// pool's password policy in words.
-public enum HostedPage: Sendable, Equatable {
-    /// `notice`: what just happened (an account confirmed); `canSignUp`: whether the pool lets
-    /// users sign themselves up (the page links to the sign-up page).
-    case signIn(username: String?, name: HostedNameField, error: String?, notice: String? = nil, canSignUp: Bool = true)
-    /// `attributes`: the pool's required attributes, asked besides the name and the password.
-    case signUp(name: HostedNameField, attributes: [String], values: [String: String], rules: [String], error: String?)
-    /// The sign-up code `destination` (masked) received; `resend` sends another.
-    case confirmSignUp(destination: String?, error: String?, notice: String? = nil)
-    /// The name of an account whose password was forgotten.
-    case forgotPassword(name: HostedNameField, username: String?, error: String?)
-    /// The reset code `destination` (masked) received, and the new password; `resend` sends another.
-    case resetPassword(destination: String?, rules: [String], error: String?, notice: String? = nil)
-    /// A second factor's code: `challenge` is SOFTWARE_TOKEN_MFA, SMS_MFA or EMAIL_OTP;
-    /// `destination` where an SMS or email code went (masked).
-    case code(challenge: String, destination: String?, error: String?)
-    case newPassword(requiredAttributes: [String], values: [String: String], rules: [String], error: String?)
-    /// MFA_SETUP: the new authenticator app's secret and its `otpauth://` URI (for a QR code).
-    case totpSetup(secret: String, uri: String, error: String?)
-    case selectFactor([String], error: String?)
-}
-
-/// The field that names the account, as the pool lets users name themselves.
-public struct HostedNameField: Sendable, Equatable {
-    public enum Kind: String, Sendable { case text, email, phone }
-    /// "Username", "Email", "Phone number", "Username or email" …
-    public var label: String
-    public var kind: Kind
-
-    public init(label: String, kind: Kind = .text) {
-        self.label = label
-        self.kind = kind
-    }
-}
-
-/// Where a hosted sign-in stands after a step.
-public enum HostedSignInStep: Sendable, Equatable {
-    /// Show `page`; `flow` names the sign-in in progress (the form field and the flow cookie);
-    /// `request` is the authorization request it answers (for links between the pages).
-    case page(HostedPage, flow: String, request: AuthorizationRequest)
-    /// Done: send the browser to this address (the app's redirect URI with the code, or with
-    /// the tokens in the fragment for the implicit flow).
-    case redirect(String)
-}
-
-/// The pages of a hosted sign-up or password reset (stored by these names in flows).
-enum HostedStage: String, Codable, Sendable {
-    case signUp
-    case confirmSignUp
-    case forgotPassword
-    case resetPassword
-}
-
-/// A hosted sign-in in progress (a flow: persisted, expiring, one step at a time): the
-/// authorization request it answers and the challenge it waits for, if any.
-struct HostedFlowState: Codable, Sendable {
-    var request: AuthorizationRequest
-    /// The digest of the ``BrowserBinding`` the flow was started in; every step must come from it.
-    var binding: String?
-    /// Where a sign-up or a password reset stands; nil while signing in.
-    var stage: HostedStage?
-    var username: String?
-    var challenge: String?
-    var session: String?
-    var page: HostedPageState?
-}
-
-/// What a challenge page needs to be shown again (with an error).
-struct HostedPageState: Codable, Sendable {
-    var notice: String?
-    /// MFA_SETUP: the secret AssociateSoftwareToken gave.
-    var secret: String?
-    var destination: String?
-    var requiredAttributes: [String]?
-    var factors: [String]?
-}
-
 extension OAuth {
     /// How long one page of a hosted sign-in may stay open.
     static let hostedFlowLifetime: TimeInterval = 900
@@ -92,10 +13,11 @@ extension OAuth {
     }
 
     /// One submitted page of a hosted sign-in (`form`: its fields), from `browser`. The user's
-    /// answers go through the same sign-in as the API's (USER_PASSWORD_AUTH semantics, lockout,
-    /// MFA, new password, triggers); a stored flow is used up and a new one returned with the
-    /// next page, or the browser is sent back to the app. An expired or unknown flow, or one
-    /// started in another browser, throws ``AuthorizationPageError``.
+    /// answers go through the same sign-in as the API's (USER_PASSWORD_AUTH semantics, or
+    /// USER_AUTH's where the pool and client sign in by choice — ``HostedChoiceSignIn``;
+    /// lockout, MFA, new password, triggers); a stored flow is used up and a new one returned
+    /// with the next page, or the browser is sent back to the app. An expired or unknown flow,
+    /// or one started in another browser, throws ``AuthorizationPageError``.
     public func continueHostedSignIn(flow: String, form: [String: String], browser: BrowserBinding) async throws
         -> HostedSignInStep
     {
@@ -116,41 +38,33 @@ extension OAuth {
             return try await continueHostedSignUp(state, form: form, pool: pool, client: client)
         case .forgotPassword?, .resetPassword?:
             return try await continueHostedRecovery(state, form: form, pool: pool, client: client)
-        default: break
+        case .addPasskey?:
+            return try await continuePasskeyAddition(state, form: form, pool: pool, client: client)
+        case nil: break
         }
-        let outcome: AuthOutcome
+        let choosing = HostedChoiceSignIn.applies(to: pool, client: client)
+        let step: HostedChoiceStep
         do {
-            outcome = try await hostedAnswer(state, form: form, pool: pool, client: client)
-        } catch let error as CognitoError {
-            // A challenge whose session ended starts over; anything else is shown on the same page.
-            var retry = state
-            retry.page?.notice = nil
-            if state.challenge == nil {
-                retry.username = form["username"]              // shown again in the form
-            } else if error == AuthSessions.invalid || error == AuthSessions.expired {
-                retry = HostedFlowState(request: state.request, binding: state.binding)
+            if choosing, let answered = try await choice.answer(state, form: form, pool: pool, client: client) {
+                step = answered
+            } else {
+                step = .outcome(try await hostedAnswer(state, form: form, pool: pool, client: client), offered: nil,
+                                firstFactor: false)
             }
-            return try await hostedPage(retry, error: error.message, form: form, pool: pool, client: client)
+        } catch let error as CognitoError {
+            return try await refusedHostedStep(state, error: error, form: form, choosing: choosing, pool: pool, client: client)
         }
-        switch outcome {
-        case .tokens(let tokens):
-            return .redirect(try await finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client))
-        case .challenge(let name, let parameters, let session):
-            var next = HostedFlowState(
-                request: state.request, binding: state.binding,
-                username: parameters["USER_ID_FOR_SRP"] ?? parameters["USERNAME"] ?? state.username ?? form["username"],
-                challenge: name.rawValue, session: session,
-                page: HostedPageState(
-                    destination: parameters["CODE_DELIVERY_DESTINATION"],
-                    requiredAttributes: Self.jsonStrings(parameters["requiredAttributes"])?.map {
-                        $0.hasPrefix("userAttributes.") ? String($0.dropFirst("userAttributes.".count)) : $0
-                    },
-                    factors: Self.jsonStrings(parameters["MFAS_CAN_CHOOSE"])))
-            if name == .mfaSetup {
-                // The authenticator app to set up: its secret now, its first code on the next page.
-                let associated = try await mfaSettings.associateSoftwareToken(AssociateSoftwareTokenRequest(session: session))
-                next.session = associated.session
-                next.page?.secret = associated.secretCode
+        switch step {
+        case .page(let next):
+            return try await hostedPage(next, error: nil, pool: pool, client: client)
+        case .outcome(.tokens(let tokens), _, _):
+            return try await completeHostedSignIn(state, tokens: tokens, pool: pool, client: client)
+        case .outcome(let outcome, let offered, let firstFactor):
+            var next = try await nextHostedState(
+                after: outcome, from: state, form: form, offered: offered, firstFactor: firstFactor)
+            if form["resend"] != nil, next.page?.firstFactor == true {
+                let destination = next.page?.destination
+                next.page?.notice = HostedPageContent.newCodeNotice(destination)
             }
             return try await hostedPage(next, error: nil, pool: pool, client: client)
         }
@@ -163,18 +77,19 @@ extension OAuth {
         guard let challenge = state.challenge else {
             let username = form["username"] ?? ""
             var parameters = [AuthParameter.username: username, AuthParameter.password: form["password"] ?? ""]
-            parameters[AuthParameter.secretHash] = hostedSecretHash(username, client)
+            parameters[AuthParameter.secretHash] = client.hostedSecretHash(for: username)
             try AuthParameter.checkBounds(parameters, member: "form")
             return try await signIn.passwordAuth(parameters, clientMetadata: nil, pool: pool, client: client)
         }
         let username = state.username ?? ""
         var responses = [AuthParameter.username: username]
-        responses[AuthParameter.secretHash] = hostedSecretHash(username, client)
+        responses[AuthParameter.secretHash] = client.hostedSecretHash(for: username)
         let name = ChallengeNameType(rawValue: challenge)
         switch name {
         case .softwareTokenMfa: responses["SOFTWARE_TOKEN_MFA_CODE"] = form["code"] ?? ""
         case .smsMfa: responses["SMS_MFA_CODE"] = form["code"] ?? ""
         case .emailOtp: responses["EMAIL_OTP_CODE"] = form["code"] ?? ""
+        case .smsOtp: responses["SMS_OTP_CODE"] = form["code"] ?? ""
         case .selectMfaType: responses["ANSWER"] = form["factor"] ?? ""
         case .mfaSetup:
             let verified = try await mfaSettings.verifySoftwareToken(VerifySoftwareTokenRequest(
@@ -191,6 +106,83 @@ extension OAuth {
         return try await signIn.respond(to: name, responses: responses, session: state.session, clientMetadata: nil, pool: pool, client: client)
     }
 
+    /// The page after a challenge: its name and session, what the page shows of it (where a
+    /// code went, the attributes a new password needs, the factors to choose from, a passkey's
+    /// options) and, in choice-based sign-in, the name as typed and the factors offered.
+    private func nextHostedState(after outcome: AuthOutcome, from state: HostedFlowState, form: [String: String],
+                                 offered: [ChallengeNameType]?, firstFactor: Bool) async throws -> HostedFlowState {
+        guard case .challenge(let name, let parameters, let session) = outcome else { return state }
+        var next = HostedFlowState(
+            request: state.request, binding: state.binding,
+            username: parameters["USER_ID_FOR_SRP"] ?? parameters["USERNAME"] ?? state.username ?? form["username"],
+            challenge: name.rawValue, session: session,
+            page: HostedPageState(
+                destination: parameters["CODE_DELIVERY_DESTINATION"],
+                requiredAttributes: Self.jsonStrings(parameters["requiredAttributes"])?.map {
+                    $0.hasPrefix("userAttributes.") ? String($0.dropFirst("userAttributes.".count)) : $0
+                },
+                factors: Self.jsonStrings(parameters["MFAS_CAN_CHOOSE"]),
+                options: parameters["CREDENTIAL_REQUEST_OPTIONS"]))
+        // Choice-based sign-in: the name as typed, and the factors offered, on its own pages.
+        if name == .selectChallenge || name == .webAuthn || name == .smsOtp || (name == .emailOtp && firstFactor) {
+            next.page?.name = state.page?.name ?? form["username"]
+            next.page?.offered = offered.map(HostedChoiceSignIn.pageFactors) ?? state.page?.offered
+            next.page?.firstFactor = name == .emailOtp || name == .smsOtp ? true : nil
+        }
+        if name == .mfaSetup {
+            // The authenticator app to set up: its secret now, its first code on the next page.
+            let associated = try await mfaSettings.associateSoftwareToken(AssociateSoftwareTokenRequest(session: session))
+            next.session = associated.session
+            next.page?.secret = associated.secretCode
+        }
+        return next
+    }
+
+    /// A page refused by the sign-in: shown again with the message. A challenge whose session
+    /// ended starts over; a password or a passkey answered by choice starts its factor anew
+    /// (its answer used the session up); a refused name page keeps the name typed.
+    private func refusedHostedStep(_ state: HostedFlowState, error: CognitoError, form: [String: String], choosing: Bool,
+                                   pool: PoolRecord, client: ClientRecord) async throws -> HostedSignInStep {
+        var retry = state
+        retry.page?.notice = nil
+        let challenge = state.challenge.map(ChallengeNameType.init(rawValue:))
+        if challenge == nil {
+            retry.username = form["username"]              // shown again in the form
+        } else if choosing, challenge == .webAuthn, form["other"] == nil,
+            let again = try? await choice.retryPasskey(state, pool: pool, client: client),
+            case .outcome(let outcome, let offered, _) = again
+        {
+            retry = try await nextHostedState(after: outcome, from: state, form: form, offered: offered, firstFactor: false)
+        } else if error == AuthSessions.invalid || error == AuthSessions.expired {
+            retry = HostedFlowState(request: state.request, binding: state.binding)
+        } else if choosing, challenge == .password {
+            retry.session = nil                             // a wrong password used the choice up
+        }
+        return try await hostedPage(retry, error: error.message, form: form, pool: pool, client: client)
+    }
+
+    /// A hosted sign-in done: the browser goes back to the app (or, on `/passkeys/add`, on to
+    /// the page adding a passkey), keeping a proof of the sign-in where the pool has passkeys.
+    private func completeHostedSignIn(_ state: HostedFlowState, tokens: IssuedTokens, pool: PoolRecord,
+                                      client: ClientRecord) async throws -> HostedSignInStep {
+        let proof = try await tokens.originJti.asyncFlatMap {
+            try await passkeyAddition.recentSignIn(ofFamily: $0, pool: pool, binding: state.binding)
+        }
+        let next: HostedSignInStep
+        if state.request.purpose == .addPasskey {
+            guard let proof else {
+                throw AuthorizationPageError(message: "The user pool no longer allows passkeys.", reason: .passkeysUnavailable)
+            }
+            next = try await passkeyAdditionPage(
+                for: try await passkeyAddition.caller(proof, pool: pool, client: client), proof: proof,
+                request: state.request, error: nil, pool: pool, client: client)
+        } else {
+            next = .redirect(try await finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client))
+        }
+        guard let proof else { return next }
+        return .signedIn(proof: try passkeyAddition.seal(proof), then: next)
+    }
+
     /// The first page of a flow for `browser`: sealed into the page, nothing stored.
     func firstHostedPage(_ state: HostedFlowState, browser: BrowserBinding, pool: PoolRecord, client: ClientRecord)
         async throws -> HostedSignInStep
@@ -198,7 +190,9 @@ extension OAuth {
         var state = state
         state.binding = browser.digest
         let flow = try sealedFlows.seal(state, expires: time.now + Self.hostedFlowLifetime)
-        return .page(try await hostedPageContent(state, error: nil, values: [:], pool: pool), flow: flow, request: state.request)
+        let page = try HostedPageContent.page(
+            state, error: nil, values: [:], pool: pool, choosing: HostedChoiceSignIn.applies(to: pool, client: client))
+        return .page(page, flow: flow, request: state.request)
     }
 
     /// Stores `state` as a new flow and returns the page it shows; `form`: the refused form,
@@ -206,92 +200,13 @@ extension OAuth {
     func hostedPage(_ state: HostedFlowState, error: String?, form: [String: String] = [:], pool: PoolRecord,
                     client: ClientRecord) async throws -> HostedSignInStep
     {
-        let page = try await hostedPageContent(state, error: error, values: Self.keptValues(form), pool: pool)
+        let page = try HostedPageContent.page(
+            state, error: error, values: HostedPageContent.keptValues(form), pool: pool,
+            choosing: HostedChoiceSignIn.applies(to: pool, client: client))
         let flow = try await store.write { transaction in
             try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
         }
         return .page(page, flow: flow, request: state.request)
-    }
-
-    /// What the page of `state` shows.
-    private func hostedPageContent(_ state: HostedFlowState, error: String?, values: [String: String], pool: PoolRecord)
-        async throws -> HostedPage
-    {
-        let rules = Self.passwordRules(pool.settings.policies?.passwordPolicy)
-        switch state.challenge.map(ChallengeNameType.init(rawValue:)) {
-        case nil where state.stage == .signUp:
-            let name = Self.signUpNameField(pool.settings)
-            return .signUp(name: name, attributes: try await hostedSignUpAttributes(pool), values: values, rules: rules,
-                           error: error)
-        case nil where state.stage == .confirmSignUp:
-            return .confirmSignUp(destination: state.page?.destination, error: error, notice: state.page?.notice)
-        case nil where state.stage == .forgotPassword:
-            return .forgotPassword(name: Self.signInNameField(pool.settings), username: values["username"], error: error)
-        case nil where state.stage == .resetPassword:
-            return .resetPassword(destination: state.page?.destination, rules: rules, error: error, notice: state.page?.notice)
-        case nil:
-            return .signIn(username: state.username, name: Self.signInNameField(pool.settings), error: error,
-                           notice: state.page?.notice,
-                           canSignUp: pool.settings.adminCreateUserConfig?.allowAdminCreateUserOnly != true)
-        case .softwareTokenMfa?, .smsMfa?, .emailOtp?:
-            return .code(challenge: state.challenge ?? "", destination: state.page?.destination, error: error)
-        case .newPasswordRequired?:
-            return .newPassword(requiredAttributes: state.page?.requiredAttributes ?? [], values: values, rules: rules,
-                                error: error)
-        case .selectMfaType?: return .selectFactor(state.page?.factors ?? [], error: error)
-        case .mfaSetup? where state.page?.secret != nil:
-            let secret = state.page?.secret ?? ""
-            return .totpSetup(secret: secret, uri: Self.otpauthURI(secret: secret, issuer: pool.name,
-                                                                   account: state.username ?? ""), error: error)
-        default:
-            throw AuthorizationPageError(
-                message: "This account needs a step the hosted pages do not offer yet (\(state.challenge ?? "")). Sign in in the app.",
-                reason: .unsupportedStep, request: state.request)
-        }
-    }
-
-    /// What a refused form shows again: the names and attributes typed, never a password or a code.
-    static func keptValues(_ form: [String: String]) -> [String: String] {
-        form.filter { $0.key == "username" || $0.key.hasPrefix("attribute.") }
-    }
-
-    /// The sign-in page's name field: what the pool accepts as a name at sign-in.
-    static func signInNameField(_ pool: UserPoolType) -> HostedNameField {
-        let usernames = Set(pool.usernameAttributes ?? [])
-        if !usernames.isEmpty { return attributeNameField(usernames) }
-        let aliases = Set(pool.aliasAttributes ?? [])
-        switch (aliases.contains(.email), aliases.contains(.phoneNumber)) {
-        case (true, true): return HostedNameField(label: "Username, email or phone number")
-        case (true, false): return HostedNameField(label: "Username or email")
-        case (false, true): return HostedNameField(label: "Username or phone number")
-        default: return HostedNameField(label: "Username")          // a preferred_username is a username too
-        }
-    }
-
-    /// The sign-up page's name field: the email or phone number in pools where it is the
-    /// username, else a username.
-    static func signUpNameField(_ pool: UserPoolType) -> HostedNameField {
-        let usernames = Set(pool.usernameAttributes ?? [])
-        return usernames.isEmpty ? HostedNameField(label: "Username") : attributeNameField(usernames)
-    }
-
-    private static func attributeNameField(_ usernames: Set<UsernameAttributeType>) -> HostedNameField {
-        switch (usernames.contains(.email), usernames.contains(.phoneNumber)) {
-        case (true, true): return HostedNameField(label: "Email or phone number")
-        case (true, false): return HostedNameField(label: "Email", kind: .email)
-        default: return HostedNameField(label: "Phone number", kind: .phone)
-        }
-    }
-
-    /// The password policy as the pages list it ("At least 8 characters", "A number" …).
-    static func passwordRules(_ policy: PasswordPolicyType?) -> [String] {
-        let policy = policy ?? PoolSettings.defaultPasswordPolicy
-        var rules = ["At least \(policy.minimumLength ?? 8) characters"]
-        if policy.requireLowercase == true { rules.append("A lowercase letter") }
-        if policy.requireUppercase == true { rules.append("An uppercase letter") }
-        if policy.requireNumbers == true { rules.append("A number") }
-        if policy.requireSymbols == true { rules.append("A special character, such as ! @ # or ?") }
-        return rules
     }
 
     /// The flow `token` names (a hosted page's, a federated sign-in's), used up, with its pool and
@@ -319,15 +234,6 @@ extension OAuth {
         return try await authSessions.openAuthSession(
             .hostedSignIn, state: state, user: nil, pool: pool, client: client, encoding: .session,
             lifetime: Self.hostedFlowLifetime, in: transaction)
-    }
-
-    /// The key URI authenticator apps read (Google Authenticator's format).
-    static func otpauthURI(secret: String, issuer: String, account: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let issuerPart = issuer.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        let accountPart = account.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        return "otpauth://totp/\(issuerPart):\(accountPart)?secret=\(secret)&issuer=\(issuerPart)"
     }
 
     private static func jsonStrings(_ text: String?) -> [String]? {

@@ -21,12 +21,12 @@ extension OAuth {
         do {
             if state.stage == .signUp {
                 let username = form["username"] ?? ""
-                let attributes = try await hostedSignUpAttributes(pool).map {
+                let attributes = HostedPageContent.signUpAttributes(pool).map {
                     AttributeType(name: $0, value: form["attribute.\($0)"] ?? "")
                 }
                 try Self.checkFormBounds(form)
                 let response = try await registration.signUp(SignUpRequest(
-                    clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
+                    clientId: client.clientId, secretHash: client.hostedSecretHash(for: username), username: username,
                     password: form["password"] ?? "", userAttributes: attributes))
                 next.username = username
                 if response.userConfirmed {
@@ -40,13 +40,13 @@ extension OAuth {
                 let username = state.username ?? ""
                 if form["resend"] != nil {
                     let sent = try await registration.resendConfirmationCode(ResendConfirmationCodeRequest(
-                        clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username))
+                        clientId: client.clientId, secretHash: client.hostedSecretHash(for: username), username: username))
                     let destination = sent.codeDeliveryDetails?.destination ?? state.page?.destination
-                    next.page = HostedPageState(notice: Self.newCodeNotice(destination), destination: destination)
+                    next.page = HostedPageState(notice: HostedPageContent.newCodeNotice(destination), destination: destination)
                 } else {
                     try Self.checkFormBounds(form)
                     _ = try await registration.confirmSignUp(ConfirmSignUpRequest(
-                        clientId: client.clientId, secretHash: hostedSecretHash(username, client), username: username,
+                        clientId: client.clientId, secretHash: client.hostedSecretHash(for: username), username: username,
                         confirmationCode: form["code"] ?? ""))
                     next = HostedFlowState(request: state.request, binding: state.binding, username: username,
                                            page: HostedPageState(notice: "Your account is confirmed. Sign in."))
@@ -58,25 +58,6 @@ extension OAuth {
             return try await hostedPage(shown, error: error.message, form: form, pool: pool, client: client)
         }
         return try await hostedPage(next, error: nil, pool: pool, client: client)
-    }
-
-    /// The attributes the sign-up page asks for: the pool's required ones, but for the one the
-    /// name field gives in pools where it is the username (SignUp takes it from the username).
-    func hostedSignUpAttributes(_ pool: PoolRecord) async throws -> [String] {
-        let usernames = pool.settings.usernameAttributes ?? []
-        let named = usernames.count == 1 ? usernames[0].rawValue : nil
-        return (pool.settings.schemaAttributes ?? []).filter { $0.required == true && $0.name != "sub" && $0.name != named }
-            .compactMap(\.name)
-    }
-
-    /// What a page says after a new code was sent.
-    static func newCodeNotice(_ destination: String?) -> String {
-        "We sent a new code" + (destination.map { " to \($0)." } ?? ".")
-    }
-
-    /// The SECRET_HASH the hosted pages send for the user (the server holds the client secret).
-    func hostedSecretHash(_ username: String, _ client: ClientRecord) -> String? {
-        client.secret.map { SecretHash.compute(username: username, clientId: client.clientId, clientSecret: $0) }
     }
 
     /// Form values no real page sends: refused before anything is stored.

@@ -1,8 +1,9 @@
 import CognateProtocol
 import Foundation
 
-/// The OAuth 2.0 / OpenID Connect endpoints and the hosted pages' sign-in, sign-up and recovery,
-/// driving the same use cases as the API.
+/// The OAuth 2.0 / OpenID Connect endpoints and the hosted pages' sign-in (by password, or by
+/// choice: ``HostedChoiceSignIn``), sign-up, recovery and passkey addition
+/// (``HostedPasskeyAddition``), driving the same use cases as the API.
 public struct OAuth: Sendable {
     let store: any Store
     let time: any TimeSource
@@ -20,6 +21,8 @@ public struct OAuth: Sendable {
     let registration: Registration
     let mfaSettings: MfaSettings
     let sessions: Sessions
+    let choice: HostedChoiceSignIn
+    let passkeyAddition: HostedPasskeyAddition
 }
 
 extension OAuth {

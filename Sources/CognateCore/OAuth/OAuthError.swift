@@ -32,6 +32,8 @@ public struct AuthorizationPageError: Error, Sendable, Equatable {
         case otherBrowser
         /// The account needs a step the pages do not offer.
         case unsupportedStep
+        /// `/passkeys/add` for a pool (or a user) that cannot add a passkey.
+        case passkeysUnavailable
     }
 
     public var message: String

@@ -4,7 +4,10 @@ import Foundation
 
 /// Passkeys a signed-in user registers, lists and deletes (StartWebAuthnRegistration,
 /// CompleteWebAuthnRegistration, ListWebAuthnCredentials, DeleteWebAuthnCredential). Signing in
-/// with them is ``SignIn``'s (USER_AUTH, WEB_AUTHN), through ``PasskeyAssertions``.
+/// with them is ``SignIn``'s (USER_AUTH, WEB_AUTHN), through ``PasskeyAssertions``. The hosted
+/// pages' `/passkeys/add` registers through the same two steps
+/// (``creationOptions(for:)``, ``register(_:for:)``), for the user a recent sign-in in the
+/// browser speaks for instead of an access token.
 public struct Passkeys: Sendable {
     let store: any Store
     let time: any TimeSource
@@ -36,6 +39,12 @@ extension Passkeys {
         -> StartWebAuthnRegistrationResponse
     {
         let caller = try await authenticator.authenticatedUser(request.accessToken)
+        return StartWebAuthnRegistrationResponse(credentialCreationOptions: try await creationOptions(for: caller))
+    }
+
+    /// A registration's first step for `caller` (StartWebAuthnRegistration's, and the hosted
+    /// pages'): the creation options (`PublicKeyCredentialCreationOptionsJSON`).
+    func creationOptions(for caller: AuthenticatedUser) async throws -> JSONValue {
         let relyingParty = try await registeringParty(for: caller)
         let challenge = random.bytes(32)
         let state = PasskeyRegistrationState(
@@ -67,7 +76,7 @@ extension Passkeys {
             members["authenticatorSelection"] = .object(selection)
             json = .object(members)
         }
-        return StartWebAuthnRegistrationResponse(credentialCreationOptions: json)
+        return json
     }
 
     /// CompleteWebAuthnRegistration: the authenticator's answer to the user's registration
@@ -79,8 +88,16 @@ extension Passkeys {
         -> CompleteWebAuthnRegistrationResponse
     {
         let caller = try await authenticator.authenticatedUser(request.accessToken)
+        try await register(request.credential, for: caller)
+        return CompleteWebAuthnRegistrationResponse()
+    }
+
+    /// A registration's second step for `caller` (CompleteWebAuthnRegistration's, and the hosted
+    /// pages'): `credential` (`RegistrationResponseJSON`) verified against the challenge of
+    /// ``creationOptions(for:)`` and stored as the user's passkey.
+    func register(_ credential: JSONValue, for caller: AuthenticatedUser) async throws {
         let relyingParty = try await registeringParty(for: caller)
-        let response = try PasskeyRegistrationResponse(request.credential)
+        let response = try PasskeyRegistrationResponse(credential)
         let state = try await store.write { transaction in
             let name = Self.registrationSessionName(of: caller.user)
             guard let session = try await transaction.authSession(tokenHash: AuthSessions.hash(name)),
@@ -129,7 +146,6 @@ extension Passkeys {
         } catch StoreError.conflict(.passkey) {
             throw CognitoError.invalidParameter("This passkey is registered already.")
         }
-        return CompleteWebAuthnRegistrationResponse()
     }
 
     /// ListWebAuthnCredentials: the signed-in user's passkeys, at most 20 a page.

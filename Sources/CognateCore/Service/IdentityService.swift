@@ -164,11 +164,15 @@ public struct IdentityService: Sendable {
         userSessions = UserSessions(
             store: store, time: time, directory: directory, users: users, authenticator: authenticator,
             sessionTracking: sessionTracking)
+        let passkeyAddition = HostedPasskeyAddition(
+            store: store, time: time, passkeys: passkeys, authenticator: authenticator,
+            recentSignIns: RecentSignIns(serverKey: codeKey))
         oauth = OAuth(
             store: store, time: time, random: random, cache: cache, tokens: tokens,
             accessTokens: accessTokens, sealedFlows: sealedFlows, snapshots: snapshots, directory: directory,
             allowances: allowances, authSessions: authSessions, tokenFamilies: tokenFamilies, signIn: signIn,
-            registration: registration, mfaSettings: mfa, sessions: sessions)
+            registration: registration, mfaSettings: mfa, sessions: sessions, choice: HostedChoiceSignIn(signIn: signIn),
+            passkeyAddition: passkeyAddition)
         federation = Federation(
             store: store, time: time, random: random, configuration: configuration, cache: cache, keys: keys,
             upstream: upstream, discovery: discovery, log: log, directory: directory, users: users, allowances: allowances,

@@ -35,17 +35,27 @@ extension AccessTokenAuthenticator {
         guard let pool = try await directory.cachedPool(claims.poolId), let client = try await directory.cachedClient(claims.clientId),
             client.poolId == pool.id
         else { throw CognitoError.invalidAccessToken }
+        return try await signedInUser(
+            sub: claims.sub, originJti: claims.originJti, authTime: Date(timeIntervalSince1970: claims.authTime),
+            pool: pool, client: client, onlyToAnswer: onlyToAnswer)
+    }
+
+    /// The user a sign-in speaks for — an access token's, or a hosted sign-in's proof
+    /// (``RecentSignIn``) — once its token family stands (not revoked by GlobalSignOut,
+    /// RevokeToken, an administrator or deletion) and the user may act (enabled, no reset pending).
+    func signedInUser(sub: String, originJti: String, authTime: Date, pool: PoolRecord, client: ClientRecord,
+                      onlyToAnswer: Bool = false) async throws -> AuthenticatedUser {
         let found = if onlyToAnswer {
-            try await snapshots.user(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti)
+            try await snapshots.user(poolId: pool.id, sub: sub, withTokenFamily: originJti)
         } else {
-            try await store.read { try await $0.user(poolId: pool.id, sub: claims.sub, withTokenFamily: claims.originJti) }
+            try await store.read { try await $0.user(poolId: pool.id, sub: sub, withTokenFamily: originJti) }
         }
         guard let (user, family) = found else { throw CognitoError.userNotFound }
         guard let family, family.revokedAt == nil else { throw CognitoError.revokedAccessToken }
         guard user.enabled else { throw CognitoError.userDisabled }
         if user.status == .resetRequired { throw CognitoError.passwordResetRequired }
         RequestOrigin.verifiedCaller?.record(sub: user.sub, username: user.username)
-        return AuthenticatedUser(pool: pool, client: client, user: user, originJti: claims.originJti, deviceKey: family.deviceKey,
-            authTime: Date(timeIntervalSince1970: claims.authTime))
+        return AuthenticatedUser(pool: pool, client: client, user: user, originJti: originJti, deviceKey: family.deviceKey,
+            authTime: authTime)
     }
 }

@@ -41,7 +41,7 @@ struct RequestObservation: RouterMiddleware {
 
     /// Routes besides the API that sign in or change something: audited.
     static let auditedRoutes: Set<String> = [
-        "POST /login", "POST /oauth2/token", "POST /oauth2/revoke", "GET /oauth2/idpresponse", "GET /logout",
+        "POST /login", "POST /passkeys/add", "POST /oauth2/token", "POST /oauth2/revoke", "GET /oauth2/idpresponse", "GET /logout",
         "GET /confirmUser", "PUT /import/:job", "GET /authEventFeedback",
     ]
 

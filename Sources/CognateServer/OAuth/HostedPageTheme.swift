@@ -49,6 +49,7 @@ enum HostedPageTheme {
 
     static let layout = """
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
         body { margin: 0; min-height: 100vh; display: flex; flex-direction: column; background: var(--page-bg) center / cover no-repeat;
           color: var(--text); font: 400 1rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
@@ -104,7 +105,7 @@ enum HostedPageTheme {
         .link-button { display: inline; margin: 0; padding: 0; border: 0; background: none; font: inherit; font-weight: 600; cursor: pointer; }
         .alternatives { margin: calc(var(--space) * 1.75) 0 0; padding: calc(var(--space) * 1.25) 0 0; border-top: 1px solid var(--divider);
           color: var(--muted); font-size: 0.9375rem; text-align: center; }
-        .alternatives p { margin: 0; } .alternatives p + p, .alternatives form + p, .alternatives p + form { margin-top: 0.5rem; }
+        .alternatives p { margin: 0; } .alternatives p + p, .alternatives form + p, .alternatives p + form, .alternatives form + form { margin-top: 0.5rem; }
         .terms { margin: var(--space) 0 0; color: var(--hint); font-size: 0.875rem; }
         .qr { width: 12.5rem; max-width: 100%; margin: calc(var(--space) * 1.25) auto 0; padding: 0.75rem; border: 1px solid var(--divider);
           border-radius: var(--input-radius); background: #ffffff; }

@@ -3,17 +3,23 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The hosted sign-in pages: server-rendered HTML, usable without JavaScript, accessible
-/// (labelled fields, autocomplete hints, errors announced with `role="alert"`), every value
-/// escaped. Each page is a card with the app's logo and name, one primary button, and its other
-/// actions as links; its look is ``HostedPageTheme`` with the client's branding. Each form posts
-/// to `/login` (with the authorization request in the query, so that an error page can lead
-/// back to the sign-in) with its flow, which must belong to the browser the flow began in (its
-/// ``BrowserBinding`` cookie: `HttpOnly`, `SameSite=Lax`, so a cross-site page can neither read
-/// it nor have it sent with a form it posts).
+/// The hosted sign-in pages: server-rendered HTML, usable without JavaScript but for passkeys
+/// (whose pages run ``HostedPageScript``, allowed by its hash), accessible (labelled fields,
+/// autocomplete hints, errors announced with `role="alert"`), every value escaped. Each page is
+/// a card with the app's logo and name, one primary button, and its other actions as links; its
+/// look is ``HostedPageTheme`` with the client's branding. Each form posts to `/login` (or
+/// `/passkeys/add`: the request's ``AuthorizationRequest/pagePath``, with the request in the
+/// query, so that an error page can lead back to the sign-in) with its flow, which must belong
+/// to the browser the flow began in (its ``BrowserBinding`` cookie: `HttpOnly`, `SameSite=Lax`,
+/// so a cross-site page can neither read it nor have it sent with a form it posts).
 enum HostedPages {
     static let browserCookieName = "cognate_browser"
+    /// The proof of a recent sign-in `/passkeys/add` takes (sent to `/passkeys` only).
+    static let signedInCookieName = "cognate_signed_in"
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"
+    /// The policy of a page with the passkey script: that script, by its hash, and nothing else.
+    static let scriptContentSecurityPolicy =
+        "default-src 'none'; script-src \(HostedPageScript.hashSource); style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"
 
     /// The browser's binding: its cookie's, or a new one (`isNew`: set the cookie).
     static func browser(of request: Request) -> (binding: BrowserBinding, isNew: Bool) {
@@ -26,12 +32,20 @@ enum HostedPages {
         "\(browserCookieName)=\(binding.cookieValue); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
     }
 
+    /// The `Set-Cookie` value that keeps a recent sign-in's proof for `/passkeys/add` (nil:
+    /// removes it, as signing out does). `SameSite=Lax`: an app's link to `/passkeys/add` brings
+    /// it, a form another site posts does not.
+    static func signedInCookie(_ proof: String?, secure: Bool) -> String {
+        "\(signedInCookieName)=\(proof ?? ""); Path=/passkeys; Max-Age=\(proof == nil ? 0 : Int(OAuth.recentSignInLifetime)); HttpOnly; SameSite=Lax"
+            + (secure ? "; Secure" : "")
+    }
+
     /// What goes in a page's card.
     struct Card {
         var title: String
         /// The sentence under the title (escaped HTML).
         var lead: String?
-        /// A branding illustration: `password`, `authApp`, `email` or `sms`.
+        /// A branding illustration: `password`, `authApp`, `email`, `sms` or `passkey`.
         var graphic: String?
         var error: String?
         var notice: String?
@@ -39,15 +53,50 @@ enum HostedPages {
         var body: String
         /// The secondary actions below the divider: links, and forms whose button looks like one (HTML).
         var alternatives: [String] = []
+        /// The page runs the passkey script (``HostedPageScript``).
+        var script = false
     }
 
     /// `terms`: the client's terms of use and privacy policy (name, URL), shown on the sign-up page.
     static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, style: HostedPageStyle,
                      terms: [(name: String, url: String)] = []) -> Response {
         let query = escape(request.query)
-        let signIn = "/login?\(query)"
+        let signIn = "\(request.pagePath)?\(query)"
         let backToSignIn = "<p><a class=\"redirect-customizable\" href=\"\(signIn)\">Back to sign in</a></p>"
+        let notYou = "<p>Not you? <a class=\"redirect-customizable\" href=\"\(signIn)\">Sign in as someone else</a></p>"
         let app = style.appName.map(escape)
+        // On /passkeys/add, the sign-in says what it is for, and offers no sign-up or reset (their
+        // pages would lead to the app, not back here).
+        let purposeLead = request.purpose == .addPasskey ? "Sign in to add a passkey to your account." : nil
+        let forgotPassword = request.purpose == nil
+            ? "<p class=\"field-link\"><a class=\"redirect-customizable\" href=\"/forgotPassword?\(query)\">Forgot your password?</a></p>"
+            : ""
+        func signingInAs(_ username: String, _ then: String = "") -> String {
+            "Signing in as <strong>\(escape(username))</strong>.\(then.isEmpty ? "" : " " + then)"
+        }
+        /// "Choose another way": back to the factors the user is offered (a post: it uses the flow).
+        func chooseAnother(_ canChoose: Bool) -> String? {
+            guard canChoose else { return nil }
+            return """
+                <form method="post" action="\(signIn)"><p><input type="hidden" name="flow" value="\(escape(flow))">\
+                <input type="hidden" name="other" value="1">\
+                <button class="link-button redirect-customizable" type="submit">Choose another way</button></p></form>
+                """
+        }
+        /// A passkey ceremony's form: the options for the script, the answer it posts, and the
+        /// message it shows when the browser refuses.
+        func passkeyForm(_ ceremony: String, options: String, button: String) -> String {
+            """
+            <form method="post" action="\(signIn)" id="passkey-form" data-ceremony="\(ceremony)" data-options="\(escape(options))">
+            <input type="hidden" name="flow" value="\(escape(flow))">
+            <input type="hidden" name="credential" value="">
+            <div class="alert error errorMessage-customizable" role="alert" id="passkey-error" hidden><span></span></div>
+            <noscript><div class="alert error errorMessage-customizable" role="alert"><span>Passkeys need JavaScript, which this \
+            browser has turned off.</span></div></noscript>
+            <button class="primary submitButton-customizable" type="button" id="passkey-button">\(escape(button))</button>
+            </form>
+            """
+        }
         func form(_ fields: String, submit: String) -> String {
             """
             <form method="post" action="\(signIn)">
@@ -73,11 +122,11 @@ enum HostedPages {
         switch page {
         case .signIn(let username, let name, let error, let notice, let canSignUp):
             card = Card(
-                title: "Sign in", error: error, notice: notice,
+                title: "Sign in", lead: purposeLead, error: error, notice: notice,
                 body: form("""
                     \(nameField(name, value: username ?? "", autofocus: username == nil))
                     \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: username != nil))
-                    <p class="field-link"><a class="redirect-customizable" href="/forgotPassword?\(query)">Forgot your password?</a></p>
+                    \(forgotPassword)
                     """, submit: "Sign in"),
                 alternatives: canSignUp ? [
                     "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>",
@@ -182,6 +231,69 @@ enum HostedPages {
                 body: form("<fieldset><legend class=\"visually-hidden\">Verification method</legend>\n\(choices.joined(separator: "\n"))\n</fieldset>",
                            submit: "Continue"),
                 alternatives: [backToSignIn])
+        case .signInName(let username, let name, let error, let notice, let canSignUp):
+            card = Card(
+                title: "Sign in", lead: purposeLead, error: error, notice: notice,
+                body: form(nameField(name, value: username ?? "", autofocus: true), submit: "Next"),
+                alternatives: canSignUp ? [
+                    "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>",
+                ] : [])
+        case .chooseFactor(let factors, let username, let error):
+            let names = [
+                "WEB_AUTHN": ("Sign in with a passkey", "Your fingerprint, face or screen lock"),
+                "EMAIL_OTP": ("Email me a code", "A one-time code to your email address"),
+                "SMS_OTP": ("Text me a code", "A one-time code to your phone"),
+                "PASSWORD": ("Use my password", "The password of your account"),
+            ]
+            let choices = factors.enumerated().map { index, factor in
+                let (name, detail) = names[factor] ?? (factor, "")
+                return """
+                    <label class="choice"><input type="radio" name="factor" value="\(escape(factor))"\(index == 0 ? " checked" : "") required>\
+                    <span>\(escape(name))\(detail.isEmpty ? "" : "<span>\(escape(detail))</span>")</span></label>
+                    """
+            }
+            card = Card(
+                title: "Choose how to sign in", lead: signingInAs(username), error: error,
+                body: form("<fieldset><legend class=\"visually-hidden\">Sign-in method</legend>\n\(choices.joined(separator: "\n"))\n</fieldset>",
+                           submit: "Continue"),
+                alternatives: [notYou])
+        case .password(let username, let canChoose, let error):
+            card = Card(
+                title: "Enter your password", lead: signingInAs(username), graphic: "password", error: error,
+                body: form("""
+                    <label for="username" hidden>Username</label>\
+                    <input id="username" type="text" name="username" value="\(escape(username))" autocomplete="username" hidden>
+                    \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: true))
+                    \(forgotPassword)
+                    """, submit: "Sign in"),
+                alternatives: [chooseAnother(canChoose), notYou].compactMap { $0 })
+        case .passkey(let options, let username, let canChoose, let error):
+            card = Card(
+                title: "Sign in with a passkey",
+                lead: signingInAs(username, "Use the passkey on this device, or on your phone."), graphic: "passkey",
+                error: error, body: passkeyForm("get", options: options, button: "Sign in with a passkey"),
+                alternatives: [chooseAnother(canChoose), notYou].compactMap { $0 }, script: true)
+        case .signInCode(let challenge, let destination, let username, let canChoose, let error, let notice):
+            let email = challenge == "EMAIL_OTP"
+            card = Card(
+                title: email ? "Check your email" : "Check your phone",
+                lead: signingInAs(username, "Enter the 8\u{2011}digit code we sent to \(sentTo(destination))."),
+                graphic: email ? "email" : "sms", error: error, notice: notice,
+                body: form(codeField("code", label: "Code"), submit: "Sign in"),
+                alternatives: [linkForm("Didn't get a code?", "Send a new code", name: "resend"), chooseAnother(canChoose), notYou]
+                    .compactMap { $0 })
+        case .addPasskey(let options, let username, let returnURL, let error):
+            card = Card(
+                title: "Add a passkey",
+                lead: "Next time, sign in as <strong>\(escape(username))</strong> with your fingerprint, face or screen lock "
+                    + "instead of a password.",
+                graphic: "passkey", error: error, body: passkeyForm("create", options: options, button: "Add a passkey"),
+                alternatives: ["<p><a class=\"redirect-customizable\" href=\"\(escape(returnURL))\">Not now</a></p>"], script: true)
+        case .passkeyAdded(let username, let returnURL):
+            card = Card(
+                title: "Passkey added", graphic: "passkey",
+                notice: "Your passkey is ready. Next time, sign in as \(username) with it.",
+                body: "<a class=\"primary submitButton-customizable\" href=\"\(escape(returnURL))\">Continue</a>")
         }
         return html(.ok, card, style: style)
     }
@@ -201,6 +313,8 @@ enum HostedPages {
             (title, text, details) = ("Sign in again", "This sign-in was started in another browser, or this browser's cookies were cleared.", nil)
         case (.unsupportedStep?, _):
             (title, text) = ("Sign in in the app", "Your account needs a step that this page can't show yet.")
+        case (.passkeysUnavailable?, _):
+            (title, text) = ("You can't add a passkey here", "This app doesn't let your account add a passkey now.")
         case (_, 429):
             (title, text) = ("Too many attempts", "Wait a minute, then try again.")
         case (_, 404):
@@ -210,7 +324,9 @@ enum HostedPages {
         default:
             (title, text) = ("This sign-in link isn't valid", "The app sent you here with a link that can't be used to sign in.")
         }
-        let back = signIn.map { "<a class=\"primary submitButton-customizable\" href=\"/login?\(escape($0.query))\">Back to sign in</a>" }
+        let back = signIn.map {
+            "<a class=\"primary submitButton-customizable\" href=\"\($0.pagePath)?\(escape($0.query))\">Back to sign in</a>"
+        }
             ?? "<p class=\"lead\">Go back to the app and start again.</p>"
         let card = Card(
             title: title, error: text,
@@ -372,13 +488,15 @@ enum HostedPages {
             \(inForm ? "" : logoRow(top: false))
             </div></div>
             \(bar(branding.footer, tag: "footer"))
+            \(card.script ? "<script>\(HostedPageScript.source)</script>" : "")
             </body></html>
             """
         return Response(
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: contentSecurityPolicy, HTTPField.Name("X-Frame-Options")!: "DENY",
+                .contentSecurityPolicy: card.script ? scriptContentSecurityPolicy : contentSecurityPolicy,
+                HTTPField.Name("X-Frame-Options")!: "DENY",
             ],
             body: .init(byteBuffer: ByteBuffer(string: document)))
     }

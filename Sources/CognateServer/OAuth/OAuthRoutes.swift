@@ -1,13 +1,15 @@
 import CognateCore
 import CognateProtocol
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The OAuth 2.0 / OpenID Connect endpoints and the hosted sign-in, at the server's public URL
 /// for every pool (docs/oauth.md): `/oauth2/authorize` (sends the browser to `/login`),
-/// `/login`, `/signup` and `/forgotPassword` (the hosted pages; every form posts to `/login`), `/oauth2/token`, `/oauth2/userInfo`, `/oauth2/revoke`,
-/// `/logout`. The app client (`client_id`) names the pool; a Host that is a pool's domain
-/// (`<domain>.…`) must match the client's pool.
+/// `/login`, `/signup` and `/forgotPassword` (the hosted pages; every form posts to `/login`),
+/// `/passkeys/add` (a signed-in user adds a passkey; its forms post to it), `/oauth2/token`,
+/// `/oauth2/userInfo`, `/oauth2/revoke`, `/logout`. The app client (`client_id`) names the
+/// pool; a Host that is a pool's domain (`<domain>.…`) must match the client's pool.
 enum OAuthRoutes {
     static let maxFormBytes = 16 * 1024
 
@@ -58,21 +60,38 @@ enum OAuthRoutes {
                 }
             }
         }
-        router.post("/login") { request, _ -> Response in
-            guard let form = try? await formBody(request), let flow = form["flow"], !flow.isEmpty,
-                let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
-            else {
-                return await authorizeFailure(
-                    AuthorizationPageError(message: "This form has expired or was not sent from this sign-in page.", reason: .expired),
-                    request, service: service, status: .forbidden)
-            }
+        router.get("/passkeys/add") { request, _ -> Response in
             do {
+                let validated = try await service.oauth.passkeyAdditionRequest(queryDictionary(request))
+                try await checkDomain(request, clientId: validated.clientId, service: service)
+                let browser = HostedPages.browser(of: request).binding
+                let proof = request.cookies[HostedPages.signedInCookieName]?.value
                 let step = try await placement.run {
-                    try await service.oauth.continueHostedSignIn(flow: flow, form: form, browser: browser)
+                    try await service.oauth.beginPasskeyAddition(validated, browser: browser, proof: proof)
                 }
                 return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
             } catch {
                 return await authorizeFailure(error, request, service: service)
+            }
+        }
+        // Every hosted form posts its flow to the page it came from; the flow says what follows.
+        for path in ["/login", "/passkeys/add"] {
+            router.post(RouterPath(path)) { request, _ -> Response in
+                guard let form = try? await formBody(request), let flow = form["flow"], !flow.isEmpty,
+                    let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
+                else {
+                    return await authorizeFailure(
+                        AuthorizationPageError(message: "This form has expired or was not sent from this sign-in page.", reason: .expired),
+                        request, service: service, status: .forbidden)
+                }
+                do {
+                    let step = try await placement.run {
+                        try await service.oauth.continueHostedSignIn(flow: flow, form: form, browser: browser)
+                    }
+                    return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
+                } catch {
+                    return await authorizeFailure(error, request, service: service)
+                }
             }
         }
         router.post("/oauth2/token") { request, _ -> Response in
@@ -134,8 +153,10 @@ enum OAuthRoutes {
         router.get("/logout") { request, _ -> Response in
             let query = queryDictionary(request)
             do {
-                return HostedPages.redirect(try await service.oauth.logoutRedirect(
+                var response = HostedPages.redirect(try await service.oauth.logoutRedirect(
                     clientId: query["client_id"], logoutURI: query["logout_uri"]))
+                response.headers[.setCookie] = HostedPages.signedInCookie(nil, secure: secureCookies)   // no more proof of a sign-in
+                return response
             } catch {
                 return await authorizeFailure(error, request, service: service)
             }
@@ -145,6 +166,10 @@ enum OAuthRoutes {
     private static func respond(with step: HostedSignInStep, browser: BrowserBinding, service: IdentityService,
                                 secureCookies: Bool) async -> Response {
         switch step {
+        case .signedIn(let proof, let then):
+            var response = await respond(with: then, browser: browser, service: service, secureCookies: secureCookies)
+            response.headers.append(HTTPField(name: .setCookie, value: HostedPages.signedInCookie(proof, secure: secureCookies)))
+            return response
         case .page(let page, let flow, let request):
             let style = (try? await service.managedLogin.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
             var terms: [(name: String, url: String)] = []
@@ -192,7 +217,9 @@ enum OAuthRoutes {
             answer = (.internalServerError, "The sign-in failed; try again.", nil)
         }
         if known == nil, request.method == .post || answer.status == .tooManyRequests {
-            known = try? await service.oauth.authorizationRequest(queryDictionary(request))
+            known = request.uri.path == "/passkeys/add"
+                ? try? await service.oauth.passkeyAdditionRequest(queryDictionary(request))
+                : try? await service.oauth.authorizationRequest(queryDictionary(request))
         }
         var style = HostedPageStyle()
         if let known, let own = try? await service.managedLogin.hostedPageStyle(clientId: known.clientId) { style = own }
