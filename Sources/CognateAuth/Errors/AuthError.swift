@@ -11,8 +11,9 @@ import Foundation
 /// server's extension) as ``unexpected(code:message:)``.
 ///
 /// Two errors are equal when they are the same Cognito error type with the same message, or
-/// the same failure of the SDK; `network` and `storage` compare their underlying errors by
-/// domain and code (`URLError(.timedOut)` equals any other `URLError(.timedOut)`).
+/// the same failure of the SDK; `network`, `storage` and `authenticator` compare their
+/// underlying errors by domain and code (`URLError(.timedOut)` equals any other
+/// `URLError(.timedOut)`).
 public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
     // MARK: Account and sign-up
     case usernameExists(String)
@@ -88,6 +89,12 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     /// This profile cannot sign in with a PIN: none was registered, or the server no longer
     /// knows the device (forgotten elsewhere). Sign in with the password (and register a PIN).
     case pinNotRegistered
+    /// The first factor chosen is not among those the choice-based sign-in offers the user
+    /// (`offered`); the choice is still open.
+    case factorNotOffered(FirstFactor, offered: [FirstFactor])
+    /// The ``PasskeyAuthenticator`` produced no passkey or signature — the user cancelled, no
+    /// passkey of this relying party is on the device, the platform refused — with its error.
+    case authenticator(any Error)
 
     /// The error for a Cognito error type and message.
     public init(code: CognitoErrorCode, message: String) {
@@ -152,6 +159,9 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .pinAttemptsExhausted: return "Too many incorrect PINs: this device was forgotten. Sign in with your password."
         case .pinNotRegistered: return "No PIN is registered for this profile on this device."
         case .webSignIn(let error, let description): return description.isEmpty ? error : "\(error): \(description)"
+        case .factorNotOffered(let factor, let offered):
+            return "\(factor.rawValue) is not offered; choose one of \(offered.map(\.rawValue).joined(separator: ", "))."
+        case .authenticator(let error): return "The passkey authenticator failed: \(error)"
         default: return ""
         }
     }
@@ -204,7 +214,8 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .service(let code, let m): return known(code, m)
         case .unexpected(let type, let m): return (nil, type, m)
         case .network, .storage, .invalidResponse, .notSignedIn, .sessionExpired, .unsupportedChallenge, .invalidState,
-            .pinPolicyViolation, .incorrectPIN, .pinAttemptsExhausted, .pinNotRegistered, .webSignIn:
+            .pinPolicyViolation, .incorrectPIN, .pinAttemptsExhausted, .pinNotRegistered, .webSignIn, .factorNotOffered,
+            .authenticator:
             return nil
         }
     }
