@@ -172,6 +172,14 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         count()
         return try await client.autoSignIn(clientMetadata: clientMetadata)
     }
+    func associateWebAuthnCredential(authenticator: any PasskeyAuthenticator) async throws {
+        try await client.associateWebAuthnCredential(authenticator: authenticator)
+    }
+    func listWebAuthnCredentials() async throws -> [WebAuthnCredential] { try await client.listWebAuthnCredentials() }
+    func deleteWebAuthnCredential(credentialId: String) async throws {
+        try await client.deleteWebAuthnCredential(credentialId: credentialId)
+    }
+    func fetchAuthFactors() async throws -> [FirstFactor] { try await client.fetchAuthFactors() }
     func currentSession() async throws -> AuthTokens { try await client.currentSession() }
     func refreshSession() async throws -> AuthTokens { try await client.refreshSession() }
     func signOut(globally: Bool) async throws -> SignOutResult {

@@ -44,6 +44,21 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     case softwareTokenMFANotFound(String)
     /// A wrong code while setting up an authenticator app; the set-up stays open.
     case enableSoftwareTokenMFA(String)
+    // MARK: Passkeys (registering one)
+    /// The pool does not allow passkeys (WEB_AUTHN is not among its first factors).
+    case webAuthnNotEnabled(String)
+    /// The pool has no relying party for passkeys (no RelyingPartyId, no domain).
+    case webAuthnConfigurationMissing(String)
+    /// No registration was started for the user, or it expired (or was answered already).
+    case webAuthnChallengeNotFound(String)
+    /// The registration was started by another app client.
+    case webAuthnClientMismatch(String)
+    /// The authenticator made the passkey for another relying party.
+    case webAuthnRelyingPartyMismatch(String)
+    /// The passkey's origin (in its client data) may not speak for the relying party.
+    case webAuthnOriginNotAllowed(String)
+    /// The passkey's key type or attestation is not one the pool accepts.
+    case webAuthnCredentialNotSupported(String)
     // MARK: Limits
     case limitExceeded(String)
     case tooManyRequests(String)
@@ -121,6 +136,13 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .mfaMethodNotFound: self = .mfaMethodNotFound(message)
         case .softwareTokenMFANotFound: self = .softwareTokenMFANotFound(message)
         case .enableSoftwareTokenMFA: self = .enableSoftwareTokenMFA(message)
+        case .webAuthnNotEnabled: self = .webAuthnNotEnabled(message)
+        case .webAuthnConfigurationMissing: self = .webAuthnConfigurationMissing(message)
+        case .webAuthnChallengeNotFound: self = .webAuthnChallengeNotFound(message)
+        case .webAuthnClientMismatch: self = .webAuthnClientMismatch(message)
+        case .webAuthnRelyingPartyMismatch: self = .webAuthnRelyingPartyMismatch(message)
+        case .webAuthnOriginNotAllowed: self = .webAuthnOriginNotAllowed(message)
+        case .webAuthnCredentialNotSupported: self = .webAuthnCredentialNotSupported(message)
         case .limitExceeded: self = .limitExceeded(message)
         case .tooManyRequests: self = .tooManyRequests(message)
         case .userLambdaValidation: self = .userLambdaValidation(message)
@@ -205,6 +227,13 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .mfaMethodNotFound(let m): return known(.mfaMethodNotFound, m)
         case .softwareTokenMFANotFound(let m): return known(.softwareTokenMFANotFound, m)
         case .enableSoftwareTokenMFA(let m): return known(.enableSoftwareTokenMFA, m)
+        case .webAuthnNotEnabled(let m): return known(.webAuthnNotEnabled, m)
+        case .webAuthnConfigurationMissing(let m): return known(.webAuthnConfigurationMissing, m)
+        case .webAuthnChallengeNotFound(let m): return known(.webAuthnChallengeNotFound, m)
+        case .webAuthnClientMismatch(let m): return known(.webAuthnClientMismatch, m)
+        case .webAuthnRelyingPartyMismatch(let m): return known(.webAuthnRelyingPartyMismatch, m)
+        case .webAuthnOriginNotAllowed(let m): return known(.webAuthnOriginNotAllowed, m)
+        case .webAuthnCredentialNotSupported(let m): return known(.webAuthnCredentialNotSupported, m)
         case .limitExceeded(let m): return known(.limitExceeded, m)
         case .tooManyRequests(let m): return known(.tooManyRequests, m)
         case .userLambdaValidation(let m): return known(.userLambdaValidation, m)

@@ -38,6 +38,12 @@ public protocol AuthProviding: Sendable {
         -> SignInStep
     func autoSignIn(clientMetadata: [String: String]) async throws -> SignInStep
 
+    // MARK: Passkeys
+    func associateWebAuthnCredential(authenticator: any PasskeyAuthenticator) async throws
+    func listWebAuthnCredentials() async throws -> [WebAuthnCredential]
+    func deleteWebAuthnCredential(credentialId: String) async throws
+    func fetchAuthFactors() async throws -> [FirstFactor]
+
     // MARK: MFA
     func setUpTOTP() async throws -> TOTPSetup
     func verifyTOTPSetup(code: String, friendlyName: String?) async throws
