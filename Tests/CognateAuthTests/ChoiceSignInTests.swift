@@ -154,6 +154,27 @@ struct ChoiceSignInTests {
         }
     }
 
+    /// In a pool where email is the username, the user signs up, confirms and signs in with
+    /// the email, as Amazon Cognito (and Amplify's autoSignIn) do. Cognate refuses the email
+    /// with the confirmation's session (NotAuthorizedException "Invalid session for the user.";
+    /// the user's `sub` is accepted), hence the known issue.
+    @Test func autoSignInWhereEmailIsTheUsername() async throws {
+        try await LiveServer.with { live in
+            let pool = try await live.makePool(emailSignIn: true, firstFactors: [.password, .emailOtp])
+            let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool, userAuth: true))
+            let email = uniqueEmail("alias")
+            _ = try await client.signUp(username: email, attributes: ["email": email])
+            #expect(try await client.confirmSignUp(username: email, code: try await live.lastCode(to: email))
+                == .completeAutoSignIn)
+            await withKnownIssue("Cognate refuses the email as USERNAME with ConfirmSignUp's session") {
+                guard case .signedIn = try await client.autoSignIn() else {
+                    Issue.record("expected signedIn by the confirmation's session")
+                    return
+                }
+            }
+        }
+    }
+
     /// Without the sign-up's session (another client confirms, or one whose app client does
     /// not allow USER_AUTH), confirming is all: the user signs in as usual.
     @Test func aConfirmationWithoutTheSignUpsSessionDoesNotSignIn() async throws {
