@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// Choice-based sign-in (USER_AUTH) and passwordless sign-up through the SDK, against a live
-/// server: the first-factor selection, the password (SRP or sent), one-time codes by email,
-/// MFA after the password, and the sign-in a confirmed sign-up's session gives.
+/// server: the first-factor selection, the password (SRP or sent), one-time codes by email and
+/// SMS, MFA after the password, and the sign-in a confirmed sign-up's session gives.
 struct ChoiceSignInTests {
     @Test func theUserChoosesAFirstFactorAndThePasswordSignsIn() async throws {
         try await LiveServer.with { live in
@@ -84,6 +84,29 @@ struct ChoiceSignInTests {
             }
             await expectAuthError({ _ = try await client.confirmSignIn(otpCode: "12345678") }) {
                 if case .invalidState = $0 { true } else { false }
+            }
+        }
+    }
+
+    @Test func aCodeBySMSIsAFirstFactor() async throws {
+        try await LiveServer.with { live in
+            let pool = try await live.makePool(firstFactors: [.password, .smsOtp])
+            let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool, userAuth: true))
+            let phone = "+15550009876"
+            try await live.confirmedUser(client, username: "hal", email: uniqueEmail("sms"), attributes: ["phone_number": phone])
+            // A code by SMS needs a verified number (sign-up verified the email).
+            #expect(try await client.signIn(username: "hal", preferred: .smsOTP) == .firstFactorSelection([.password, .passwordSRP]))
+            _ = try await live.service.userAdministration.adminUpdateUserAttributes(AdminUpdateUserAttributesRequest(
+                userPoolId: pool, username: "hal", userAttributes: [AttributeType(name: "phone_number_verified", value: "true")]))
+
+            guard case .otpCode(let delivery) = try await client.signIn(username: "hal", preferred: .smsOTP) else {
+                Issue.record("expected the SMS code step")
+                return
+            }
+            #expect(delivery.medium == .sms && delivery.attributeName == "phone_number" && delivery.destination.hasSuffix("9876"))
+            guard case .signedIn = try await client.confirmSignIn(otpCode: try await live.lastCode(to: phone)) else {
+                Issue.record("expected signedIn after the SMS code")
+                return
             }
         }
     }
