@@ -178,9 +178,8 @@ struct ChoiceSignInTests {
     }
 
     /// In a pool where email is the username, the user signs up, confirms and signs in with
-    /// the email, as Amazon Cognito (and Amplify's autoSignIn) do. Cognate refuses the email
-    /// with the confirmation's session (NotAuthorizedException "Invalid session for the user.";
-    /// the user's `sub` is accepted), hence the known issue.
+    /// the email, as Amazon Cognito (and Amplify's autoSignIn) do: the confirmation's session
+    /// takes the email as USERNAME, not only the user's `sub`.
     @Test func autoSignInWhereEmailIsTheUsername() async throws {
         try await LiveServer.with { live in
             let pool = try await live.makePool(emailSignIn: true, firstFactors: [.password, .emailOtp])
@@ -189,11 +188,9 @@ struct ChoiceSignInTests {
             _ = try await client.signUp(username: email, attributes: ["email": email])
             #expect(try await client.confirmSignUp(username: email, code: try await live.lastCode(to: email))
                 == .completeAutoSignIn)
-            await withKnownIssue("Cognate refuses the email as USERNAME with ConfirmSignUp's session") {
-                guard case .signedIn = try await client.autoSignIn() else {
-                    Issue.record("expected signedIn by the confirmation's session")
-                    return
-                }
+            guard case .signedIn = try await client.autoSignIn() else {
+                Issue.record("expected signedIn by the confirmation's session")
+                return
             }
         }
     }
