@@ -56,18 +56,27 @@ struct LiveServer: Sendable {
 
     /// A pool that sends sign-up codes by email. `emailSignIn` makes email the username
     /// (internal usernames are then UUIDs); `functions` are its Lambda triggers (TestFunctions);
-    /// `devices` makes it track devices.
+    /// `devices` makes it track devices; `firstFactors` are the factors of choice-based sign-in
+    /// it allows (nil: the password only), and `passkeysFor` the relying party of its passkeys.
     func makePool(emailSignIn: Bool = false, schema: [SchemaAttributeType] = [], functions: LambdaConfigType? = nil,
-                  devices: DeviceConfigurationType? = nil) async throws -> String
+                  devices: DeviceConfigurationType? = nil, firstFactors: [AuthFactorType]? = nil,
+                  passkeysFor relyingParty: String? = nil) async throws -> String
     {
         let pool = try await service.pools.createUserPool(CreateUserPoolRequest(
             poolName: "auth-\(UUID().uuidString.prefix(8))",
-            policies: UserPoolPolicyType(passwordPolicy: PasswordPolicyType(
-                minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true, requireSymbols: false)),
+            policies: UserPoolPolicyType(
+                passwordPolicy: PasswordPolicyType(
+                    minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true, requireSymbols: false),
+                signInPolicy: firstFactors.map { SignInPolicyType(allowedFirstAuthFactors: $0) }),
             lambdaConfig: functions,
             autoVerifiedAttributes: [.email], usernameAttributes: emailSignIn ? [.email] : nil, deviceConfiguration: devices,
             schema: schema.isEmpty ? nil : schema))
-        return try #require(pool.userPool?.id)
+        let id = try #require(pool.userPool?.id)
+        if let relyingParty {
+            _ = try await service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+                userPoolId: id, webAuthnConfiguration: WebAuthnConfigurationType(relyingPartyId: relyingParty)))
+        }
+        return id
     }
 
     struct AppClient {
@@ -75,14 +84,17 @@ struct LiveServer: Sendable {
         var secret: String?
     }
 
-    /// An app client allowing SRP, password and refresh flows. `shortLivedTokens` makes access
-    /// and ID tokens last 5 minutes (the minimum).
-    func makeClient(pool: String, secret: Bool = false, shortLivedTokens: Bool = false) async throws -> AppClient {
+    /// An app client allowing SRP, password and refresh flows (and choice-based sign-in with
+    /// `userAuth`). `shortLivedTokens` makes access and ID tokens last 5 minutes (the minimum).
+    func makeClient(pool: String, secret: Bool = false, shortLivedTokens: Bool = false, userAuth: Bool = false)
+        async throws -> AppClient
+    {
         let client = try await service.clients.createUserPoolClient(CreateUserPoolClientRequest(
             userPoolId: pool, clientName: "app", generateSecret: secret,
             accessTokenValidity: shortLivedTokens ? 5 : nil, idTokenValidity: shortLivedTokens ? 5 : nil,
             tokenValidityUnits: shortLivedTokens ? TokenValidityUnitsType(accessToken: .minutes, idToken: .minutes) : nil,
-            explicitAuthFlows: [.allowUserSrpAuth, .allowUserPasswordAuth, .allowRefreshTokenAuth])).userPoolClient
+            explicitAuthFlows: [.allowUserSrpAuth, .allowUserPasswordAuth, .allowRefreshTokenAuth]
+                + (userAuth ? [.allowUserAuth] : []))).userPoolClient
         return AppClient(id: try #require(client?.clientId), secret: client?.clientSecret)
     }
 

@@ -155,18 +155,77 @@ struct RegistrationDemoTests {
         }
     }
 
+    /// The passwordless path: the email only, its code signs the new user in, then the profile.
+    /// Interrupted at the code and resumed, the code confirms and a sign-in code follows; a
+    /// later run of the signed-out account signs in with a code. No secret is ever asked.
+    @Test func scriptedPasswordlessRegistrationAndSignIn() async throws {
+        try await LiveServer.with { live in
+            let consents = ["accepted_tos", "accepted_privacy", "accepted_hipaa"].map {
+                SchemaAttributeType(name: $0, attributeDataType: .string)
+            }
+            // A pool of usernames (the demo's are emails): where email is the username, the server
+            // refuses the confirmation's sign-in (ChoiceSignInTests.autoSignInWhereEmailIsTheUsername).
+            let pool = try await live.makePool(schema: consents, firstFactors: [.password, .emailOtp])
+            let app = try await live.makeClient(pool: pool, userAuth: true)
+            let directory = Self.storeDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let configuration = try Self.configuration(live, pool: pool, app: app, store: directory, passwordless: true)
+            let profile: [ScriptedIO.Answer] = [
+                .text("Ada"), .text("Lovelace"), .text("1990-12-10"), .text("female"), .text("yes"), .text("yes"), .text("yes"),
+            ]
+
+            // A new account: its confirmation code signs it in.
+            let email = uniqueEmail("nopass")
+            let code: ScriptedIO.Answer = .computed { try await live.lastCode(to: email) }
+            let io = ScriptedIO([.text(email), .text("0000000x"), code] + profile)
+            let outcome = await RegistrationDemo(
+                configuration: configuration.authConfiguration(), io: io, passwordless: configuration.passwordless).run()
+            #expect(outcome == .registered, "\(io.output)")
+            #expect(io.output.contains("Step 1 of 3 — your email (no password: we send you codes)."))
+            #expect(io.output.contains("That code is not right."))
+            #expect(!io.output.contains("Sign-in code"))  // the confirmation signed in
+            #expect(io.output.contains("Welcome, Ada Lovelace! You are registered and signed in."))
+            #expect(io.secretsRead == 0)
+            let client = AuthClient(configuration: configuration.authConfiguration())
+            #expect(try await client.fetchAuthFactors() == [.emailOTP])
+
+            // Signed out, the account signs in with a code.
+            try await client.signOut()
+            let later = ScriptedIO([.text(email), code])
+            #expect(await RegistrationDemo(configuration: configuration.authConfiguration(), io: later, passwordless: true).run()
+                == .registered, "\(later.output)")
+            #expect(later.output.contains("This email already has an account: sign in with a code instead."))
+            #expect(later.output.contains("Sign-in code sent to "))
+            #expect(later.output.contains("Welcome, Ada Lovelace!"))
+            try await client.signOut()
+
+            // Interrupted at the code: the next run confirms, then signs in with a new code.
+            let other = uniqueEmail("resumed")
+            let otherCode: ScriptedIO.Answer = .computed { try await live.lastCode(to: other) }
+            let first = ScriptedIO([.text(other)])
+            #expect(await RegistrationDemo(configuration: configuration.authConfiguration(), io: first, passwordless: true).run()
+                == .interrupted)
+            let resumed = ScriptedIO([otherCode, otherCode] + profile)
+            #expect(await RegistrationDemo(configuration: configuration.authConfiguration(), io: resumed, passwordless: true).run()
+                == .registered, "\(resumed.output)")
+            #expect(resumed.output.hasPrefix("Resuming your registration."))
+            #expect(resumed.output.contains("Your email is confirmed."))
+            #expect(resumed.output.contains("Sign-in code sent to "))
+        }
+    }
+
     /// A fresh directory for the demo's token store.
     static func storeDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("cognate-demo-\(UUID().uuidString)")
     }
 
     /// The demo's configuration from its flags, pointed at `live`.
-    static func configuration(_ live: LiveServer, pool: String, app: LiveServer.AppClient, store: URL) throws
-        -> DemoConfiguration
-    {
+    static func configuration(
+        _ live: LiveServer, pool: String, app: LiveServer.AppClient, store: URL, passwordless: Bool = false
+    ) throws -> DemoConfiguration {
         try DemoConfiguration.parse(
             arguments: ["--endpoint", live.endpoint.absoluteString, "--pool-id", pool, "--client-id", app.id,
-                        "--store", store.path],
+                        "--store", store.path] + (passwordless ? ["--passwordless"] : []),
             environment: [:])
     }
 
@@ -177,6 +236,12 @@ struct RegistrationDemoTests {
         #expect(configuration.userPoolId == "us-east-1_Env" && configuration.clientId == "flag-client")
         #expect(configuration.endpoint.absoluteString == "http://127.0.0.1:9229")
         #expect(configuration.storeDirectory.path == "/tmp/x")
+        #expect(!configuration.passwordless)
+        #expect(try DemoConfiguration.parse(arguments: ["--passwordless"], environment: ["COGNATE_POOL_ID": "p", "COGNATE_CLIENT_ID": "c"])
+            .passwordless)
+        #expect(try DemoConfiguration.parse(
+            arguments: [], environment: ["COGNATE_POOL_ID": "p", "COGNATE_CLIENT_ID": "c", "COGNATE_DEMO_PASSWORDLESS": "1"]
+        ).passwordless)
         #expect(throws: DemoConfiguration.UsageError.self) { try DemoConfiguration.parse(arguments: [], environment: [:]) }
         #expect(throws: DemoConfiguration.UsageError.self) {
             try DemoConfiguration.parse(arguments: ["--bogus", "1"], environment: ["COGNATE_POOL_ID": "p", "COGNATE_CLIENT_ID": "c"])

@@ -97,7 +97,7 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
     private func count() { lock.withLock { calls += 1 } }
 
     func signUp(
-        username: String, password: String, attributes: [String: String], validationData: [String: String],
+        username: String, password: String?, attributes: [String: String], validationData: [String: String],
         clientMetadata: [String: String]
     ) async throws -> SignUpResult {
         count()
@@ -105,9 +105,11 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
             username: username, password: password, attributes: attributes, validationData: validationData,
             clientMetadata: clientMetadata)
     }
-    func confirmSignUp(username: String, code: String, clientMetadata: [String: String]) async throws {
+    func confirmSignUp(username: String, code: String, clientMetadata: [String: String]) async throws
+        -> SignUpResult.NextStep
+    {
         count()
-        try await client.confirmSignUp(username: username, code: code, clientMetadata: clientMetadata)
+        return try await client.confirmSignUp(username: username, code: code, clientMetadata: clientMetadata)
     }
     func resendSignUpCode(username: String, clientMetadata: [String: String]) async throws -> CodeDelivery? {
         count()
@@ -144,6 +146,40 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         count()
         return try await client.confirmSignIn(challengeResponse: challengeResponse, clientMetadata: clientMetadata)
     }
+    func signIn(username: String, preferred: FirstFactor?, clientMetadata: [String: String]) async throws -> SignInStep {
+        count()
+        return try await client.signIn(username: username, preferred: preferred, clientMetadata: clientMetadata)
+    }
+    func confirmSignIn(firstFactor: FirstFactor, clientMetadata: [String: String]) async throws -> SignInStep {
+        count()
+        return try await client.confirmSignIn(firstFactor: firstFactor, clientMetadata: clientMetadata)
+    }
+    func confirmSignIn(password: String, clientMetadata: [String: String]) async throws -> SignInStep {
+        count()
+        return try await client.confirmSignIn(password: password, clientMetadata: clientMetadata)
+    }
+    func confirmSignIn(otpCode: String, clientMetadata: [String: String]) async throws -> SignInStep {
+        count()
+        return try await client.confirmSignIn(otpCode: otpCode, clientMetadata: clientMetadata)
+    }
+    func confirmSignIn(passkey authenticator: any PasskeyAuthenticator, clientMetadata: [String: String]) async throws
+        -> SignInStep
+    {
+        count()
+        return try await client.confirmSignIn(passkey: authenticator, clientMetadata: clientMetadata)
+    }
+    func autoSignIn(clientMetadata: [String: String]) async throws -> SignInStep {
+        count()
+        return try await client.autoSignIn(clientMetadata: clientMetadata)
+    }
+    func associateWebAuthnCredential(authenticator: any PasskeyAuthenticator) async throws {
+        try await client.associateWebAuthnCredential(authenticator: authenticator)
+    }
+    func listWebAuthnCredentials() async throws -> [WebAuthnCredential] { try await client.listWebAuthnCredentials() }
+    func deleteWebAuthnCredential(credentialId: String) async throws {
+        try await client.deleteWebAuthnCredential(credentialId: credentialId)
+    }
+    func fetchAuthFactors() async throws -> [FirstFactor] { try await client.fetchAuthFactors() }
     func currentSession() async throws -> AuthTokens { try await client.currentSession() }
     func refreshSession() async throws -> AuthTokens { try await client.refreshSession() }
     func signOut(globally: Bool) async throws -> SignOutResult {

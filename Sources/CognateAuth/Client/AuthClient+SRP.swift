@@ -18,8 +18,18 @@ extension AuthClient {
         let started = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
             authFlow: customAuth ? .customAuth : .userSrpAuth, authParameters: withSecretHash(parameters, username: username),
             clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId))
-        guard started.challengeName == .passwordVerifier else { return AuthResponse(started) }
-        let challenge = started.challengeParameters ?? [:]
+        return try await answerPasswordVerifier(
+            AuthResponse(started), srp: srp, password: password, device: device, clientMetadata: clientMetadata)
+    }
+
+    /// Answers PASSWORD_VERIFIER (in `started`, which any other step passes through) with the
+    /// password's claim for `USER_ID_FOR_SRP`, for the SRP exchange `srp` began.
+    func answerPasswordVerifier(
+        _ started: AuthResponse, srp: SRPClient, password: String, device: [String: String],
+        clientMetadata: [String: String]
+    ) async throws -> AuthResponse {
+        guard started.challengeName == .passwordVerifier else { return started }
+        let challenge = started.parameters
         guard let userId = challenge["USER_ID_FOR_SRP"], let salt = challenge["SALT"],
             let serverPublic = challenge["SRP_B"], let secretBlock = challenge["SECRET_BLOCK"]
         else { throw AuthError.invalidResponse("PASSWORD_VERIFIER lacks SRP parameters.") }

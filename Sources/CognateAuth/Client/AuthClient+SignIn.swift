@@ -54,11 +54,24 @@ extension AuthClient {
     }
 
     /// The first request of a sign-in, and the step it leads to: an unconfirmed account and a
-    /// required password reset are steps, their codes remembered.
-    func startSignIn(username: String, _ start: () async throws -> AuthResponse) async throws -> SignInStep {
+    /// required password reset are steps, their codes remembered. `firstFactor`: the sign-in is
+    /// choice-based (USER_AUTH), so a code challenge is its first factor, not MFA; `choosing`: a
+    /// password factor the user prefers, asked for (``SignInStep/passwordRequired``) when offered.
+    func startSignIn(
+        username: String, firstFactor: Bool = false, choosing: FirstFactor? = nil,
+        _ start: () async throws -> AuthResponse
+    ) async throws -> SignInStep {
         pendingChallenge = nil
+        return try await accountSteps(username: username) {
+            try await nextStep(after: try await start(), username: username, firstFactor: firstFactor, choosing: choosing)
+        }
+    }
+
+    /// `body`'s step, or the step an unconfirmed account or a required password reset is (with
+    /// its code remembered).
+    func accountSteps(username: String, _ body: () async throws -> SignInStep) async throws -> SignInStep {
         do {
-            return try await nextStep(after: try await start(), username: username)
+            return try await body()
         } catch AuthError.userNotConfirmed {
             await rememberCode(.signUp(username: username), delivery: nil)
             return .confirmSignUp(username: username)
@@ -117,36 +130,51 @@ extension AuthClient {
         return try await answer(pending, ["USERNAME": pending.username, "ANSWER": challengeResponse], clientMetadata: clientMetadata)
     }
 
-    private func requirePending(_ challenge: String) throws -> ChallengeSession {
+    func requirePending(_ challenge: String) throws -> ChallengeSession {
         guard let pending = pendingChallenge, pending.challengeName == challenge else {
             throw AuthError.invalidState("No \(challenge) challenge is pending: sign in first.")
         }
         return pending
     }
 
+    /// Sends a challenge answer and turns the response into the next step. `firstFactor`: the
+    /// answer chose a first factor (a code challenge that follows is that factor).
+    func answer(
+        _ pending: ChallengeSession, _ responses: [String: String], clientMetadata: [String: String],
+        firstFactor: Bool = false
+    ) async throws -> SignInStep {
+        let response = try await respond(pending, responses, clientMetadata: clientMetadata)
+        return try await nextStep(
+            after: response, username: pending.username, signInName: pending.signInName, firstFactor: firstFactor)
+    }
+
     /// Sends a challenge answer (with `SECRET_HASH` for the challenge's username). A
     /// `notAuthorized` answer ends the sign-in (session used up, expired, or failed by the
     /// pool's functions): nothing stays pending.
-    func answer(
+    func respond(
         _ pending: ChallengeSession, _ responses: [String: String], clientMetadata: [String: String]
-    ) async throws -> SignInStep {
-        let response: RespondToAuthChallengeResponse
+    ) async throws -> AuthResponse {
         do {
-            response = try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
+            return AuthResponse(try await channel.send(CognitoAPI.RespondToAuthChallenge.self, RespondToAuthChallengeRequest(
                 clientId: configuration.clientId, challengeName: ChallengeNameType(rawValue: pending.challengeName),
                 session: pending.session, challengeResponses: withSecretHash(responses, username: pending.username),
-                clientMetadata: clientMetadata.nilIfEmpty))
+                clientMetadata: clientMetadata.nilIfEmpty)))
         } catch AuthError.notAuthorized(let message) {
             pendingChallenge = nil
             throw AuthError.notAuthorized(message)
         }
-        return try await nextStep(after: AuthResponse(response), username: pending.username)
     }
 
     /// Stores tokens (in the profile already holding this user, if any: see
     /// ``adoptStoredProfile(ofUser:)``), or turns the next challenge into a step (remembering
-    /// it for the answer).
-    func nextStep(after response: AuthResponse, username: String) async throws -> SignInStep {
+    /// it for the answer). `signInName`: the name the user signed in with, when `username` is
+    /// another (the internal one). `firstFactor`: a code challenge is a choice-based sign-in's
+    /// first factor (``SignInStep/otpCode(_:)``), not MFA. `choosing`: a password factor to ask
+    /// for at once when a SELECT_CHALLENGE offers it.
+    func nextStep(
+        after response: AuthResponse, username: String, signInName: String? = nil, firstFactor: Bool = false,
+        choosing: FirstFactor? = nil
+    ) async throws -> SignInStep {
         if let result = response.result {
             let tokens = try AuthTokens(result)
             pendingChallenge = nil
@@ -159,10 +187,11 @@ extension AuthClient {
             throw AuthError.invalidResponse("Neither tokens nor a challenge in the sign-in response.")
         }
         let parameters = response.parameters
-        let session = ChallengeSession(
+        var session = ChallengeSession(
             challengeName: name.rawValue, username: parameters["USERNAME"] ?? parameters["USER_ID_FOR_SRP"] ?? username,
             currentAttributes: response.json("userAttributes", as: [String: String].self) ?? [:],
             session: response.session)
+        session.signInName = signInName ?? username
         switch name {
         case .newPasswordRequired:
             pendingChallenge = session
@@ -170,6 +199,9 @@ extension AuthClient {
                 $0.hasPrefix("userAttributes.") ? String($0.dropFirst("userAttributes.".count)) : $0
             }
             return .newPasswordRequired(requiredAttributes: required, session: session)
+        case .emailOtp where firstFactor, .smsOtp:
+            pendingChallenge = session
+            return .otpCode(Self.codeDelivery(parameters, challenge: name))
         case .smsMfa, .softwareTokenMfa, .emailOtp:
             pendingChallenge = session
             return .mfaCode(MFACodeChallenge(
@@ -179,15 +211,41 @@ extension AuthClient {
             pendingChallenge = session
             let kinds = (response.json("MFAS_CAN_CHOOSE", as: [String].self) ?? []).compactMap(MFACodeChallenge.Kind.init(rawValue:))
             return .mfaSelection(kinds)
+        case .selectChallenge:
+            session.offeredFactors = response.available.compactMap(FirstFactor.init(challenge:))
+            if let choosing, choosing.isPassword, session.offeredFactors.contains(choosing) {
+                session.chosenFactor = choosing
+                pendingChallenge = session
+                return .passwordRequired
+            }
+            pendingChallenge = session
+            return .firstFactorSelection(session.offeredFactors)
+        case .webAuthn:
+            guard let options = parameters["CREDENTIAL_REQUEST_OPTIONS"],
+                let request = try? PasskeyRequest(optionsJSON: options)
+            else { throw AuthError.invalidResponse("WEB_AUTHN came without usable CREDENTIAL_REQUEST_OPTIONS.") }
+            session.parameters = ["CREDENTIAL_REQUEST_OPTIONS": options]
+            pendingChallenge = session
+            return .passkeyRequired(request)
         case .mfaSetup:
             return try await startTOTPSetup(session)
         case .deviceSrpAuth:
-            return try await nextStep(after: try await deviceExchange(username: session.username), username: username)
+            return try await nextStep(
+                after: try await deviceExchange(username: session.username), username: username, signInName: signInName)
         case .customChallenge:
             pendingChallenge = session
             return .customChallenge(parameters: parameters.filter { $0.key != "USERNAME" }, session: session)
         default:
             throw AuthError.unsupportedChallenge(name.rawValue)
         }
+    }
+
+    /// Where a first-factor code went, as the challenge's parameters say.
+    static func codeDelivery(_ parameters: [String: String], challenge: ChallengeNameType) -> CodeDelivery {
+        let medium = parameters["CODE_DELIVERY_DELIVERY_MEDIUM"].flatMap(CodeDelivery.Medium.init(rawValue:))
+            ?? (challenge == .smsOtp ? .sms : .email)
+        return CodeDelivery(
+            destination: parameters["CODE_DELIVERY_DESTINATION"] ?? "", medium: medium,
+            attributeName: medium == .sms ? "phone_number" : "email")
     }
 }

@@ -7,18 +7,24 @@ extension AuthClient {
     /// - Parameters:
     ///   - username: the sign-in name: a username, or the email / phone number in pools that
     ///     sign in with those.
+    ///   - password: nil for a passwordless account, which signs in with one-time codes (and
+    ///     passkeys it registers later): the pool must allow `EMAIL_OTP` or `SMS_OTP` as first
+    ///     factors and verify the address given automatically, and the app client must allow
+    ///     `ALLOW_USER_AUTH`.
     ///   - attributes: user attributes by name (`email`, `phone_number`, `custom:…`).
     ///   - validationData: passed to the pool's pre-sign-up Lambda trigger, not stored
     ///     (Amazon Cognito); not sent when empty.
     ///   - clientMetadata: passed to the pool's Lambda triggers (Amazon Cognito); not sent
     ///     when empty.
     /// - Returns: the new user's `sub` and whether a code must be confirmed (that code is
-    ///   remembered as a ``PendingCode`` until confirmed).
+    ///   remembered as a ``PendingCode`` until confirmed). When the app client allows
+    ///   `ALLOW_USER_AUTH`, the confirmation can sign the user in: see
+    ///   ``confirmSignUp(username:code:clientMetadata:)``.
     /// - Throws: ``AuthError`` — typically `usernameExists`, `invalidPassword` (with the
-    ///   policy's message), `invalidParameter` (a missing required attribute or bad format),
-    ///   `userLambdaValidation`.
+    ///   policy's message), `invalidParameter` (a missing required attribute or bad format, or
+    ///   no password where the pool needs one), `userLambdaValidation`.
     public func signUp(
-        username: String, password: String, attributes: [String: String] = [:],
+        username: String, password: String? = nil, attributes: [String: String] = [:],
         validationData: [String: String] = [:], clientMetadata: [String: String] = [:]
     ) async throws -> SignUpResult {
         let response = try await channel.send(CognitoAPI.SignUp.self, SignUpRequest(
@@ -26,21 +32,39 @@ extension AuthClient {
             password: password, userAttributes: Self.attributeList(attributes),
             validationData: validationData.isEmpty ? nil : Self.attributeList(validationData),
             clientMetadata: clientMetadata.nilIfEmpty))
-        guard !response.userConfirmed else { return SignUpResult(userSub: response.userSub, nextStep: .done) }
+        guard !response.userConfirmed else {
+            // Confirmed at once (a pre-sign-up check): the session, when there is one, signs in.
+            guard let session = response.session else { return SignUpResult(userSub: response.userSub, nextStep: .done) }
+            confirmedSignUp = (username, session)
+            return SignUpResult(userSub: response.userSub, nextStep: .completeAutoSignIn)
+        }
+        signUpSessions[username] = response.session
         let delivery = response.codeDeliveryDetails.map(CodeDelivery.init)
         await rememberCode(.signUp(username: username), delivery: delivery)
         return SignUpResult(userSub: response.userSub, nextStep: .confirmSignUp(delivery))
     }
 
-    /// Confirms a sign-up with the code the user received (`ConfirmSignUp`). Sign in afterwards.
+    /// Confirms a sign-up with the code the user received (`ConfirmSignUp`), with the session
+    /// of this client's ``signUp(username:password:attributes:validationData:clientMetadata:)``
+    /// for the name, if it made one.
+    /// - Returns: `.completeAutoSignIn` when the server returned a session that signs the user
+    ///   in (the app client allows `ALLOW_USER_AUTH` and this client signed the user up):
+    ///   ``autoSignIn(clientMetadata:)`` within minutes. `.done` otherwise: sign in.
     /// - Throws: ``AuthError`` — `codeMismatch`, `expiredCode` (send a new one with
     ///   ``resendSignUpCode(username:clientMetadata:)``), `notAuthorized` when the account is
     ///   already confirmed, `aliasExists`, `limitExceeded`.
-    public func confirmSignUp(username: String, code: String, clientMetadata: [String: String] = [:]) async throws {
-        _ = try await channel.send(CognitoAPI.ConfirmSignUp.self, ConfirmSignUpRequest(
+    @discardableResult
+    public func confirmSignUp(username: String, code: String, clientMetadata: [String: String] = [:]) async throws
+        -> SignUpResult.NextStep
+    {
+        let response = try await channel.send(CognitoAPI.ConfirmSignUp.self, ConfirmSignUpRequest(
             clientId: configuration.clientId, secretHash: configuration.secretHash(for: username), username: username,
-            confirmationCode: code, clientMetadata: clientMetadata.nilIfEmpty))
+            confirmationCode: code, clientMetadata: clientMetadata.nilIfEmpty, session: signUpSessions[username]))
+        signUpSessions[username] = nil
         await forgetCode(.signUp(username: username))
+        guard let session = response.session else { return .done }
+        confirmedSignUp = (username, session)
+        return .completeAutoSignIn
     }
 
     /// Sends a new sign-up code; earlier codes stop working (`ResendConfirmationCode`).

@@ -11,7 +11,8 @@ import Foundation
 /// The client keeps nothing important in memory: tokens, registration progress and pending
 /// codes live in the configured ``TokenStore`` under ``profile``, so a client created after a
 /// relaunch continues where the last one stopped. Only the answer to a pending sign-in
-/// challenge (valid for minutes) is held in memory.
+/// challenge (valid for minutes) and the sessions that sign a new user in after sign-up
+/// (``autoSignIn(clientMetadata:)``) are held in memory.
 public actor AuthClient {
     public nonisolated let configuration: AuthConfiguration
     /// The profile of the store this client reads and writes: ``AuthConfiguration/profile``,
@@ -25,6 +26,12 @@ public actor AuthClient {
     var refreshTask: Task<AuthTokens, any Error>?
     /// The challenge a `confirmSignIn` call would answer.
     var pendingChallenge: ChallengeSession?
+    /// SignUp's sessions by the name signed up: ConfirmSignUp sends one with the code, to get
+    /// a session that signs the user in (valid as long as the code).
+    var signUpSessions: [String: String] = [:]
+    /// The sign-in session of a sign-up just confirmed, for ``autoSignIn(clientMetadata:)``
+    /// (valid for minutes, used once).
+    var confirmedSignUp: (username: String, session: String)?
 
     public init(configuration: AuthConfiguration) {
         self.configuration = configuration
@@ -125,6 +132,7 @@ public actor AuthClient {
     /// its registered device (a sign-out does: the next sign-in proves the same device).
     func clearProfile(keepingDevice: Bool = false) async throws {
         pendingChallenge = nil
+        confirmedSignUp = nil
         do {
             let device = keepingDevice ? try? await configuration.tokenStore.load(profile: profile)?.device : nil
             if let device {

@@ -7,12 +7,15 @@ struct AuthResponse {
     var session: String?
     var parameters: [String: String]
     var result: AuthenticationResultType?
+    /// The first factors a choice-based sign-in offers (`AvailableChallenges`).
+    var available: [ChallengeNameType] = []
 
     init(_ response: InitiateAuthResponse) {
         challengeName = response.challengeName
         session = response.session
         parameters = response.challengeParameters ?? [:]
         result = response.authenticationResult
+        available = response.availableChallenges ?? []
     }
 
     init(_ response: RespondToAuthChallengeResponse) {

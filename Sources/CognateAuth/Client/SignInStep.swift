@@ -35,6 +35,20 @@ public enum SignInStep: Sendable, Equatable {
     /// question, a one-time code sent elsewhere …): show what `parameters` say and answer with
     /// ``AuthClient/confirmSignIn(challengeResponse:clientMetadata:)``.
     case customChallenge(parameters: [String: String], session: ChallengeSession)
+    /// Choice-based sign-in (``AuthClient/signIn(username:preferred:clientMetadata:)``): let the
+    /// user pick one of the factors offered, in the pool's order, and answer with
+    /// ``AuthClient/confirmSignIn(firstFactor:clientMetadata:)`` (or, for the password, directly
+    /// with ``AuthClient/confirmSignIn(password:clientMetadata:)``).
+    case firstFactorSelection([FirstFactor])
+    /// The password is the chosen first factor: ask for it and answer with
+    /// ``AuthClient/confirmSignIn(password:clientMetadata:)``.
+    case passwordRequired
+    /// A one-time code was sent as the first factor (by email or SMS, see the delivery): answer
+    /// with ``AuthClient/confirmSignIn(otpCode:clientMetadata:)``.
+    case otpCode(CodeDelivery)
+    /// A passkey is the first factor: answer with ``AuthClient/confirmSignIn(passkey:clientMetadata:)``,
+    /// which has the authenticator sign the server's challenge.
+    case passkeyRequired(PasskeyRequest)
 }
 
 /// A challenge the server is waiting for. Valid for a few minutes (the pool's auth session
@@ -51,6 +65,14 @@ public struct ChallengeSession: Sendable, Equatable, CustomStringConvertible, Cu
     public var currentAttributes: [String: String]
     /// The opaque session token of the challenge.
     var session: String?
+    /// The challenge's parameters (a passkey challenge's request options).
+    var parameters: [String: String] = [:]
+    /// SELECT_CHALLENGE: the first factors offered, and the password factor chosen (a
+    /// ``SignInStep/passwordRequired`` step waiting for the password).
+    var offeredFactors: [FirstFactor] = []
+    var chosenFactor: FirstFactor?
+    /// The name the user signed in with (the account's steps name it, not the internal username).
+    var signInName: String?
 
     /// A challenge without a server session, for fakes of ``AuthProviding`` in app tests.
     public init(challengeName: String, username: String, currentAttributes: [String: String] = [:]) {

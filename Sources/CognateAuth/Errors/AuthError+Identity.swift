@@ -19,6 +19,8 @@ extension AuthError {
         case pinAttemptsExhausted
         case pinNotRegistered
         case webSignIn(String, String)
+        case factorNotOffered(FirstFactor, [FirstFactor])
+        case authenticator(domain: String, code: Int)
     }
 
     var identity: Identity {
@@ -36,6 +38,9 @@ extension AuthError {
         case .pinAttemptsExhausted: return .pinAttemptsExhausted
         case .pinNotRegistered: return .pinNotRegistered
         case .webSignIn(let error, let description): return .webSignIn(error, description)
+        case .factorNotOffered(let factor, let offered): return .factorNotOffered(factor, offered)
+        case .authenticator(let error):
+            return .authenticator(domain: (error as NSError).domain, code: (error as NSError).code)
         default: preconditionFailure("every server error has a serverError")
         }
     }

@@ -11,8 +11,9 @@ import Foundation
 /// server's extension) as ``unexpected(code:message:)``.
 ///
 /// Two errors are equal when they are the same Cognito error type with the same message, or
-/// the same failure of the SDK; `network` and `storage` compare their underlying errors by
-/// domain and code (`URLError(.timedOut)` equals any other `URLError(.timedOut)`).
+/// the same failure of the SDK; `network`, `storage` and `authenticator` compare their
+/// underlying errors by domain and code (`URLError(.timedOut)` equals any other
+/// `URLError(.timedOut)`).
 public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
     // MARK: Account and sign-up
     case usernameExists(String)
@@ -43,6 +44,21 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     case softwareTokenMFANotFound(String)
     /// A wrong code while setting up an authenticator app; the set-up stays open.
     case enableSoftwareTokenMFA(String)
+    // MARK: Passkeys (registering one)
+    /// The pool does not allow passkeys (WEB_AUTHN is not among its first factors).
+    case webAuthnNotEnabled(String)
+    /// The pool has no relying party for passkeys (no RelyingPartyId, no domain).
+    case webAuthnConfigurationMissing(String)
+    /// No registration was started for the user, or it expired (or was answered already).
+    case webAuthnChallengeNotFound(String)
+    /// The registration was started by another app client.
+    case webAuthnClientMismatch(String)
+    /// The authenticator made the passkey for another relying party.
+    case webAuthnRelyingPartyMismatch(String)
+    /// The passkey's origin (in its client data) may not speak for the relying party.
+    case webAuthnOriginNotAllowed(String)
+    /// The passkey's key type or attestation is not one the pool accepts.
+    case webAuthnCredentialNotSupported(String)
     // MARK: Limits
     case limitExceeded(String)
     case tooManyRequests(String)
@@ -88,6 +104,12 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     /// This profile cannot sign in with a PIN: none was registered, or the server no longer
     /// knows the device (forgotten elsewhere). Sign in with the password (and register a PIN).
     case pinNotRegistered
+    /// The first factor chosen is not among those the choice-based sign-in offers the user
+    /// (`offered`); the choice is still open.
+    case factorNotOffered(FirstFactor, offered: [FirstFactor])
+    /// The ``PasskeyAuthenticator`` produced no passkey or signature — the user cancelled, no
+    /// passkey of this relying party is on the device, the platform refused — with its error.
+    case authenticator(any Error)
 
     /// The error for a Cognito error type and message.
     public init(code: CognitoErrorCode, message: String) {
@@ -114,6 +136,13 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .mfaMethodNotFound: self = .mfaMethodNotFound(message)
         case .softwareTokenMFANotFound: self = .softwareTokenMFANotFound(message)
         case .enableSoftwareTokenMFA: self = .enableSoftwareTokenMFA(message)
+        case .webAuthnNotEnabled: self = .webAuthnNotEnabled(message)
+        case .webAuthnConfigurationMissing: self = .webAuthnConfigurationMissing(message)
+        case .webAuthnChallengeNotFound: self = .webAuthnChallengeNotFound(message)
+        case .webAuthnClientMismatch: self = .webAuthnClientMismatch(message)
+        case .webAuthnRelyingPartyMismatch: self = .webAuthnRelyingPartyMismatch(message)
+        case .webAuthnOriginNotAllowed: self = .webAuthnOriginNotAllowed(message)
+        case .webAuthnCredentialNotSupported: self = .webAuthnCredentialNotSupported(message)
         case .limitExceeded: self = .limitExceeded(message)
         case .tooManyRequests: self = .tooManyRequests(message)
         case .userLambdaValidation: self = .userLambdaValidation(message)
@@ -152,6 +181,9 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .pinAttemptsExhausted: return "Too many incorrect PINs: this device was forgotten. Sign in with your password."
         case .pinNotRegistered: return "No PIN is registered for this profile on this device."
         case .webSignIn(let error, let description): return description.isEmpty ? error : "\(error): \(description)"
+        case .factorNotOffered(let factor, let offered):
+            return "\(factor.rawValue) is not offered; choose one of \(offered.map(\.rawValue).joined(separator: ", "))."
+        case .authenticator(let error): return "The passkey authenticator failed: \(error)"
         default: return ""
         }
     }
@@ -195,6 +227,13 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .mfaMethodNotFound(let m): return known(.mfaMethodNotFound, m)
         case .softwareTokenMFANotFound(let m): return known(.softwareTokenMFANotFound, m)
         case .enableSoftwareTokenMFA(let m): return known(.enableSoftwareTokenMFA, m)
+        case .webAuthnNotEnabled(let m): return known(.webAuthnNotEnabled, m)
+        case .webAuthnConfigurationMissing(let m): return known(.webAuthnConfigurationMissing, m)
+        case .webAuthnChallengeNotFound(let m): return known(.webAuthnChallengeNotFound, m)
+        case .webAuthnClientMismatch(let m): return known(.webAuthnClientMismatch, m)
+        case .webAuthnRelyingPartyMismatch(let m): return known(.webAuthnRelyingPartyMismatch, m)
+        case .webAuthnOriginNotAllowed(let m): return known(.webAuthnOriginNotAllowed, m)
+        case .webAuthnCredentialNotSupported(let m): return known(.webAuthnCredentialNotSupported, m)
         case .limitExceeded(let m): return known(.limitExceeded, m)
         case .tooManyRequests(let m): return known(.tooManyRequests, m)
         case .userLambdaValidation(let m): return known(.userLambdaValidation, m)
@@ -204,7 +243,8 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .service(let code, let m): return known(code, m)
         case .unexpected(let type, let m): return (nil, type, m)
         case .network, .storage, .invalidResponse, .notSignedIn, .sessionExpired, .unsupportedChallenge, .invalidState,
-            .pinPolicyViolation, .incorrectPIN, .pinAttemptsExhausted, .pinNotRegistered, .webSignIn:
+            .pinPolicyViolation, .incorrectPIN, .pinAttemptsExhausted, .pinNotRegistered, .webSignIn, .factorNotOffered,
+            .authenticator:
             return nil
         }
     }

@@ -10,10 +10,12 @@ import Foundation
 public protocol AuthProviding: Sendable {
     // MARK: Sign-up
     func signUp(
-        username: String, password: String, attributes: [String: String], validationData: [String: String],
+        username: String, password: String?, attributes: [String: String], validationData: [String: String],
         clientMetadata: [String: String]
     ) async throws -> SignUpResult
+    @discardableResult
     func confirmSignUp(username: String, code: String, clientMetadata: [String: String]) async throws
+        -> SignUpResult.NextStep
     @discardableResult
     func resendSignUpCode(username: String, clientMetadata: [String: String]) async throws -> CodeDelivery?
 
@@ -26,6 +28,21 @@ public protocol AuthProviding: Sendable {
     func signInWithCustomChallenge(username: String, password: String?, clientMetadata: [String: String]) async throws
         -> SignInStep
     func confirmSignIn(challengeResponse: String, clientMetadata: [String: String]) async throws -> SignInStep
+
+    // MARK: Choice-based sign-in
+    func signIn(username: String, preferred: FirstFactor?, clientMetadata: [String: String]) async throws -> SignInStep
+    func confirmSignIn(firstFactor: FirstFactor, clientMetadata: [String: String]) async throws -> SignInStep
+    func confirmSignIn(password: String, clientMetadata: [String: String]) async throws -> SignInStep
+    func confirmSignIn(otpCode: String, clientMetadata: [String: String]) async throws -> SignInStep
+    func confirmSignIn(passkey authenticator: any PasskeyAuthenticator, clientMetadata: [String: String]) async throws
+        -> SignInStep
+    func autoSignIn(clientMetadata: [String: String]) async throws -> SignInStep
+
+    // MARK: Passkeys
+    func associateWebAuthnCredential(authenticator: any PasskeyAuthenticator) async throws
+    func listWebAuthnCredentials() async throws -> [WebAuthnCredential]
+    func deleteWebAuthnCredential(credentialId: String) async throws
+    func fetchAuthFactors() async throws -> [FirstFactor]
 
     // MARK: MFA
     func setUpTOTP() async throws -> TOTPSetup
@@ -68,13 +85,14 @@ extension AuthClient: AuthProviding {}
 
 // The short forms: the defaults of ``AuthClient``'s own methods, for callers holding the protocol.
 extension AuthProviding {
-    public func signUp(username: String, password: String, attributes: [String: String] = [:]) async throws
+    public func signUp(username: String, password: String? = nil, attributes: [String: String] = [:]) async throws
         -> SignUpResult
     {
         try await signUp(username: username, password: password, attributes: attributes, validationData: [:], clientMetadata: [:])
     }
 
-    public func confirmSignUp(username: String, code: String) async throws {
+    @discardableResult
+    public func confirmSignUp(username: String, code: String) async throws -> SignUpResult.NextStep {
         try await confirmSignUp(username: username, code: code, clientMetadata: [:])
     }
 
@@ -102,6 +120,28 @@ extension AuthProviding {
     public func confirmSignIn(challengeResponse: String) async throws -> SignInStep {
         try await confirmSignIn(challengeResponse: challengeResponse, clientMetadata: [:])
     }
+
+    public func signIn(username: String, preferred: FirstFactor? = nil) async throws -> SignInStep {
+        try await signIn(username: username, preferred: preferred, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(firstFactor: FirstFactor) async throws -> SignInStep {
+        try await confirmSignIn(firstFactor: firstFactor, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(password: String) async throws -> SignInStep {
+        try await confirmSignIn(password: password, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(otpCode: String) async throws -> SignInStep {
+        try await confirmSignIn(otpCode: otpCode, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(passkey authenticator: any PasskeyAuthenticator) async throws -> SignInStep {
+        try await confirmSignIn(passkey: authenticator, clientMetadata: [:])
+    }
+
+    public func autoSignIn() async throws -> SignInStep { try await autoSignIn(clientMetadata: [:]) }
 
     @discardableResult
     public func signOut() async throws -> SignOutResult { try await signOut(globally: false) }

@@ -88,7 +88,7 @@ public actor RegistrationFlow {
             switch result.nextStep {
             case .confirmSignUp(let delivery):
                 return try await move(to: .confirmSignUp(username: username, delivery: delivery, previousCodeExpired: false))
-            case .done:
+            case .done, .completeAutoSignIn:
                 return try await signIn(with: password, afterConfirmation: false)
             }
         } catch AuthError.usernameExists {
@@ -239,6 +239,9 @@ public actor RegistrationFlow {
             throw AuthError.unsupportedChallenge("MFA_SETUP during registration")
         case .mfaSelection:
             throw AuthError.unsupportedChallenge("SELECT_MFA_TYPE during registration")
+        case .firstFactorSelection, .passwordRequired, .otpCode, .passkeyRequired:
+            // The flow signs in with the password (SRP or USER_PASSWORD_AUTH), never by choice.
+            throw AuthError.unsupportedChallenge("a choice-based sign-in step during registration")
         }
     }
 

@@ -120,11 +120,14 @@ extension AuthSessionBook {
 
     /// Checks a challenge answer's USERNAME and SECRET_HASH against the session it answers: the
     /// answer names the user as the challenge did (`sessionUsername`), by sub, or by username
-    /// as the pool folds it (`user` is nil for the sessions of names that are no user).
+    /// as the pool folds it, or by a sign-in name of theirs (the email where it is the username,
+    /// a verified alias); `user` is nil for the sessions of names that are no user.
     func checkAnswerNames(_ username: String, sessionUsername: String, user: UserRecord?, responses: [String: String],
                           pool: PoolRecord, client: ClientRecord) throws {
+        let signInNames = SignInNames(pool: pool.settings)
         let namesUser = user.map {
-            username == $0.sub || SignInNames(pool: pool.settings).usernameKey(username) == $0.usernameKey
+            username == $0.sub || signInNames.usernameKey(username) == $0.usernameKey
+                || !Set(signInNames.names(for: $0.attributes)).isDisjoint(with: signInNames.candidateKeys(for: username))
         } ?? false
         guard username == sessionUsername || namesUser else { throw AuthSessions.invalid }
         try client.checkSecretHash(

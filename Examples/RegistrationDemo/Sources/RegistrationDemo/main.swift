@@ -11,5 +11,6 @@ do {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(64)
 }
-let demo = RegistrationDemo(configuration: configuration.authConfiguration(), io: StandardLineIO())
+let demo = RegistrationDemo(
+    configuration: configuration.authConfiguration(), io: StandardLineIO(), passwordless: configuration.passwordless)
 exit(await demo.run().rawValue)

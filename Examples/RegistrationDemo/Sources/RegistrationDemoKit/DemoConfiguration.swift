@@ -11,6 +11,7 @@ import Foundation
 /// | `--client-secret` | `COGNATE_CLIENT_SECRET` | none |
 /// | `--store` | `COGNATE_DEMO_STORE` | `~/.cognate-demo` |
 /// | `--profile` | `COGNATE_DEMO_PROFILE` | `default` |
+/// | `--passwordless` (no value) | `COGNATE_DEMO_PASSWORDLESS=1` | off |
 public struct DemoConfiguration: Sendable, Equatable {
     public var endpoint: URL
     public var userPoolId: String
@@ -18,6 +19,8 @@ public struct DemoConfiguration: Sendable, Equatable {
     public var clientSecret: String?
     public var storeDirectory: URL
     public var profile: String
+    /// Sign up with the email only, and sign in with emailed codes.
+    public var passwordless: Bool = false
 
     public struct UsageError: Error, CustomStringConvertible {
         public var description: String
@@ -25,9 +28,9 @@ public struct DemoConfiguration: Sendable, Equatable {
 
     public static let usage = """
         Usage: RegistrationDemo --pool-id <id> --client-id <id> [--endpoint <url>] [--client-secret <secret>]
-                                [--store <directory>] [--profile <name>]
+                                [--store <directory>] [--profile <name>] [--passwordless]
         (or COGNATE_POOL_ID, COGNATE_CLIENT_ID, COGNATE_ENDPOINT, COGNATE_CLIENT_SECRET, COGNATE_DEMO_STORE,
-         COGNATE_DEMO_PROFILE)
+         COGNATE_DEMO_PROFILE, COGNATE_DEMO_PASSWORDLESS=1)
         """
 
     public static func parse(arguments: [String], environment: [String: String]) throws -> DemoConfiguration {
@@ -38,8 +41,13 @@ public struct DemoConfiguration: Sendable, Equatable {
         ]
         var values: [String: String] = [:]
         for (flag, variable) in flags { values[flag] = environment[variable] }
+        var passwordless = environment["COGNATE_DEMO_PASSWORDLESS"] == "1"
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
+            if flag == "--passwordless" {
+                passwordless = true
+                continue
+            }
             guard flags[flag] != nil else { throw UsageError(description: "Unknown option \(flag).\n\(usage)") }
             guard let value = remaining.popFirst() else { throw UsageError(description: "\(flag) needs a value.\n\(usage)") }
             values[flag] = value
@@ -54,7 +62,7 @@ public struct DemoConfiguration: Sendable, Equatable {
         return DemoConfiguration(
             endpoint: endpoint, userPoolId: poolId, clientId: clientId, clientSecret: values["--client-secret"],
             storeDirectory: values["--store"].map { URL(fileURLWithPath: $0) } ?? home.appendingPathComponent(".cognate-demo"),
-            profile: values["--profile"] ?? "default")
+            profile: values["--profile"] ?? "default", passwordless: passwordless)
     }
 
     /// The SDK configuration: tokens and registration progress in a ``FileTokenStore``.

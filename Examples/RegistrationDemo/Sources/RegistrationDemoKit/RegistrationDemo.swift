@@ -6,6 +6,11 @@ import Foundation
 /// then signed in. Everything goes through CognateAuth's ``RegistrationFlow``; the demo only
 /// asks questions and shows answers.
 ///
+/// `passwordless`: step 1 asks for the email only. The confirmation code signs the new user in
+/// (``AuthClient/autoSignIn(clientMetadata:)``); an existing account, or one confirmed after a
+/// restart, signs in with a code sent by email (choice-based sign-in). The pool must allow
+/// `EMAIL_OTP` as a first factor and the app client `ALLOW_USER_AUTH`.
+///
 /// Killed or ended (end of input) halfway, it continues where it stopped on the next run.
 public struct RegistrationDemo: Sendable {
     public enum Outcome: Int32, Sendable {
@@ -18,18 +23,27 @@ public struct RegistrationDemo: Sendable {
     let client: AuthClient
     let io: any LineIO
     let now: @Sendable () -> Date
+    let passwordless: Bool
 
-    public init(client: AuthClient, io: any LineIO, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        client: AuthClient, io: any LineIO, passwordless: Bool = false, now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.client = client
         self.io = io
+        self.passwordless = passwordless
         self.now = now
     }
 
-    public init(configuration: AuthConfiguration, io: any LineIO) {
-        self.init(client: AuthClient(configuration: configuration), io: io)
+    public init(configuration: AuthConfiguration, io: any LineIO, passwordless: Bool = false) {
+        self.init(client: AuthClient(configuration: configuration), io: io, passwordless: passwordless)
     }
 
     struct EndOfInput: Error {}
+
+    /// The account cannot go the passwordless way (no emailed sign-in code for it).
+    struct NoEmailCode: Error, CustomStringConvertible {
+        var description: String { "This account cannot sign in with an emailed code." }
+    }
 
     public func run() async -> Outcome {
         let flow = RegistrationFlow(client: client, requiredAttributes: HealthProfile.requiredAttributes)
@@ -37,6 +51,7 @@ public struct RegistrationDemo: Sendable {
             if await client.state() == .signedOut, (try? await client.currentDevice())?.hasPIN == true {
                 return try await signInWithPIN()
             }
+            if passwordless, await client.state() == .signedOut { try await signInWithoutPassword() }
             if await client.state() == .registrationIncomplete { await say("Resuming your registration.") }
             var step = try await flow.resume()
             while true {
@@ -103,6 +118,81 @@ public struct RegistrationDemo: Sendable {
         case .complete:
             return .complete
         }
+    }
+
+    /// Steps 1 and 2 without a password: the email, then the emailed code, and the user is
+    /// signed in. A code still pending from an earlier run is asked for again.
+    private func signInWithoutPassword() async throws {
+        var email = "", delivery: CodeDelivery?
+        if let pending = try await client.pendingCodes().first(where: { if case .signUp = $0.purpose { true } else { false } }),
+            case .signUp(let username) = pending.purpose
+        {
+            await say("Resuming your registration.")
+            (email, delivery) = (username, pending.delivery)
+        } else {
+            await say("Step 1 of 3 — your email (no password: we send you codes).")
+            while email.isEmpty {
+                let typed = try await ask("Email")
+                do {
+                    switch try await client.signUp(username: typed, attributes: ["email": typed]).nextStep {
+                    case .confirmSignUp(let sent): (email, delivery) = (typed, sent)
+                    case .completeAutoSignIn: return try await signInAfterConfirmation(typed)
+                    case .done: return try await signInWithCode(typed)
+                    }
+                } catch AuthError.usernameExists {
+                    await say("This email already has an account: sign in with a code instead.")
+                    return try await signInWithCode(typed)
+                } catch let error as AuthError {
+                    guard await explain(error) else { throw error }
+                }
+            }
+        }
+        await say("Step 2 of 3 — confirm your email.")
+        while true {
+            let answer = try await ask("Code sent to \(delivery?.destination ?? "your email") (or \"resend\")")
+            do {
+                if answer.lowercased() == "resend" {
+                    delivery = try await client.resendSignUpCode(username: email)
+                    continue
+                }
+                switch try await client.confirmSignUp(username: email, code: answer) {
+                case .completeAutoSignIn: return try await signInAfterConfirmation(email)
+                case .done, .confirmSignUp:  // confirmed, without a session that signs in (a restart lost it)
+                    await say("Your email is confirmed.")
+                    return try await signInWithCode(email)
+                }
+            } catch let error as AuthError {
+                guard await explain(error) else { throw error }
+            }
+        }
+    }
+
+    /// The sign-in a confirmed sign-up's session gives; should the server refuse it (the
+    /// session lasts minutes), a sign-in code instead.
+    private func signInAfterConfirmation(_ email: String) async throws {
+        do {
+            return try await expectSignedIn(try await client.autoSignIn())
+        } catch AuthError.notAuthorized {
+            await say("Your email is confirmed.")
+        }
+        try await signInWithCode(email)
+    }
+
+    /// Choice-based sign-in with a code sent by email.
+    private func signInWithCode(_ email: String) async throws {
+        var step = try await client.signIn(username: email, preferred: .emailOTP)
+        while case .otpCode(let delivery) = step {
+            do {
+                step = try await client.confirmSignIn(otpCode: try await ask("Sign-in code sent to \(delivery.destination)"))
+            } catch AuthError.codeMismatch {
+                await say("That code is not right. Try again.")
+            }
+        }
+        try await expectSignedIn(step)
+    }
+
+    private func expectSignedIn(_ step: SignInStep) async throws {
+        guard case .signedIn = step else { throw NoEmailCode() }
     }
 
     /// The optional last step, when the pool offers PIN sign-in and this device is registered:
