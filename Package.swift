@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "cognate", targets: ["cognate"]),
         .library(name: "CognateAuth", targets: ["CognateAuth"]),
         .library(name: "CognateProtocol", targets: ["CognateProtocol"]),
+        .library(name: "CognateIdentityProtocol", targets: ["CognateIdentityProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -36,10 +37,13 @@ let package = Package(
             name: "CognateProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The identity-pool API's wire types (botocore's cognito-identity model), on
+        // CognateProtocol's wire infrastructure; a module of its own so names do not clash.
+        .target(name: "CognateIdentityProtocol", dependencies: ["CognateProtocol"]),
         .target(
             name: "CognateCore",
             dependencies: [
-                "CognateProtocol", "CognateWebAuthn", "CGMP", "COpenSSL",
+                "CognateProtocol", "CognateIdentityProtocol", "CognateWebAuthn", "CGMP", "COpenSSL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -49,7 +53,7 @@ let package = Package(
         .target(
             name: "CognateStorage",
             dependencies: [
-                "CognateCore", "CognateProtocol", "CSQLite",
+                "CognateCore", "CognateProtocol", "CognateIdentityProtocol", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -61,7 +65,7 @@ let package = Package(
         .target(
             name: "CognateServer",
             dependencies: [
-                "CognateCore", "CognateProtocol", "CognateSMTP",
+                "CognateCore", "CognateProtocol", "CognateIdentityProtocol", "CognateSMTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -157,8 +161,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CognateCoreTests",
-            dependencies: ["CognateCore", "CognateStorage", .product(name: "CryptoExtras", package: "swift-crypto")]),
-        .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage", "CognateCore"]),
+            dependencies: ["CognateCore", "CognateStorage", "CognateIdentityProtocol", .product(name: "CryptoExtras", package: "swift-crypto")]),
+        .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage", "CognateCore", "CognateIdentityProtocol"]),
         .testTarget(
             name: "CognateServerTests",
             dependencies: [

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Generates CognateProtocol's wire types from botocore's cognito-idp service model.
+"""Generates the wire types of Cognate's two APIs from botocore's service models: CognateProtocol's
+from `cognito-idp` (user pools) and CognateIdentityProtocol's from `cognito-identity` (identity
+pools), the second reusing the first's public wire infrastructure (WireShape, WireValidator …).
 
 The model is the single definition of the wire: member names, required members, length and
 value ranges, patterns and enums all come from it, so the server and the SDK cannot drift from
@@ -9,7 +11,10 @@ compat/requirements.txt):
     python3 Scripts/generate-wire-types.py           # rewrite the generated files
     python3 Scripts/generate-wire-types.py --check   # exit 1 when they differ from its output
 
-Output: Sources/CognateProtocol/Generated/*.swift (committed; do not edit by hand).
+Output: Sources/CognateProtocol/Generated/*.swift and Sources/CognateIdentityProtocol/Generated/*.swift
+(committed; do not edit by hand). Each module has its own names (`CognitoAPI` and
+`CognitoIdentityAPI`, `CognitoErrorCode` and `CognitoIdentityErrorCode`); shapes keep the
+model's names, so the few both models define (`TagResourceResponse` …) are told apart by module.
 """
 import gzip
 import json
@@ -19,9 +24,30 @@ import sys
 
 import botocore
 
-MODEL = os.path.join(os.path.dirname(botocore.__file__),
-                     "data", "cognito-idp", "2016-04-18", "service-2.json.gz")
-OUT = os.path.join(os.path.dirname(__file__), "..", "Sources", "CognateProtocol", "Generated")
+DATA = os.path.join(os.path.dirname(botocore.__file__), "data")
+SOURCES = os.path.join(os.path.dirname(__file__), "..", "Sources")
+
+
+class API:
+    """One service model and the module its types go to."""
+
+    def __init__(self, service, version, module, operations_enum, error_enum, title, imports):
+        self.service = service
+        self.version = version
+        self.model_path = os.path.join(DATA, service, version, "service-2.json.gz")
+        self.out = os.path.join(SOURCES, module, "Generated")
+        self.operations_enum = operations_enum
+        self.error_enum = error_enum
+        self.title = title
+        self.imports = imports
+
+
+APIS = [
+    API("cognito-idp", "2016-04-18", "CognateProtocol", "CognitoAPI", "CognitoErrorCode",
+        "the Cognito User Pools API", ["Foundation"]),
+    API("cognito-identity", "2014-06-30", "CognateIdentityProtocol", "CognitoIdentityAPI", "CognitoIdentityErrorCode",
+        "the Cognito Identity (identity pools) API", ["CognateProtocol", "Foundation"]),
+]
 
 SWIFT_KEYWORDS = {
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
@@ -33,8 +59,8 @@ SWIFT_KEYWORDS = {
 }
 
 
-def load_model():
-    with gzip.open(MODEL) as f:
+def load_model(api):
+    with gzip.open(api.model_path) as f:
         return json.load(f)
 
 
@@ -104,8 +130,9 @@ def java_pattern_to_icu(pattern):
 
 
 class Generator:
-    def __init__(self, model):
+    def __init__(self, model, api):
         self.model = model
+        self.api = api
         self.shapes = model["shapes"]
         self.patterns = {}
 
@@ -326,8 +353,9 @@ class Generator:
         return "\n".join(out)
 
     def emit_operations(self, ops):
-        out = ["/// Every operation of the Cognito User Pools API, as the model defines it.",
-               "public enum CognitoAPI {"]
+        prefix = self.model["metadata"]["targetPrefix"] + "."
+        out = [f"/// Every operation of {self.api.title}, as the model defines it.",
+               f"public enum {self.api.operations_enum} {{"]
         for name in sorted(ops):
             op = ops[name]
             inp = op["input"]["shape"]
@@ -337,14 +365,16 @@ class Generator:
             out.append(f"        public typealias Input = {inp}")
             out.append(f"        public typealias Output = {outp}")
             out.append(f"        public static let name = {swift_string_literal(name)}")
+            if prefix != "AWSCognitoIdentityProviderService.":
+                out.append(f"        public static let targetPrefix = {swift_string_literal(prefix)}")
             out.append(f"        public static let authorization: OperationAuthorization = "
                        f"{'.unsigned' if public else '.sigV4'}")
             out.append("    }")
         out.append("}")
         out.append("")
-        out.append("extension CognitoAPI {")
+        out.append(f"extension {self.api.operations_enum} {{")
         out.append("    /// The error shapes each operation may return, from the model.")
-        out.append("    public static let declaredErrors: [String: [CognitoErrorCode]] = [")
+        out.append(f"    public static let declaredErrors: [String: [{self.api.error_enum}]] = [")
         for name in sorted(ops):
             errs = [e["shape"] for e in ops[name].get("errors", [])]
             out.append(f"        {swift_string_literal(name)}: [" + ", ".join(
@@ -355,8 +385,8 @@ class Generator:
 
     def emit_errors(self):
         names = sorted(n for n in self.shapes if self.is_exception(n))
-        out = ["/// Every error shape of the Cognito User Pools API. `rawValue` is the `__type` on the wire.",
-               "public enum CognitoErrorCode: String, Sendable, CaseIterable, Codable {"]
+        out = [f"/// Every error shape of {self.api.title}. `rawValue` is the `__type` on the wire.",
+               f"public enum {self.api.error_enum}: String, Sendable, CaseIterable, Codable {{"]
         for n in names:
             case = lower_camel(n[:-len("Exception")] if n.endswith("Exception") else n)
             out.append(f"    case {escape_identifier(case)} = {swift_string_literal(n)}")
@@ -383,22 +413,23 @@ class Generator:
         return "\n".join(out)
 
 
-HEADER = """// Generated by Scripts/generate-wire-types.py from botocore's cognito-idp 2016-04-18 model
+HEADER = """// Generated by Scripts/generate-wire-types.py from botocore's {service} {model_version} model
 // (botocore {version}). Do not edit by hand: change the generator and run it again.
-import Foundation
+{imports}
 """
 
 
-def main():
-    model = load_model()
-    gen = Generator(model)
+def generate(api):
+    """The generated files of one API, by name, with a summary line."""
+    model = load_model(api)
+    gen = Generator(model, api)
     ops = model["operations"]
     shapes = gen.shapes
     structs = sorted(n for n, s in shapes.items()
                      if s["type"] == "structure" and not s.get("exception") and not s.get("document"))
     enums = sorted(n for n in shapes if gen.is_enum(n))
-    os.makedirs(OUT, exist_ok=True)
-    header = HEADER.format(version=botocore.__version__)
+    header = HEADER.format(service=api.service, model_version=api.version, version=botocore.__version__,
+                           imports="\n".join(f"import {m}" for m in api.imports))
 
     # Structures in groups so no single file is enormous.
     groups = {}
@@ -410,25 +441,38 @@ def main():
     files["Operations.swift"] = gen.emit_operations(ops)
     files["Errors.swift"] = gen.emit_errors()
     files["Patterns.swift"] = gen.emit_patterns()  # last: collects patterns used above
-    if "--check" in sys.argv[1:]:
-        expected = {fname: header + "\n" + body + "\n" for fname, body in files.items()}
-        present = {f for f in os.listdir(OUT) if f.endswith(".swift")}
-        stale = sorted(f for f in expected if f not in present or open(os.path.join(OUT, f)).read() != expected[f])
-        extra = sorted(present - set(expected))
-        if stale or extra:
-            print("Sources/CognateProtocol/Generated differs from the generator's output "
-                  f"(changed: {', '.join(stale) or 'none'}; not generated: {', '.join(extra) or 'none'}): "
-                  "run python3 Scripts/generate-wire-types.py", file=sys.stderr)
-            sys.exit(1)
-        return
-    for old in os.listdir(OUT):
-        if old.endswith(".swift") and old not in files:
-            os.remove(os.path.join(OUT, old))
-    for fname, body in files.items():
-        with open(os.path.join(OUT, fname), "w") as f:
-            f.write(header + "\n" + body + "\n")
-    print(f"{len(structs)} structures, {len(enums)} enums, {len(ops)} operations, "
-          f"{len(gen.patterns)} patterns -> {os.path.relpath(OUT)}", file=sys.stderr)
+    expected = {fname: header + "\n" + body + "\n" for fname, body in files.items()}
+    summary = (f"{len(structs)} structures, {len(enums)} enums, {len(ops)} operations, "
+               f"{len(gen.patterns)} patterns -> {os.path.relpath(api.out)}")
+    return expected, summary
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    failed = False
+    for api in APIS:
+        expected, summary = generate(api)
+        if check:
+            present = {f for f in os.listdir(api.out) if f.endswith(".swift")} if os.path.isdir(api.out) else set()
+            stale = sorted(f for f in expected
+                           if f not in present or open(os.path.join(api.out, f)).read() != expected[f])
+            extra = sorted(present - set(expected))
+            if stale or extra:
+                print(f"{os.path.relpath(api.out)} differs from the generator's output "
+                      f"(changed: {', '.join(stale) or 'none'}; not generated: {', '.join(extra) or 'none'}): "
+                      "run python3 Scripts/generate-wire-types.py", file=sys.stderr)
+                failed = True
+            continue
+        os.makedirs(api.out, exist_ok=True)
+        for old in os.listdir(api.out):
+            if old.endswith(".swift") and old not in expected:
+                os.remove(os.path.join(api.out, old))
+        for fname, text in expected.items():
+            with open(os.path.join(api.out, fname), "w") as f:
+                f.write(text)
+        print(summary, file=sys.stderr)
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

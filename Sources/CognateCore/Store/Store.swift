@@ -28,6 +28,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
     & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository & TermsRepository
     & AuthEventRepository & ManagedLoginBrandingRepository & PasskeyRepository & SessionRepository
+    & IdentityPoolRepository & IdentityRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///
@@ -64,6 +65,8 @@ public enum UniqueKey: String, Sendable {
     case terms
     case managedLoginBranding
     case passkey
+    case identityPool
+    case identityLogin
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

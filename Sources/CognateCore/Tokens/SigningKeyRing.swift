@@ -58,6 +58,10 @@ public struct SigningKey: Sendable {
 ///   use.
 public final class SigningKeyRing: @unchecked Sendable {
     public static let retentionAfterSuperseded: TimeInterval = 86_400 + 300
+    /// The key set of the identity-pool service's OpenID tokens: stored, rotated and retired
+    /// like a pool's (`cognate keys rotate cognito-identity`), under a name no user pool id can
+    /// have (pool ids have an underscore), so no pool's tokens verify with it or it with theirs.
+    public static let identityKeySet = "cognito-identity"
     /// A pool's keys are reloaded for an unknown `kid` at most this often (unknown kids cannot
     /// flood the store).
     static let unknownKeyReloadInterval: TimeInterval = 5
@@ -153,7 +157,7 @@ public final class SigningKeyRing: @unchecked Sendable {
             // Nothing is cached for a pool that does not exist (forged issuers cannot fill memory).
             let record = try SigningKey.generate(poolId: poolId, at: now, activatesAt: now)
             try await store.write { transaction in
-                guard try await transaction.pool(id: poolId) != nil else { throw PoolDirectory.poolNotFound(poolId) }
+                guard try await Self.keySetExists(poolId, in: transaction) else { throw PoolDirectory.poolNotFound(poolId) }
                 try await transaction.insertSigningKey(record)
                 try await transaction.recordChange(.signingKeys, subject: poolId, at: now)
             }
@@ -163,6 +167,12 @@ public final class SigningKeyRing: @unchecked Sendable {
             .sorted { ($0.activatesAt, $0.createdAt) < ($1.activatesAt, $1.createdAt) }.map(parse)
         return LoadedKeys(
             own: usable.filter { $0.poolId == poolId }, shared: usable.filter { $0.poolId == nil }, loadedAt: now)
+    }
+
+    /// Whether keys may be made for `poolId`: a user pool that exists, or the identity key set.
+    static func keySetExists(_ poolId: String, in transaction: any StoreTransaction) async throws -> Bool {
+        if poolId == identityKeySet { return true }
+        return try await transaction.pool(id: poolId) != nil
     }
 
     static func isUsable(_ record: SigningKeyRecord, at now: Date) -> Bool {
@@ -191,7 +201,7 @@ public final class SigningKeyRing: @unchecked Sendable {
     {
         let record = try SigningKey.generate(poolId: poolId, at: now, activatesAt: now + activationDelay)
         try await store.write { transaction in
-            guard try await transaction.pool(id: poolId) != nil else { throw PoolDirectory.poolNotFound(poolId) }
+            guard try await Self.keySetExists(poolId, in: transaction) else { throw PoolDirectory.poolNotFound(poolId) }
             try await transaction.insertSigningKey(record)
             try await transaction.expireSigningKeys(
                 poolId: poolId, except: record.kid, at: record.activatesAt + retentionAfterSuperseded)

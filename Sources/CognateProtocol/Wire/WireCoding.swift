@@ -4,7 +4,10 @@ import Foundation
 /// (fractional allowed), absent members are omitted.
 public enum WireCoding {
     public static let contentType = "application/x-amz-json-1.1"
+    /// The user-pool API's operations (`cognito-idp`).
     public static let targetPrefix = "AWSCognitoIdentityProviderService."
+    /// The identity-pool API's operations (`cognito-identity`), served on the same endpoint.
+    public static let identityTargetPrefix = "AWSCognitoIdentityService."
 
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()

@@ -49,8 +49,9 @@ public struct EmptyResponse: WireShape {
     }
 }
 
-/// Coding keys of a structure without members.
-enum WireNoKeys: CodingKey {}
+/// Coding keys of a structure without members (public: CognateIdentityProtocol's generated
+/// shapes use it too).
+public enum WireNoKeys: CodingKey {}
 
 /// Whether an operation needs an AWS Signature V4 (IAM / admin credentials) or is authorized by
 /// what the request carries (client id, secret hash, session, access or refresh token).
@@ -59,15 +60,20 @@ public enum OperationAuthorization: Sendable {
     case sigV4
 }
 
-/// One operation of the API: its name (the `X-Amz-Target` suffix) and wire types.
+/// One operation of an API: its name (the `X-Amz-Target` suffix), the API's target prefix and
+/// wire types.
 public protocol CognitoOperation {
     associatedtype Input: WireShape
     associatedtype Output: WireShape
     static var name: String { get }
+    /// `AWSCognitoIdentityProviderService.` (user pools, the default) or
+    /// `AWSCognitoIdentityService.` (identity pools).
+    static var targetPrefix: String { get }
     static var authorization: OperationAuthorization { get }
 }
 
 extension CognitoOperation {
+    public static var targetPrefix: String { WireCoding.targetPrefix }
     /// The `X-Amz-Target` header value naming this operation.
-    public static var target: String { "AWSCognitoIdentityProviderService." + name }
+    public static var target: String { targetPrefix + name }
 }

@@ -139,7 +139,7 @@ public final class WirePattern: @unchecked Sendable {
     /// For `[class]+` patterns: which ASCII bytes the class admits.
     private let asciiClass: [Bool]?
 
-    init(_ source: String, icu: String) {
+    public init(_ source: String, icu: String) {
         self.source = source
         // `\z`, not `$`: ICU's `$` also matches before a final line break, Java's matches() does not.
         self.regex = try! NSRegularExpression(pattern: "^(?:" + icu + ")\\z", options: [])
