@@ -113,6 +113,12 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Comma-separated origins whose web pages may call the public operations, * for any (env COGNATE_CORS_ORIGINS; default *). Admin operations never answer to browsers.")
     var corsOrigins: String?
 
+    @Option(name: .long, help: "STS endpoint GetCredentialsForIdentity exchanges identity pools' OpenID tokens at (AssumeRoleWithWebIdentity), e.g. https://sts.amazonaws.com (env COGNATE_STS_ENDPOINT; default none: GetCredentialsForIdentity answers ExternalServiceException).")
+    var stsEndpoint: String?
+
+    @Option(name: .long, help: "Comma-separated NAME=URL: base URLs standing in for identity-pool login providers (accounts.google.com, appleid.apple.com, graph.facebook.com, www.amazon.com, an OIDC provider's name), e.g. for tests (env COGNATE_IDENTITY_PROVIDER_URLS).")
+    var identityProviderURLs: String?
+
     @Option(name: .long, help: "Behind a reverse proxy: header whose last entry is the caller's address, e.g. X-Forwarded-For (env COGNATE_CLIENT_ADDRESS_HEADER).")
     var clientAddressHeader: String?
 
@@ -263,6 +269,23 @@ struct ServerOptions: ParsableArguments {
         }
         config.auditLogPath = Setting.string(auditLog, "COGNATE_AUDIT_LOG")
         config.logDeliveryDirectory = Setting.string(logDeliveryDirectory, "COGNATE_LOG_DELIVERY_DIRECTORY")
+        if let text = Setting.string(stsEndpoint, "COGNATE_STS_ENDPOINT") {
+            if let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil {
+                config.stsEndpoint = url
+            } else {
+                refusals.add("\(Setting.origin(of: "COGNATE_STS_ENDPOINT", flag: stsEndpoint) ?? "sts_endpoint") must be an http(s) URL, not \(text).")
+            }
+        }
+        if let text = Setting.string(identityProviderURLs, "COGNATE_IDENTITY_PROVIDER_URLS") {
+            for pair in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !pair.isEmpty {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty, let url = URL(string: parts[1]), url.host != nil else {
+                    refusals.add("identity_provider_urls must be NAME=URL pairs separated by commas, not \(pair).")
+                    continue
+                }
+                config.identityProviderURLs[parts[0]] = parts[1]
+            }
+        }
         _ = refusals.read { try Serve.logLevel(logLevel) }
         _ = refusals.read { try Serve.logsAsJSON(logFormat) }
         let problems = refusals.messages + config.problems(listening: listening)

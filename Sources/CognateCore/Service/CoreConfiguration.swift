@@ -24,6 +24,8 @@ public struct CoreConfiguration: Sendable {
     public var breachedPasswords: BreachedPasswords = .empty
     /// Directory of the files SetLogDeliveryConfiguration's destinations map to; nil: none.
     public var logDeliveryDirectory: String?
+    /// The identity-pool service's STS endpoint and login providers.
+    public var identityPools = IdentityPoolSettings()
 
     public init(
         region: String = "us-east-1", accountId: String = "000000000000",

@@ -27,6 +27,8 @@ public struct IdentityService: Sendable {
     public let oauth: OAuth
     public let federation: Federation
     public let threatProtection: ThreatProtectionAdministration
+    public let identityPools: IdentityPoolAdministration
+    public let identities: FederatedIdentities
     public let housekeeping: Housekeeping
 
     /// Prepares the use cases: loads (or creates) the code-hash secret. Signing keys are loaded
@@ -180,6 +182,23 @@ public struct IdentityService: Sendable {
         threatProtection = ThreatProtectionAdministration(
             store: store, time: time, configuration: configuration, directory: directory,
             users: users)
+        let identityPoolLookup = IdentityPoolLookup(store: store, configuration: configuration)
+        identityPools = IdentityPoolAdministration(
+            store: store, time: time, random: random, configuration: configuration, lookup: identityPoolLookup)
+        let openIdTokens = OpenIdTokens(
+            keys: keys, time: time, lookup: identityPoolLookup,
+            issuer: configuration.publicBaseURL + "/" + SigningKeyRing.identityKeySet)
+        let providerURLs = configuration.identityPools.providerURLs
+        let loginVerifier = LoginVerifier(
+            userPools: UserPoolLogins(store: store, time: time, keys: keys, issuerBase: configuration.publicBaseURL),
+            openIdConnect: OpenIdConnectLogins(
+                time: time, keySets: ProviderKeySets(upstream: upstream), providerURLs: providerURLs, log: log),
+            inspection: TokenInspection(upstream: upstream, providerURLs: providerURLs, log: log),
+            openIdTokens: openIdTokens)
+        identities = FederatedIdentities(
+            store: store, time: time, configuration: configuration, lookup: identityPoolLookup, logins: loginVerifier,
+            links: IdentityLinks(store: store, time: time, random: random), openIdTokens: openIdTokens,
+            sts: STSCredentials(upstream: upstream, endpoint: configuration.identityPools.stsEndpoint, log: log))
         housekeeping = Housekeeping(
             store: store, time: time, cache: cache, keys: keys, deliveryQueue: deliveryQueue,
             changeFeedCursor: ChangeFeedCursor(), accessTokens: accessTokens, triggers: triggers)

@@ -79,7 +79,7 @@ public struct CognateServer: Sendable {
             router.add(middleware: DevModeGuard(
                 publicHost: URL(string: configuration.resolvedPublicBaseURL)?.host?.lowercased(),
                 isAdminOperation: { target in
-                    CognitoAPIResponder.operationName(target).flatMap { table.handlers[$0] }?.authorization == .sigV4
+                    table.handler(forTarget: target)?.authorization == .sigV4
                 }))
         }
         let cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
@@ -101,8 +101,10 @@ public struct CognateServer: Sendable {
         return router
     }
 
-    /// Names of the operations served.
+    /// Names of the user-pool operations served.
     public static var supportedOperations: [String] { OperationTable.cognate.operationNames }
+    /// Names of the identity-pool operations served.
+    public static var supportedIdentityOperations: [String] { OperationTable.cognate.identityOperationNames }
 
     /// Serves until SIGTERM or SIGINT, then finishes in-flight requests and closes the
     /// database (every committed transaction is already on disk).

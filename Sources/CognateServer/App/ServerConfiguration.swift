@@ -50,6 +50,10 @@ public struct ServerConfiguration: Sendable {
     public var breachedPasswords = BreachedPasswords.empty
     /// Where SetLogDeliveryConfiguration's destinations are written (one JSON-lines file each).
     public var logDeliveryDirectory: String?
+    /// The STS endpoint identity pools' GetCredentialsForIdentity calls; nil: none.
+    public var stsEndpoint: URL?
+    /// Base URLs standing in for identity-pool login providers, by Logins key.
+    public var identityProviderURLs: [String: String] = [:]
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
     /// Where `GET /metrics` reads from (`ServerMetrics.bootstrap()`); nil: no metrics route.
@@ -131,6 +135,7 @@ extension ServerConfiguration {
             configurationCacheTTL: configurationCacheSeconds, rateLimits: rateLimits)
         core.breachedPasswords = breachedPasswords
         core.logDeliveryDirectory = logDeliveryDirectory
+        core.identityPools = IdentityPoolSettings(stsEndpoint: stsEndpoint, providerURLs: identityProviderURLs)
         return core
     }
 }

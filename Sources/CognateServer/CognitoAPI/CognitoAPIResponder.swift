@@ -6,7 +6,9 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// `POST /`: the Cognito User Pools API (AWS JSON 1.1, operation in `X-Amz-Target`).
+/// `POST /`: the Cognito User Pools API and the Cognito Identity (identity pools) API (AWS JSON
+/// 1.1, operation in `X-Amz-Target`: `AWSCognitoIdentityProviderService.*` or
+/// `AWSCognitoIdentityService.*`).
 ///
 /// Contract: every request gets a JSON answer with `x-amzn-RequestId`; every failure is a
 /// Cognito-shaped error (`__type`, `message`) with 400 for the client's mistakes and 500 only
@@ -27,10 +29,10 @@ struct CognitoAPIResponder: Sendable {
 
     func respond(to request: Request) async -> Response {
         let target = request.headers[HTTPField.Name("x-amz-target")!]
-        let name = Self.operationName(target)
-        let handler = name.flatMap { table.handlers[$0] }
+        let handler = table.handler(forTarget: target)
+        let name = handler?.name
         let (response, body, verifiedKey) = await answer(request, target: target, handler: handler)
-        let operation = handler == nil ? "unknown" : name ?? "unknown"
+        let operation = name ?? "unknown"
         let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
         ObservedRequest.current?.name(operation: operation, outcome: outcome, audited: auditLog != nil)
         if let auditLog, let handler, let name {
@@ -86,12 +88,6 @@ struct CognitoAPIResponder: Sendable {
             logger.error("\(text)", metadata: ["request_id": .string(requestId)])
         }
         return Self.error(type: wire.type, message: wire.message, status: wire.status, requestId: requestId)
-    }
-
-    /// `AWSCognitoIdentityProviderService.SignUp` → `SignUp`.
-    static func operationName(_ target: String?) -> String? {
-        guard let target, target.hasPrefix(WireCoding.targetPrefix) else { return nil }
-        return String(target.dropFirst(WireCoding.targetPrefix.count))
     }
 
     /// The whole body, at most `limit` bytes. A body the HTTP layer cannot read (broken chunked

@@ -22,7 +22,7 @@ public struct DirectOperations: Sendable {
     /// Calls `operation` with its input document `body`; returns the output document.
     public func call(_ operation: String, body: Data) async throws -> Data {
         do {
-            guard let handler = OperationTable.cognate.handlers[operation] else {
+            guard let handler = OperationTable.cognate.handler(forTarget: WireCoding.targetPrefix + operation) else {
                 throw WireFault.unknownOperation(WireCoding.targetPrefix + operation)
             }
             return try await handler.invoke(body, server.service, server.placement)

@@ -1,4 +1,5 @@
 import CognateCore
+import CognateIdentityProtocol
 import CognateProtocol
 
 extension OperationTable {
@@ -165,6 +166,40 @@ extension OperationTable {
         table.register(CognitoAPI.AdminRemoveUserFromGroup.self, { $0.userAdministration.adminRemoveUserFromGroup })
         table.register(CognitoAPI.AdminListGroupsForUser.self, { $0.userAdministration.adminListGroupsForUser })
         table.register(CognitoAPI.ListUsersInGroup.self, { $0.userAdministration.listUsersInGroup })
+        registerIdentityOperations(&table)
         return table
     }()
+
+    /// The identity-pool API (`cognito-identity`), on the same endpoint. GetId, GetOpenIdToken,
+    /// GetCredentialsForIdentity and UnlinkIdentity are public (the model's `authtype: none`);
+    /// the others are admin operations (SigV4 outside dev mode). Those that sign an OpenID token
+    /// are `.cryptographic`.
+    private static func registerIdentityOperations(_ table: inout OperationTable) {
+        table.register(CognitoIdentityAPI.CreateIdentityPool.self, { $0.identityPools.createIdentityPool })
+        table.register(CognitoIdentityAPI.DescribeIdentityPool.self, { $0.identityPools.describeIdentityPool })
+        table.register(CognitoIdentityAPI.UpdateIdentityPool.self, { $0.identityPools.updateIdentityPool })
+        table.register(CognitoIdentityAPI.DeleteIdentityPool.self, { $0.identityPools.deleteIdentityPool })
+        table.register(CognitoIdentityAPI.ListIdentityPools.self, { $0.identityPools.listIdentityPools })
+        table.register(CognitoIdentityAPI.SetIdentityPoolRoles.self, { $0.identityPools.setIdentityPoolRoles })
+        table.register(CognitoIdentityAPI.GetIdentityPoolRoles.self, { $0.identityPools.getIdentityPoolRoles })
+        table.register(CognitoIdentityAPI.SetPrincipalTagAttributeMap.self, { $0.identityPools.setPrincipalTagAttributeMap })
+        table.register(CognitoIdentityAPI.GetPrincipalTagAttributeMap.self, { $0.identityPools.getPrincipalTagAttributeMap })
+        table.register(CognitoIdentityAPI.TagResource.self, { $0.identityPools.tagResource })
+        table.register(CognitoIdentityAPI.UntagResource.self, { $0.identityPools.untagResource })
+        table.register(CognitoIdentityAPI.ListTagsForResource.self, { $0.identityPools.listTagsForResource })
+        table.register(CognitoIdentityAPI.GetId.self, { $0.identities.getId })
+        table.register(CognitoIdentityAPI.GetOpenIdToken.self, { $0.identities.getOpenIdToken }, work: .cryptographic)
+        table.register(
+            CognitoIdentityAPI.GetCredentialsForIdentity.self, { $0.identities.getCredentialsForIdentity }, work: .cryptographic)
+        table.register(CognitoIdentityAPI.DescribeIdentity.self, { $0.identities.describeIdentity })
+        table.register(CognitoIdentityAPI.ListIdentities.self, { $0.identities.listIdentities })
+        table.register(CognitoIdentityAPI.DeleteIdentities.self, { $0.identities.deleteIdentities })
+        table.register(CognitoIdentityAPI.UnlinkIdentity.self, { $0.identities.unlinkIdentity })
+        table.register(
+            CognitoIdentityAPI.GetOpenIdTokenForDeveloperIdentity.self, { $0.identities.getOpenIdTokenForDeveloperIdentity },
+            work: .cryptographic)
+        table.register(CognitoIdentityAPI.LookupDeveloperIdentity.self, { $0.identities.lookupDeveloperIdentity })
+        table.register(CognitoIdentityAPI.MergeDeveloperIdentities.self, { $0.identities.mergeDeveloperIdentities })
+        table.register(CognitoIdentityAPI.UnlinkDeveloperIdentity.self, { $0.identities.unlinkDeveloperIdentity })
+    }
 }

@@ -23,13 +23,28 @@ struct OperationTable: Sendable {
     }
 
     struct Handler: Sendable {
+        /// How metrics, the access log and the audit log name it: the operation's name for the
+        /// user-pool API, `cognito-identity:<name>` for the identity-pool API (both have a
+        /// TagResource).
+        let name: String
         let authorization: OperationAuthorization
         let invoke: @Sendable (_ body: Data, _ service: IdentityService, _ placement: WorkPlacement) async throws -> Data
     }
 
+    /// By the whole `X-Amz-Target` value (`AWSCognitoIdentityProviderService.SignUp`).
     private(set) var handlers: [String: Handler] = [:]
 
-    var operationNames: [String] { handlers.keys.sorted() }
+    /// The user-pool operations served (README counts them).
+    var operationNames: [String] { names(prefix: WireCoding.targetPrefix) }
+    /// The identity-pool operations served.
+    var identityOperationNames: [String] { names(prefix: WireCoding.identityTargetPrefix) }
+
+    private func names(prefix: String) -> [String] {
+        handlers.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
+
+    /// The handler of an `X-Amz-Target` value.
+    func handler(forTarget target: String?) -> Handler? { target.flatMap { handlers[$0] } }
 
     mutating func register<Operation: CognitoOperation>(
         _ operation: Operation.Type,
@@ -46,7 +61,8 @@ struct OperationTable: Sendable {
         _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output,
         work: @escaping @Sendable (Operation.Input) -> Work
     ) {
-        handlers[Operation.name] = Handler(authorization: Operation.authorization) { body, service, placement in
+        let name = Operation.targetPrefix == WireCoding.targetPrefix ? Operation.name : "cognito-identity:" + Operation.name
+        handlers[Operation.target] = Handler(name: name, authorization: Operation.authorization) { body, service, placement in
             let input = try Self.decode(Operation.Input.self, from: body)
             let output = switch work(input) {
             case .light: try await useCase(service)(input)

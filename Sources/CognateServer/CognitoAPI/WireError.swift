@@ -1,4 +1,5 @@
 import CognateCore
+import CognateIdentityProtocol
 import CognateProtocol
 import Foundation
 
@@ -21,6 +22,8 @@ struct WireError: Error, CustomStringConvertible {
     init(_ error: any Error) {
         switch error {
         case let error as CognitoError:
+            self.init(type: error.code.rawValue, message: error.message, status: error.httpStatus, isServerFault: error.code.isServerFault)
+        case let error as CognitoIdentityError:
             self.init(type: error.code.rawValue, message: error.message, status: error.httpStatus, isServerFault: error.code.isServerFault)
         case let fault as WireFault:
             self.init(type: fault.type, message: fault.message, status: fault.status)

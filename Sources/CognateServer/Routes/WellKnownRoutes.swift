@@ -9,6 +9,9 @@ enum WellKnownRoutes {
     static func add(to router: Router<CognateRequestContext>, service: IdentityService, cors: CORSPolicy) {
         router.get("/:poolId/.well-known/jwks.json") { request, context in
             let poolId = try context.parameters.require("poolId")
+            if poolId == SigningKeyRing.identityKeySet {
+                return try JSONResponse.ok(try await service.identities.jwks()).allowing(cors, for: request)
+            }
             guard let jwks = try await service.pools.jwks(poolId: poolId) else {
                 return JSONResponse.notFound("User pool \(poolId) does not exist.")
             }
@@ -16,6 +19,7 @@ enum WellKnownRoutes {
         }
         router.get("/:poolId/.well-known/openid-configuration") { request, context in
             let poolId = try context.parameters.require("poolId")
+            if poolId == SigningKeyRing.identityKeySet { return try identityDiscovery(service).allowing(cors, for: request) }
             guard try await service.pools.poolExists(poolId) else { return JSONResponse.notFound("User pool \(poolId) does not exist.") }
             let issuer = service.oauth.issuer(poolId: poolId)
             let base = service.oauth.publicBaseURL
@@ -37,6 +41,24 @@ enum WellKnownRoutes {
             ]
             return try JSONResponse.ok(document).allowing(cors, for: request)
         }
+    }
+}
+
+extension WellKnownRoutes {
+    /// The discovery document of the identity service's OpenID tokens (issuer
+    /// `<public URL>/cognito-identity`): what an OIDC consumer (STS, MinIO, Vault) reads to find
+    /// the keys. The tokens come from GetOpenIdToken, not from an authorization endpoint.
+    static func identityDiscovery(_ service: IdentityService) throws -> Response {
+        let issuer = service.identities.issuer
+        let document: [String: JSONAny] = [
+            "issuer": .string(issuer),
+            "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
+            "response_types_supported": .strings(["id_token"]),
+            "subject_types_supported": .strings(["public"]),
+            "id_token_signing_alg_values_supported": .strings(["RS256"]),
+            "claims_supported": .strings(["iss", "sub", "aud", "amr", "exp", "iat"]),
+        ]
+        return try JSONResponse.ok(document)
     }
 }
 

@@ -61,6 +61,8 @@ enum SettingCatalog {
         .init(path: "cors_origins", summary: "origins whose pages may call public operations, * for any (default *)",
               byDefault: server.corsAllowedOrigins.joined(separator: ",")),
         .init(path: "client_address_header", summary: "behind a proxy: header whose last entry is the caller's address"),
+        .init(path: "sts_endpoint", summary: "STS endpoint GetCredentialsForIdentity calls (AssumeRoleWithWebIdentity); none by default"),
+        .init(path: "identity_provider_urls", summary: "NAME=URL,…: base URLs standing in for identity-pool login providers"),
         .init(path: "rate_limit.user_creation", summary: "sign-up calls per client and address per minute (default 60)",
               byDefault: String(limits.userCreationPerMinute)),
         .init(path: "rate_limit.account_recovery", summary: "recovery calls per client and address per minute (default 30)",
