@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Writes docs/compatibility.md: every operation of botocore's cognito-idp model, whether Cognate
-serves it (read from Sources/CognateServer/CognitoAPI/OperationTable+Cognate.swift), the errors
-Cognito documents for it, and which of those Cognate never answers, and why.
+"""Writes docs/compatibility.md: every operation of botocore's cognito-idp model and, in a section
+of its own, of its cognito-identity model (identity pools), whether Cognate serves it (read from
+Sources/CognateServer/CognitoAPI/OperationTable+Cognate.swift), the errors Cognito documents for
+it, and which of those Cognate never answers, and why.
 
     python3 Scripts/generate-compatibility.py           # rewrite the document
     python3 Scripts/generate-compatibility.py --check   # exit 1 when it is out of date
@@ -113,7 +114,66 @@ Where Cognate does differently from Cognito on purpose:
 
 
 def served_operations():
-    return set(re.findall(r"CognitoAPI\.(\w+)\.self", TABLE.read_text()))
+    return set(re.findall(r"\bCognitoAPI\.(\w+)\.self", TABLE.read_text()))
+
+
+def served_identity_operations():
+    return set(re.findall(r"\bCognitoIdentityAPI\.(\w+)\.self", TABLE.read_text()))
+
+
+# The identity-pool API: errors Cognate does not produce, by the reason shown.
+IDENTITY_NEVER = {
+    "no request limits on the identity-pool API (put a proxy's in front)": {"TooManyRequestsException"},
+    "the database serializes updates": {"ConcurrentModificationException"},
+}
+IDENTITY_NEVER_FOR = {
+    "CreateIdentityPool": {"LimitExceededException": "no limit on the number of identity pools",
+                           "ResourceConflictException": "pool names need not be unique (as in Cognito)"},
+    "UpdateIdentityPool": {"LimitExceededException": "no limit on the number of identity pools",
+                           "ResourceConflictException": "pool names need not be unique (as in Cognito)"},
+    "GetIdentityPoolRoles": {"ResourceConflictException": "a read conflicts with nothing"},
+    "SetIdentityPoolRoles": {"ResourceConflictException": "roles are replaced whole"},
+    "LookupDeveloperIdentity": {},
+}
+
+IDENTITY_HEADER = """
+## The identity-pool API (`cognito-identity`)
+
+Every operation of Cognito's identity-pool API (botocore's `cognito-identity` model, {count}
+operations), served on the same endpoint with `X-Amz-Target: AWSCognitoIdentityService.<name>`;
+Cognate serves **{served}**. GetId, GetOpenIdToken, GetCredentialsForIdentity and UnlinkIdentity
+are public, as the model says; the others are admin operations (SigV4 outside dev mode). How it
+works, what to configure and where Cognate differs: [identity-pools.md](identity-pools.md).
+
+| operation | Cognate | errors Cognito documents | of those, never answered by Cognate |
+| --- | --- | --- | --- |
+"""
+
+
+def render_identity():
+    model = botocore.session.get_session().get_service_model("cognito-identity")
+    served = served_identity_operations()
+    names = sorted(model.operation_names)
+    unknown = served - set(names)
+    if unknown:
+        raise SystemExit(f"served but not in the cognito-identity model: {sorted(unknown)}")
+    rows = []
+    for name in names:
+        errors = sorted(e.name for e in model.operation_model(name).error_shapes)
+        if name in served:
+            never = []
+            for reason, group in IDENTITY_NEVER.items():
+                missing = [e for e in errors if e in group]
+                if missing:
+                    never.append(f"{', '.join(f'`{e}`' for e in missing)}: {reason}")
+            for error, reason in IDENTITY_NEVER_FOR.get(name, {}).items():
+                if error in errors:
+                    never.append(f"`{error}`: {reason}")
+            status, never_text = "served", "; ".join(never) or "—"
+        else:
+            status, never_text = "not yet", "all (`UnknownOperationException`)"
+        rows.append(f"| `{name}` | {status} | {', '.join(f'`{e}`' for e in errors)} | {never_text} |")
+    return IDENTITY_HEADER.format(count=len(names), served=len(served & set(names))) + "\n".join(rows) + "\n"
 
 
 def render():
@@ -148,7 +208,7 @@ def render():
     return (HEADER.format(count=len(names), served=len(served & set(names))) + "\n".join(rows) + "\n\n"
             + "## Cognate's own operations\n\nOn the same wire (`X-Amz-Target: AWSCognitoIdentityProviderService.<name>`), "
             + "for PIN sign-in (docs/sdk.md); with `InitiateAuth`'s `DEVICE_PIN_AUTH` flow.\n\n"
-            + "| operation | what for |\n| --- | --- |\n" + "\n".join(own) + "\n")
+            + "| operation | what for |\n| --- | --- |\n" + "\n".join(own) + "\n" + render_identity())
 
 
 def main():

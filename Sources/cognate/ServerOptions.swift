@@ -116,7 +116,7 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "STS endpoint GetCredentialsForIdentity exchanges identity pools' OpenID tokens at (AssumeRoleWithWebIdentity), e.g. https://sts.amazonaws.com (env COGNATE_STS_ENDPOINT; default none: GetCredentialsForIdentity answers ExternalServiceException).")
     var stsEndpoint: String?
 
-    @Option(name: .long, help: "Comma-separated NAME=URL: base URLs standing in for identity-pool login providers (accounts.google.com, appleid.apple.com, graph.facebook.com, www.amazon.com, an OIDC provider's name), e.g. for tests (env COGNATE_IDENTITY_PROVIDER_URLS).")
+    @Option(name: .customLong("identity-provider-urls"), help: "Comma-separated NAME=URL: base URLs standing in for identity-pool login providers (accounts.google.com, appleid.apple.com, graph.facebook.com, www.amazon.com, an OIDC provider's name), e.g. for tests (env COGNATE_IDENTITY_PROVIDER_URLS).")
     var identityProviderURLs: String?
 
     @Option(name: .long, help: "Behind a reverse proxy: header whose last entry is the caller's address, e.g. X-Forwarded-For (env COGNATE_CLIENT_ADDRESS_HEADER).")

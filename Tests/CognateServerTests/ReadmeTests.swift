@@ -13,5 +13,7 @@ struct ReadmeTests {
         // Cognate's own operations (PIN sign-in) are not among Cognito's.
         let own: Set = ["SetUserPoolPinPolicy", "GetPinPolicy", "RegisterDevicePin"]
         #expect(Int(stated) == CognateServer.supportedOperations.filter { !own.contains($0) }.count)
+        let identity = try #require(readme.firstMatch(of: /and \*\*(\d+)\*\* of its 23 identity-pool operations/)?.output.1)
+        #expect(Int(identity) == CognateServer.supportedIdentityOperations.count)
     }
 }

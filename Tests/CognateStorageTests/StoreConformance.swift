@@ -1,4 +1,5 @@
 import CognateCore
+import CognateIdentityProtocol
 import CognateProtocol
 import CognateStorage
 import Foundation
@@ -44,6 +45,8 @@ enum StoreConformance {
         Case(name: "SRP's answer without the lock: its session used up once, then the family as above",
              run: signInWithoutLockUsingUpSession),
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
+        Case(name: "identity pools, identities and logins: one identity per login, merges, cascades", run: identityPools),
+        Case(name: "parallel first links of one login: one wins", run: parallelIdentityLinks),
     ]
 
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -1020,4 +1023,115 @@ enum StoreConformance {
         #expect(stored == 1)
     }
 
+}
+
+
+extension StoreConformance {
+    static func identityPool(_ id: String) -> IdentityPoolRecord {
+        IdentityPoolRecord(
+            id: id, createdAt: t0, updatedAt: t0,
+            settings: IdentityPool(
+                identityPoolId: id, identityPoolName: "pool \(id)", allowUnauthenticatedIdentities: true,
+                supportedLoginProviders: ["accounts.google.com": "app"], identityPoolTags: ["team": "web"]),
+            roles: IdentityPoolRoles(
+                roles: ["authenticated": "arn:aws:iam::1:role/a"],
+                roleMappings: ["accounts.google.com": RoleMapping(type: .token, ambiguousRoleResolution: .deny)]),
+            principalTags: ["accounts.google.com": PrincipalTagMapping(useDefaults: false, tags: ["t": "c"])])
+    }
+
+    static func identityPools(_ store: SQLStore) async throws {
+        let login = { @Sendable (provider: String, subject: String, identity: String) in
+            IdentityLoginRecord(poolId: "ip1", provider: provider, subject: subject, identityId: identity, linkedAt: t0)
+        }
+        try await store.write { tx in
+            for id in ["ip2", "ip1", "ip3"] { try await tx.insertIdentityPool(identityPool(id)) }
+            for id in ["ip1:a", "ip1:b", "ip1:c"] {
+                try await tx.insertIdentity(IdentityRecord(identityId: id, poolId: "ip1", createdAt: t0, updatedAt: t0))
+            }
+            try await tx.insertIdentityLogin(login("accounts.google.com", "g1", "ip1:a"))
+            try await tx.insertIdentityLogin(login("graph.facebook.com", "f1", "ip1:b"))
+            try await tx.insertIdentityLogin(login("login.shop", "dev-b", "ip1:b"))
+        }
+        #expect(try await store.read { try await $0.identityPool(id: "ip1") } == identityPool("ip1"))
+        await expectConflict(.identityPool) { try await store.write { try await $0.insertIdentityPool(identityPool("ip1")) } }
+        let first = try await store.read { try await $0.identityPools(after: nil, limit: 2) }
+        #expect(first.items.map(\.id) == ["ip1", "ip2"] && first.next == "ip2")
+        #expect(try await store.read { try await $0.identityPools(after: "ip2", limit: 2) }.items.map(\.id) == ["ip3"])
+        var changed = identityPool("ip2")
+        changed.settings.allowUnauthenticatedIdentities = false
+        #expect(try await store.write { try await $0.updateIdentityPool(changed) })
+        #expect(try await store.read { try await $0.identityPool(id: "ip2") }?.settings.allowUnauthenticatedIdentities == false)
+        #expect(try await store.write { try await $0.updateIdentityPool(identityPool("nope")) } == false)
+
+        // One identity per login; a second link of it conflicts.
+        await expectConflict(.identityLogin) {
+            try await store.write { try await $0.insertIdentityLogin(login("accounts.google.com", "g1", "ip1:c")) }
+        }
+        #expect(try await store.read { try await $0.identityLogin(poolId: "ip1", provider: "accounts.google.com", subject: "g1") }?
+            .identityId == "ip1:a")
+        let b = try #require(try await store.read { try await $0.identity(id: "ip1:b", forUpdate: false) })
+        #expect(b.logins.map(\.provider).sorted() == ["graph.facebook.com", "login.shop"] && b.isAuthenticated)
+        let page = try await store.read { try await $0.identities(poolId: "ip1", after: nil, limit: 2, hidingDisabled: false) }
+        #expect(page.items.map(\.identityId) == ["ip1:a", "ip1:b"] && page.next == "ip1:b")
+        #expect(page.items[1].logins.count == 2 && page.items[0].logins.count == 1)
+
+        // A merge moves the logins; the merged identity goes.
+        try await store.write { tx in
+            try await tx.moveIdentityLogins(from: "ip1:b", to: "ip1:a")
+            #expect(try await tx.deleteIdentity(id: "ip1:b"))
+        }
+        #expect(try await store.read { try await $0.identity(id: "ip1:a", forUpdate: true) }?.logins.count == 3)
+        #expect(try await store.read { try await $0.identity(id: "ip1:b", forUpdate: false) } == nil)
+        try await store.write { tx in
+            try await tx.deleteIdentityLogins(identityId: "ip1:a", provider: "login.shop", subject: "dev-b")
+            try await tx.deleteIdentityLogins(identityId: "ip1:a", provider: "graph.facebook.com", subject: nil)
+            try await tx.updateIdentity(id: "ip1:c", at: t0 + 5, disabled: true)
+        }
+        #expect(try await store.read { try await $0.identity(id: "ip1:a", forUpdate: false) }?.logins.map(\.provider)
+            == ["accounts.google.com"])
+        let c = try await store.read { try await $0.identity(id: "ip1:c", forUpdate: false) }
+        #expect(c?.disabled == true && c?.updatedAt == t0 + 5)
+        #expect(try await store.read { try await $0.identities(poolId: "ip1", after: nil, limit: 10, hidingDisabled: true) }
+            .items.map(\.identityId) == ["ip1:a"])
+
+        // Deleting the pool deletes its identities and their logins.
+        #expect(try await store.write { try await $0.deleteIdentityPool(id: "ip1") })
+        #expect(try await store.write { try await $0.deleteIdentityPool(id: "ip1") } == false)
+        #expect(try await store.read { try await $0.identity(id: "ip1:a", forUpdate: false) } == nil)
+        #expect(try await store.read { try await $0.identityLogin(poolId: "ip1", provider: "accounts.google.com", subject: "g1") }
+            == nil)
+        do {
+            try await store.write { tx in
+                try await tx.insertIdentity(IdentityRecord(identityId: "gone:x", poolId: "ip1", createdAt: t0, updatedAt: t0))
+            }
+            Issue.record("an identity of a deleted pool was stored")
+        } catch let error as StoreError {
+            #expect(error == .referenceMissing)
+        }
+    }
+
+    static func parallelIdentityLinks(_ store: SQLStore) async throws {
+        try await store.write { try await $0.insertIdentityPool(identityPool("ip1")) }
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    do {
+                        try await store.write { tx in
+                            let id = "ip1:\(index)"
+                            try await tx.insertIdentity(IdentityRecord(identityId: id, poolId: "ip1", createdAt: t0, updatedAt: t0))
+                            try await tx.insertIdentityLogin(IdentityLoginRecord(
+                                poolId: "ip1", provider: "accounts.google.com", subject: "same", identityId: id, linkedAt: t0))
+                        }
+                        return true
+                    } catch StoreError.conflict(.identityLogin) {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+        let identities = try await store.read { try await $0.identities(poolId: "ip1", after: nil, limit: 20, hidingDisabled: false) }
+        #expect(identities.items.count == 1, "the losers' identities rolled back with their logins")
+    }
 }

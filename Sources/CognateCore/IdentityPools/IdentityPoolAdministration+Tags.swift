@@ -7,7 +7,7 @@ extension IdentityPoolAdministration {
     public func tagResource(_ request: TagResourceInput) async throws -> CognateIdentityProtocol.TagResourceResponse {
         try await changeTags(of: request.resourceArn) { tags in
             for (key, value) in request.tags { tags[key] = value }
-            guard tags.count <= 50 else { throw CognitoIdentityError(.limitExceeded, "A resource can have at most 50 tags.") }
+            guard tags.count <= 50 else { throw CognitoIdentityError.invalidParameter("A resource can have at most 50 tags.") }
         }
         return CognateIdentityProtocol.TagResourceResponse()
     }
