@@ -1,4 +1,5 @@
 import CognateIdentityProtocol
+import CognateProtocol
 import Foundation
 
 extension FederatedIdentities {

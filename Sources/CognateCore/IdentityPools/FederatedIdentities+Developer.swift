@@ -1,4 +1,5 @@
 import CognateIdentityProtocol
+import CognateProtocol
 import Foundation
 
 /// Developer-authenticated identities: the app's back end vouches for its users (these are

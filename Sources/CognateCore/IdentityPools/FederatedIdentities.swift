@@ -1,4 +1,5 @@
 import CognateIdentityProtocol
+import CognateProtocol
 import Foundation
 
 /// Identities of identity pools: guests and signed-in users (GetId, GetOpenIdToken,

@@ -1,4 +1,5 @@
 import CognateIdentityProtocol
+import CognateProtocol
 import Foundation
 
 /// Which identity a call's logins belong to, and the links and merges that follow, decided in

@@ -1,4 +1,5 @@
 import CognateIdentityProtocol
+import CognateProtocol
 import Foundation
 
 /// Tags of identity pools, by the pool's ARN (`arn:aws:cognito-identity:<region>:<account>:identitypool/<id>`).

@@ -1,4 +1,5 @@
 import CognateIdentityProtocol
+import CognateProtocol
 import Foundation
 
 /// Identity pools (`cognito-identity`): their settings, roles, role mappings, principal tags

@@ -1,4 +1,5 @@
 import CognateIdentityProtocol
+import CognateProtocol
 import Foundation
 
 /// Finding identity pools and identities, and their ARNs. Pools are read from the store on

@@ -1,3 +1,4 @@
+import CognateProtocol
 import Foundation
 
 /// Deployment settings of the identity-pool service (`cognito-identity`).

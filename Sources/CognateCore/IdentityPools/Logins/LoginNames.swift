@@ -1,3 +1,4 @@
+import CognateProtocol
 import Foundation
 
 /// A Logins key naming a user pool: `cognito-idp.<region>.amazonaws.com/<user pool id>`, as
