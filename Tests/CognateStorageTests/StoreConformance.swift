@@ -1057,8 +1057,9 @@ extension StoreConformance {
         let first = try await store.read { try await $0.identityPools(after: nil, limit: 2) }
         #expect(first.items.map(\.id) == ["ip1", "ip2"] && first.next == "ip2")
         #expect(try await store.read { try await $0.identityPools(after: "ip2", limit: 2) }.items.map(\.id) == ["ip3"])
-        var changed = identityPool("ip2")
-        changed.settings.allowUnauthenticatedIdentities = false
+        var edited = identityPool("ip2")
+        edited.settings.allowUnauthenticatedIdentities = false
+        let changed = edited
         #expect(try await store.write { try await $0.updateIdentityPool(changed) })
         #expect(try await store.read { try await $0.identityPool(id: "ip2") }?.settings.allowUnauthenticatedIdentities == false)
         #expect(try await store.write { try await $0.updateIdentityPool(identityPool("nope")) } == false)
