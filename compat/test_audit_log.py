@@ -131,3 +131,23 @@ def test_hosted_sign_ins_and_the_token_endpoint_are_audited(server):
     token = [line for line in logged if line["operation"] == "POST /oauth2/token"][-1]
     assert token["outcome"] == "ok" and token["request_id"]
     assert not any(line["operation"] in ("GET /login", "GET /oauth2/authorize") for line in logged)   # reads: not audited
+
+
+def test_a_refused_hosted_step_is_logged_refused_under_the_flows_client(server):
+    """A wrong password on the hosted page answers 200 with the page again, but the audit line
+    says it was refused; and the client logged is the flow's, not whatever the form's query
+    names."""
+    import secrets
+    from test_oauth import app_session, authorize, flow_of, oauth_pool
+    admin = server.client(access_key=AKID, secret_key=SECRET)
+    pool, client = oauth_pool(admin)
+    _, decoy = oauth_pool(admin)
+    uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
+    browser = requests.Session()
+    page = browser.get(uri, timeout=10)
+    answer = browser.post(server.endpoint + f"/login?client_id={decoy['ClientId']}", timeout=10, allow_redirects=False,
+                          data={"flow": flow_of(page), "username": unique(), "password": "wrong-Passw0rd!"})
+    assert answer.status_code == 200 and "Location" not in answer.headers
+    login = [line for line in lines(server) if line["operation"] == "POST /login"][-1]
+    assert login["outcome"] in ("NotAuthorizedException", "UserNotFoundException"), login
+    assert login["client_id"] == client["ClientId"], login

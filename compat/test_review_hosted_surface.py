@@ -160,3 +160,69 @@ def test_loopback_http_app_schemes_and_https_are_accepted(server, idp):
     with cognito_error("InvalidParameterException", contains="must be one of the CallbackURLs"):
         idp.create_user_pool_client(UserPoolId=pool["Id"], ClientName="web", CallbackURLs=urls,
                                     DefaultRedirectURI="https://elsewhere.example/cb")
+
+
+def test_a_limited_caller_learns_nothing_of_a_password(limited_server):
+    """A posted step is counted before its answer is judged: once the limit is reached, even
+    the right password gets the limit's page, not a sign-in."""
+    idp = limited_server.client()
+    pool, client = oauth_pool(idp)
+    username, _, _ = confirmed_user(limited_server, idp, pool, client, secret=client["ClientSecret"])
+    uri, _ = authorize(limited_server, app_session(limited_server, client), secrets.token_urlsafe(48))
+    browser = requests.Session()
+    page = browser.get(uri, timeout=10)
+    for _ in range(4):
+        page = browser.post(limited_server.endpoint + "/login", timeout=10, allow_redirects=False,
+                            data={"flow": flow_of(page), "username": username, "password": "wrong-Passw0rd!"})
+        assert page.status_code == 200
+    answer = browser.post(limited_server.endpoint + "/login", timeout=10, allow_redirects=False,
+                          data={"flow": flow_of(page), "username": username, "password": PASSWORD})
+    assert answer.status_code == 429 and "Location" not in answer.headers, answer.text
+
+
+def test_a_flow_posted_from_another_browser_stays_its_own_browsers(server, idp):
+    """Knowing a stored flow's token is not enough to end someone else's sign-in: a post from
+    another browser is refused and leaves the flow for the browser it belongs to."""
+    pool, client = oauth_pool(idp)
+    username, _, _ = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])
+    uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48))
+    victim = requests.Session()
+    first = victim.get(uri, timeout=10)
+    stored = victim.post(server.endpoint + "/login", timeout=10, allow_redirects=False,
+                         data={"flow": flow_of(first), "username": username, "password": "wrong-Passw0rd!"})
+    assert stored.status_code == 200 and "Incorrect username or password." in stored.text
+    attacker = requests.Session()
+    attacker.get(uri, timeout=10)
+    refused = attacker.post(server.endpoint + "/login", timeout=10, allow_redirects=False,
+                            data={"flow": flow_of(stored), "username": username, "password": "other-Passw0rd!"})
+    assert refused.status_code == 400 and "expired" in refused.text
+    answer = victim.post(server.endpoint + "/login", timeout=10, allow_redirects=False,
+                         data={"flow": flow_of(stored), "username": username, "password": PASSWORD})
+    assert answer.status_code == 302 and answer.headers["Location"].startswith(CALLBACK), answer.text
+
+
+def test_on_https_the_browser_binding_is_a_host_only_cookie():
+    """With an https public URL the binding cookie is `__Host-` prefixed (no sibling subdomain
+    or plain-http page can plant one), and the unprefixed name is not taken."""
+    with tempfile.TemporaryDirectory(prefix="cognate-https-") as workdir:
+        secure = CognateServer(workdir, extra_args=["--public-url", "https://auth.example.test"]).start()
+        try:
+            idp = secure.client()
+            pool, client = oauth_pool(idp)
+            uri, _ = authorize(secure, app_session(secure, client), secrets.token_urlsafe(48))
+            login = secure.endpoint + "/login?" + urlparse(uri).query
+            page = requests.get(login, timeout=10)
+            cookie = page.headers["Set-Cookie"]
+            assert re.fullmatch(
+                r"__Host-cognate_browser=[A-Za-z0-9_-]{43}; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax; Secure", cookie)
+            value = cookie.split(";")[0].split("=", 1)[1]
+            planted = requests.post(secure.endpoint + "/login", timeout=10, allow_redirects=False,
+                                    headers={"Cookie": f"cognate_browser={value}"},
+                                    data={"flow": flow_of(page), "username": "someone", "password": "wrong-Passw0rd!"})
+            assert planted.status_code == 403
+            kept = requests.post(secure.endpoint + "/login", timeout=10, allow_redirects=False,
+                                 headers={"Cookie": f"__Host-cognate_browser={value}"},
+                                 data={"flow": flow_of(page), "username": "someone", "password": "wrong-Passw0rd!"})
+            assert kept.status_code == 200 and 'role="alert"' in kept.text
+        finally:
+            secure.stop()

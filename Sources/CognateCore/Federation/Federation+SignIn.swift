@@ -3,7 +3,7 @@ import Foundation
 
 /// A federated sign-in waiting for the provider's answer (a flow: stored, expiring, used once;
 /// its token is the `state` sent to the provider).
-struct FederatedFlowState: Codable, Sendable {
+struct FederatedFlowState: BrowserBoundFlow {
     var request: AuthorizationRequest
     var provider: String
     var nonce: String
@@ -68,15 +68,19 @@ extension Federation {
     /// code (or tokens) for the app. Only the browser that started the sign-in (`browser`) may
     /// finish it: a link carrying someone else's `state` and `code` completes nothing.
     public func completeFederatedSignIn(_ query: [String: String], browser: BrowserBinding?) async throws -> String {
-        guard let flow = query["state"],
-            let (pool, client, state) = await oauth.consumeFlow(flow, challenge: .federatedSignIn, as: FederatedFlowState.self)
-        else {
-            throw AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.", reason: .expired)
+        var lookup = FlowLookup<FederatedFlowState>.missing
+        if let flow = query["state"] {
+            lookup = await oauth.consumeFlow(flow, challenge: .federatedSignIn, as: FederatedFlowState.self, browser: browser)
         }
-        guard let browser, browser.matches(state.binding) else {
+        let (pool, client, state): (PoolRecord, ClientRecord, FederatedFlowState)
+        switch lookup {
+        case .opened(let openedPool, let openedClient, let openedState): (pool, client, state) = (openedPool, openedClient, openedState)
+        case .otherBrowser:
             throw AuthorizationPageError(
                 message: "This sign-in was started in another browser. Go back to the app and start again.",
                 reason: .otherBrowser)
+        case .missing:
+            throw AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.", reason: .expired)
         }
         func refuse(_ error: String, _ description: String) -> AuthorizationRedirectError {
             AuthorizationRedirectError(

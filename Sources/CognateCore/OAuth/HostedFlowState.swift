@@ -13,7 +13,7 @@ enum HostedStage: String, Codable, Sendable {
 
 /// A hosted sign-in in progress (a flow: persisted, expiring, one step at a time): the
 /// authorization request it answers and the challenge it waits for, if any.
-struct HostedFlowState: Codable, Sendable {
+struct HostedFlowState: BrowserBoundFlow {
     var request: AuthorizationRequest
     /// The digest of the ``BrowserBinding`` the flow was started in; every step must come from it.
     var binding: String?

@@ -38,6 +38,7 @@ extension OAuth {
         guard let proof = passkeyAddition.open(proof, browser: browser, pool: pool),
             let caller = try? await passkeyAddition.caller(proof, pool: pool, client: client)
         else { return try await firstHostedPage(HostedFlowState(request: request), browser: browser, pool: pool, client: client) }
+        try await store.write { try await self.allowances.consumeRequestAllowance(.hostedFlows, client: client, in: $0) }
         return try await passkeyAdditionPage(for: caller, proof: proof, request: request, error: nil, pool: pool, client: client)
     }
 

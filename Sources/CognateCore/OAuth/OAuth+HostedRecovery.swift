@@ -46,7 +46,7 @@ extension OAuth {
         } catch let error as CognitoError {
             var shown = state
             shown.page?.notice = nil
-            return try await hostedPage(shown, error: error.message, form: form, pool: pool, client: client)
+            return try await hostedPage(shown, refusal: error, form: form, pool: pool, client: client)
         }
         return try await hostedPage(next, error: nil, pool: pool, client: client)
     }

@@ -27,12 +27,16 @@ extension OAuth {
                 (try? await directory.requireClient(state.request.clientId)).map { ($0.0, $0.1, state) }
             }
         } else {
-            opened = await consumeFlow(flow, challenge: .hostedSignIn, as: HostedFlowState.self)
+            opened = await consumeFlow(flow, challenge: .hostedSignIn, as: HostedFlowState.self, browser: browser).opened
         }
         guard let (pool, client, state) = opened, browser.matches(state.binding) else {
             throw AuthorizationPageError(message: "This sign-in page has expired. Go back to the app and start again.",
                                          reason: .expired)
         }
+        RequestOrigin.hostedStep?.record(clientId: client.clientId)
+        // Every posted step counts against the per-client and per-address limit before its
+        // answer is judged, so a limited caller learns nothing of a password or code.
+        try await store.write { try await self.allowances.consumeRequestAllowance(.hostedFlows, client: client, in: $0) }
         switch state.stage {
         case .signUp?, .confirmSignUp?:
             return try await continueHostedSignUp(state, form: form, pool: pool, client: client)
@@ -158,7 +162,7 @@ extension OAuth {
         } else if choosing, challenge == .password {
             retry.session = nil                             // a wrong password used the choice up
         }
-        return try await hostedPage(retry, error: error.message, form: form, pool: pool, client: client)
+        return try await hostedPage(retry, refusal: error, form: form, pool: pool, client: client)
     }
 
     /// A hosted sign-in done: the browser goes back to the app (or, on `/passkeys/add`, on to
@@ -197,11 +201,16 @@ extension OAuth {
 
     /// Stores `state` as a new flow and returns the page it shows; `form`: the refused form,
     /// whose values that are no secret the page shows again.
-    func hostedPage(_ state: HostedFlowState, error: String?, form: [String: String] = [:], pool: PoolRecord,
-                    client: ClientRecord) async throws -> HostedSignInStep
+    func hostedPage(_ state: HostedFlowState, error: String? = nil, refusal: CognitoError? = nil,
+                    form: [String: String] = [:], pool: PoolRecord, client: ClientRecord) async throws -> HostedSignInStep
     {
+        if let refusal {
+            RequestOrigin.hostedStep?.refuse(refusal.code.rawValue)
+        } else if error != nil {
+            RequestOrigin.hostedStep?.refuse("refused")
+        }
         let page = try HostedPageContent.page(
-            state, error: error, values: HostedPageContent.keptValues(form), pool: pool,
+            state, error: error ?? refusal?.message, values: HostedPageContent.keptValues(form), pool: pool,
             choosing: HostedChoiceSignIn.applies(to: pool, client: client))
         let flow = try await store.write { transaction in
             try await self.openHostedFlow(state, pool: pool, client: client, in: transaction)
@@ -209,29 +218,38 @@ extension OAuth {
         return .page(page, flow: flow, request: state.request)
     }
 
-    /// The flow `token` names (a hosted page's, a federated sign-in's), used up, with its pool and
-    /// client; nil when it is unknown, expired, of another kind or already used.
-    func consumeFlow<State: Decodable & Sendable>(_ token: String, challenge: PendingStep, as: State.Type) async
-        -> (PoolRecord, ClientRecord, State)?
+    /// The flow `token` names (a hosted page's, a federated sign-in's), with its pool and
+    /// client, used up only when `browser` is the one it was started in: a flow posted from
+    /// another browser is left for its own (``FlowLookup/otherBrowser``), so knowing a flow's
+    /// token is not enough to end someone else's sign-in. `missing` when it is unknown,
+    /// expired, of another kind or already used.
+    func consumeFlow<State: BrowserBoundFlow>(_ token: String, challenge: PendingStep, as: State.Type,
+                                               browser: BrowserBinding?) async -> FlowLookup<State>
     {
         guard let record = try? await store.read({ try await $0.authSession(tokenHash: AuthSessions.hash(token)) }),
-            let (pool, client) = try? await directory.requireClient(record.clientId),
-            let state = try? await store.write({ transaction -> State in
+            let (pool, client) = try? await directory.requireClient(record.clientId)
+        else { return .missing }
+        do {
+            let state = try await store.write { transaction -> State? in
                 let pending = try await authSessions.readAuthSession(
                     token, challenge: challenge, as: State.self, pool: pool, client: client, in: transaction)
+                guard let browser, browser.matches(pending.state.binding) else { return nil }
                 try await authSessions.consumeAuthSession(pending.record, in: transaction)
                 return pending.state
-            })
-        else { return nil }
-        return (pool, client, state)
+            }
+            guard let state else { return .otherBrowser }
+            return .opened(pool, client, state)
+        } catch {
+            return .missing
+        }
     }
 
-    /// Stores a flow, counted against the caller's address: at most
-    /// `RateLimitSettings.hostedFlowsPerMinute` per app client and address.
+    /// Stores a flow. What stores one is counted against the caller's address beforehand (at
+    /// most `RateLimitSettings.hostedFlowsPerMinute` per app client and address): every posted
+    /// step before its answer is judged, and `/passkeys/add`'s first page.
     func openHostedFlow(_ state: HostedFlowState, pool: PoolRecord, client: ClientRecord,
                         in transaction: any StoreTransaction) async throws -> String {
-        try await allowances.consumeRequestAllowance(.hostedFlows, client: client, in: transaction)
-        return try await authSessions.openAuthSession(
+        try await authSessions.openAuthSession(
             .hostedSignIn, state: state, user: nil, pool: pool, client: client, encoding: .session,
             lifetime: Self.hostedFlowLifetime, in: transaction)
     }

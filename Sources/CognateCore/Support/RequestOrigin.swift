@@ -11,6 +11,8 @@ public enum RequestOrigin {
     /// Where the use case records the user an access token it verified speaks for (for the
     /// audit log: never taken from the request's own words). Nil: nobody asks.
     @TaskLocal public static var verifiedCaller: VerifiedCaller?
+    /// Where a posted hosted page records its flow's client and its refusal. Nil: nobody asks.
+    @TaskLocal public static var hostedStep: HostedStepReport?
 }
 
 /// The user whose access token a request presented and the service verified (signature,

@@ -31,7 +31,8 @@ struct AuditLog: Sendable {
         var accessKeyId: String?
         /// The user whose access token the service verified for this call, if any.
         var verifiedUser: (sub: String, username: String)?
-        /// The app client a route's query named (`client_id`), for calls outside the API.
+        /// The app client of a call outside the API: the flow's a hosted page continued, else the
+        /// one the route's query named (`client_id`).
         var clientId: String? = nil
         var body: Data?
     }

@@ -29,8 +29,8 @@ final class ObservedRequest: @unchecked Sendable {
 /// Contract: every response carries `x-amzn-RequestId`; `cognate_requests_total` and
 /// `cognate_request_duration_seconds` count every request by `operation` — the API's operation
 /// name (`SignUp`), or the route (`POST /oauth2/token`, `GET /login`; `unmatched` for no route)
-/// — and `outcome` (`ok`, the API error's `__type`, or the HTTP status of a page or endpoint
-/// that failed); the access log (debug level) has a line per request; and the audit log a line
+/// — and `outcome` (`ok`, the API error's `__type`, a hosted page's refusal, or the HTTP
+/// status of a page or endpoint that failed); the access log (debug level) has a line per request; and the audit log a line
 /// per call that signs in or changes something, whichever route it came through (the API
 /// writes its own, with the operation's subject).
 struct RequestObservation: RouterMiddleware {
@@ -51,10 +51,13 @@ struct RequestObservation: RouterMiddleware {
         let started = ContinuousClock.now
         let observed = ObservedRequest(id: requestIds.next())
         let caller = VerifiedCaller()
+        let hostedStep = HostedStepReport()
         var response: Response
         do {
             response = try await ObservedRequest.$current.withValue(observed) {
-                try await RequestOrigin.$verifiedCaller.withValue(caller) { try await next(request, context) }
+                try await RequestOrigin.$verifiedCaller.withValue(caller) {
+                    try await RequestOrigin.$hostedStep.withValue(hostedStep) { try await next(request, context) }
+                }
             }
         } catch let error as any HTTPResponseError {
             response = Response(status: error.status)
@@ -70,7 +73,9 @@ struct RequestObservation: RouterMiddleware {
         let route = context.endpointPath.map { "\(request.method.rawValue) \($0)" } ?? "unmatched"
         let naming = observed.naming
         let operation = naming?.operation ?? route
-        let outcome = naming?.outcome ?? (response.status.code < 400 ? "ok" : String(response.status.code))
+        // A hosted page that shows its form again with an error answers 200, but was refused.
+        let outcome = naming?.outcome ?? hostedStep.refusal
+            ?? (response.status.code < 400 ? "ok" : String(response.status.code))
         ServerMetrics.request(operation: operation, outcome: outcome, nanoseconds: nanoseconds)
         logger.debug("request", metadata: [
             "request_id": .string(observed.id), "operation": .string(operation), "outcome": .string(outcome),
@@ -81,7 +86,7 @@ struct RequestObservation: RouterMiddleware {
             let written = auditLog.record(AuditLog.Call(
                 requestId: observed.id, operation: route, isAdmin: false, outcome: outcome, status: Int(response.status.code),
                 clientAddress: RequestOrigin.clientAddress, accessKeyId: nil, verifiedUser: caller.user,
-                clientId: request.uri.queryParameters["client_id"].map(String.init), body: nil))
+                clientId: hostedStep.clientId ?? request.uri.queryParameters["client_id"].map(String.init), body: nil))
             if !written { logger.error("Cannot write the audit log \(auditLog.path).") }
         }
         return response

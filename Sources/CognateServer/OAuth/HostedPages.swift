@@ -13,7 +13,10 @@ import Hummingbird
 /// to the browser the flow began in (its ``BrowserBinding`` cookie: `HttpOnly`, `SameSite=Lax`,
 /// so a cross-site page can neither read it nor have it sent with a form it posts).
 enum HostedPages {
-    static let browserCookieName = "cognate_browser"
+    /// The browser binding's cookie: `__Host-cognate_browser` where the public URL is https (the
+    /// prefix makes browsers refuse it from a sibling subdomain or over plain http, so no one can
+    /// plant a binding they know), `cognate_browser` on http (local development).
+    static func browserCookieName(secure: Bool) -> String { secure ? "__Host-cognate_browser" : "cognate_browser" }
     /// The proof of a recent sign-in `/passkeys/add` takes (sent to `/passkeys` only).
     static let signedInCookieName = "cognate_signed_in"
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"
@@ -22,14 +25,19 @@ enum HostedPages {
         "default-src 'none'; script-src \(HostedPageScript.hashSource); style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"
 
     /// The browser's binding: its cookie's, or a new one (`isNew`: set the cookie).
-    static func browser(of request: Request) -> (binding: BrowserBinding, isNew: Bool) {
-        if let known = BrowserBinding(cookieValue: request.cookies[browserCookieName]?.value) { return (known, false) }
+    static func browser(of request: Request, secure: Bool) -> (binding: BrowserBinding, isNew: Bool) {
+        if let known = knownBrowser(of: request, secure: secure) { return (known, false) }
         return (BrowserBinding.new(), true)
+    }
+
+    /// The browser's binding, if its cookie carries one.
+    static func knownBrowser(of request: Request, secure: Bool) -> BrowserBinding? {
+        BrowserBinding(cookieValue: request.cookies[browserCookieName(secure: secure)]?.value)
     }
 
     /// The `Set-Cookie` value that keeps `binding` in the browser (an hour after its latest page).
     static func browserCookie(_ binding: BrowserBinding, secure: Bool) -> String {
-        "\(browserCookieName)=\(binding.cookieValue); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
+        "\(browserCookieName(secure: secure))=\(binding.cookieValue); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
     }
 
     /// The `Set-Cookie` value that keeps a recent sign-in's proof for `/passkeys/add` (nil:

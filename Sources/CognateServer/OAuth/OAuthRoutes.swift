@@ -29,7 +29,7 @@ enum OAuthRoutes {
             do {
                 let validated = try await service.oauth.authorizationRequest(queryDictionary(request))
                 try await checkDomain(request, clientId: validated.clientId, service: service)
-                let (browser, isNew) = HostedPages.browser(of: request)
+                let (browser, isNew) = HostedPages.browser(of: request, secure: secureCookies)
                 if let provider = validated.identityProvider {
                     var response = HostedPages.redirect(
                         try await service.federation.beginFederatedSignIn(validated, provider: provider, browser: browser))
@@ -51,7 +51,7 @@ enum OAuthRoutes {
                 do {
                     let validated = try await service.oauth.authorizationRequest(queryDictionary(request))
                     try await checkDomain(request, clientId: validated.clientId, service: service)
-                    let browser = HostedPages.browser(of: request).binding
+                    let browser = HostedPages.browser(of: request, secure: secureCookies).binding
                     return await respond(
                         with: try await begin(validated, browser), browser: browser, service: service,
                         secureCookies: secureCookies)
@@ -64,7 +64,7 @@ enum OAuthRoutes {
             do {
                 let validated = try await service.oauth.passkeyAdditionRequest(queryDictionary(request))
                 try await checkDomain(request, clientId: validated.clientId, service: service)
-                let browser = HostedPages.browser(of: request).binding
+                let browser = HostedPages.browser(of: request, secure: secureCookies).binding
                 let proof = request.cookies[HostedPages.signedInCookieName]?.value
                 let step = try await placement.run {
                     try await service.oauth.beginPasskeyAddition(validated, browser: browser, proof: proof)
@@ -78,7 +78,7 @@ enum OAuthRoutes {
         for path in ["/login", "/passkeys/add"] {
             router.post(RouterPath(path)) { request, _ -> Response in
                 guard let form = try? await formBody(request), let flow = form["flow"], !flow.isEmpty,
-                    let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
+                    let browser = HostedPages.knownBrowser(of: request, secure: secureCookies)
                 else {
                     return await authorizeFailure(
                         AuthorizationPageError(message: "This form has expired or was not sent from this sign-in page.", reason: .expired),
@@ -134,7 +134,7 @@ enum OAuthRoutes {
         router.get("/oauth2/idpresponse") { request, _ -> Response in
             do {
                 let query = queryDictionary(request)
-                let browser = BrowserBinding(cookieValue: request.cookies[HostedPages.browserCookieName]?.value)
+                let browser = HostedPages.knownBrowser(of: request, secure: secureCookies)
                 return HostedPages.redirect(try await placement.run {
                     try await service.federation.completeFederatedSignIn(query, browser: browser)
                 })

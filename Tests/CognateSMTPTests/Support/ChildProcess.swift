@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs a program to completion without blocking a thread of the test's executor.
 enum ChildProcess {
@@ -12,26 +17,15 @@ enum ChildProcess {
     /// Runs `arguments` (looked up on PATH) in `directory`; throws ``Failure`` with its output
     /// unless it exits with status 0.
     static func run(_ arguments: [String], in directory: URL) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         let outputFile = directory.appendingPathComponent("command-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputFile)
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try ProcessLaunches.run(process)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
+        let output = open(outputFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw Failure(command: arguments, status: -1, output: "cannot create \(outputFile.path)") }
+        let process: SpawnedProcess
+        do {
+            defer { close(output) }
+            process = try SpawnedProcess.spawn(arguments, in: directory, output: output)
         }
+        let status = await process.exit()
         guard status == 0 else {
             let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
             throw Failure(command: arguments, status: status, output: text)

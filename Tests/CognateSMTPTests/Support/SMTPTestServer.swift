@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A real SMTP server for one test: `smtp_test_server.py` (aiosmtpd) in a child process on a free
 /// loopback port, with the events it logs (connections, AUTH, MAIL FROM, received messages).
@@ -35,12 +40,13 @@ final class SMTPTestServer: Sendable {
     }
 
     let port: Int
-    private let process: Process
-    private let stdin: Pipe
+    private let process: SpawnedProcess
+    /// The write end of the helper's standard input (it exits when it closes).
+    private let stdin: Int32
     private let directory: URL
     private var eventsFile: URL { directory.appendingPathComponent("events.jsonl") }
 
-    private init(port: Int, process: Process, stdin: Pipe, directory: URL) {
+    private init(port: Int, process: SpawnedProcess, stdin: Int32, directory: URL) {
         self.port = port
         self.process = process
         self.stdin = stdin
@@ -67,15 +73,21 @@ final class SMTPTestServer: Sendable {
         let stderrFile = directory.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [ProcessInfo.processInfo.environment["COGNATE_TEST_PYTHON"] ?? "python3", scriptPath]
+        let arguments = [ProcessInfo.processInfo.environment["COGNATE_TEST_PYTHON"] ?? "python3", scriptPath]
             + (try await arguments(options, readyFile: readyFile, eventsFile: directory.appendingPathComponent("events.jsonl")))
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
-        try ProcessLaunches.run(process)
+        var stdinEnds: [Int32] = [0, 0]
+        guard pipe(&stdinEnds) == 0 else { throw Failure(description: "cannot make a pipe: errno \(errno)") }
+        for end in stdinEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let stderr = open(stderrFile.path, O_WRONLY | O_CLOEXEC)
+        defer { close(stdinEnds[0]); if stderr >= 0 { close(stderr) } }
+        let process: SpawnedProcess
+        do {
+            process = try SpawnedProcess.spawn(arguments, stdin: stdinEnds[0], output: stderr)
+        } catch {
+            close(stdinEnds[1])
+            throw error
+        }
+        let stdin = stdinEnds[1]
         let server = SMTPTestServer(port: 0, process: process, stdin: stdin, directory: directory)
 
         // Wait for the port, but give up when the helper dies or takes unreasonably long.
@@ -86,7 +98,7 @@ final class SMTPTestServer: Sendable {
             }
             if !process.isRunning {
                 let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
-                throw Failure(description: "the aiosmtpd test server exited with status \(process.terminationStatus):\n\(stderr)")
+                throw Failure(description: "the aiosmtpd test server exited with status \(process.status ?? -1):\n\(stderr)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -122,7 +134,7 @@ final class SMTPTestServer: Sendable {
 
     /// Closes the helper's standard input (it exits on that), and kills it if it lingers.
     func stop() async {
-        try? stdin.fileHandleForWriting.close()
+        close(stdin)
         let deadline = ContinuousClock.now + .seconds(5)
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))

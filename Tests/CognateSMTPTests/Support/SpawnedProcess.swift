@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process started with `posix_spawn`. Foundation's `Process.run()` on Linux reads past
+/// a buffer while it lists `/proc/self/fd` and crashes the whole test run now and then when many
+/// descriptors are open (swift-corelibs-foundation's findMaximumOpenFromProcSelfFD), so these
+/// tests launch their helpers themselves.
+///
+/// Contract: the child gets `stdin` (or /dev/null) and `output` as its standard output and
+/// error; it runs `arguments` looked up on PATH, in `directory` when given.
+final class SpawnedProcess: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let pid: pid_t
+    private let lock = NSLock()
+    private var exitStatus: Int32?
+
+    private init(pid: pid_t) { self.pid = pid }
+
+    static func spawn(_ arguments: [String], in directory: URL? = nil, stdin: Int32? = nil, output: Int32) throws
+        -> SpawnedProcess
+    {
+        var command = arguments
+        if let directory {
+            // `sh` changes into the directory and replaces itself with the command.
+            command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path] + arguments
+        }
+        let nullInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if nullInput >= 0 { close(nullInput) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin ?? nullInput, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, command[0], &actions, nil, argv, environ)
+        guard result == 0 else { throw Failure(description: "cannot run \(command[0]): \(String(cString: strerror(result)))") }
+        return SpawnedProcess(pid: pid)
+    }
+
+    /// The exit status once the child ended (128 + the signal for a signalled child); nil while
+    /// it runs.
+    var status: Int32? {
+        lock.withLock {
+            if let exitStatus { return exitStatus }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            let signal = raw & 0x7f
+            exitStatus = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+            return exitStatus
+        }
+    }
+
+    var isRunning: Bool { status == nil }
+
+    /// Waits for the child to end, without blocking a thread.
+    func exit() async -> Int32 {
+        while true {
+            if let status { return status }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    func terminate() { _ = kill(pid, SIGTERM) }
+}
