@@ -315,3 +315,38 @@ def test_attribute_mapping_takes_only_attributes_a_provider_may_set(server, idp)
                                      AttributeMapping={"email": "email", "identities": "identities"})
     assert idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Mapped")[
         "IdentityProvider"]["AttributeMapping"] == good
+
+
+def test_the_sign_in_page_offers_the_clients_providers_and_idp_identifier_picks_one(server, idp, upstream):
+    """The hosted sign-in page lists the client's identity providers as "Continue with …"
+    buttons leading to the provider; `idp_identifier` (one of a provider's IdpIdentifiers, in
+    any case) goes to that provider without the page; an identifier no provider has is the
+    app's error."""
+    import html
+    up_idp, up_pool, up_client = upstream_pool(server, upstream)
+    pool, client = federated_pool(idp, upstream, up_pool["Id"], up_client)
+    app = app_session(server, client, scope="openid email profile")
+    uri, _ = authorize(server, app, secrets.token_urlsafe(48))
+    browser = requests.Session()
+    page = browser.get(uri, timeout=10)
+    assert page.url.startswith(server.endpoint + "/login?") and "Continue with Upstream" in page.text
+    link = re.search(r'class="idp-button[^"]*"[^>]*href="([^"]+)"', page.text).group(1)
+    followed = browser.get(server.endpoint + html.unescape(link), allow_redirects=False, timeout=10)
+    assert followed.status_code == 302 and followed.headers["Location"].startswith(f"{upstream.endpoint}/oauth2/authorize?")
+
+    uri, _ = authorize(server, app, secrets.token_urlsafe(48), idp_identifier="UPSTREAM.example")
+    landed = requests.get(uri, timeout=10)
+    assert landed.url.startswith(upstream.endpoint + "/login?"), landed.url
+
+    uri, _ = authorize(server, app, secrets.token_urlsafe(48), idp_identifier="elsewhere.example")
+    refused = requests.get(uri, allow_redirects=False, timeout=10)
+    assert refused.status_code == 302
+    query = parse_qs(urlparse(refused.headers["Location"]).query)
+    assert refused.headers["Location"].startswith(CALLBACK) and query["error"] == ["invalid_request"]
+
+    # A client without providers shows no buttons.
+    plain = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="plain", GenerateSecret=True, CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
+        AllowedOAuthScopes=["openid"], AllowedOAuthFlowsUserPoolClient=True, SupportedIdentityProviders=["COGNITO"])["UserPoolClient"]
+    uri, _ = authorize(server, app_session(server, plain, scope="openid"), secrets.token_urlsafe(48))
+    assert "Continue with" not in requests.get(uri, timeout=10).text

@@ -17,6 +17,9 @@ from conftest import BINARY, CognateServer
 from helpers import (PASSWORD, cognito_error, new_client, password_auth, sign_up, srp_auth, srp_for, unique,
                      verify_token)
 from trigger_service import SENT, TriggerService, function_key, verify
+from test_federation import upstream  # noqa: F401 (fixture)
+from test_oauth import CALLBACK
+from urllib.parse import parse_qs, urlparse
 
 SECRET = "trigger-secret-for-tests"
 ACCOUNT = "123456789012"
@@ -556,3 +559,53 @@ def test_custom_senders_deliver_the_pools_codes_instead_of_the_server(server, id
     # A refusal is final: the request says the code could not be delivered; nothing is retried.
     with cognito_error("CodeDeliveryFailureException", contains="The provider refuses this address"):
         sign_up(idp, client, unique(), email="someone@bounce.example")
+
+
+# --- PreSignUp_ExternalProvider -----------------------------------------------------------
+
+def test_a_first_federated_sign_in_runs_pre_sign_up_which_may_link_it(server, idp, hooks, upstream):  # noqa: F811
+    """A provider user's first sign-in runs PreSignUp with PreSignUp_ExternalProvider; a function
+    that links them to the native user with their email (AdminLinkProviderForUser, Cognito's
+    documented pattern) makes this very sign-in that user's. A function's refusal ends the
+    sign-in at the app's callback with its message."""
+    import trigger_service
+    from test_federation import federated_pool, upstream_pool, upstream_user
+    from test_oauth import app_session
+    from test_federation import federated_sign_in
+    trigger_service.LINKING["idp"] = idp
+    up_idp, up_pool, up_client = upstream_pool(server, upstream)
+    up_name, up_email, up_sub = upstream_user(upstream, up_idp, up_pool, up_client)
+    pool, client = federated_pool(idp, upstream, up_pool["Id"], up_client)
+    idp.update_user_pool(UserPoolId=pool["Id"], AutoVerifiedAttributes=["email"],
+                         LambdaConfig={"PreSignUp": bind(server, hooks, "link-by-email")})
+    native = unique("native")
+    idp.admin_create_user(UserPoolId=pool["Id"], Username=native, MessageAction="SUPPRESS", UserAttributes=[
+        {"Name": "email", "Value": up_email}, {"Name": "email_verified", "Value": "true"}])
+    idp.admin_set_user_password(UserPoolId=pool["Id"], Username=native, Password=PASSWORD, Permanent=True)
+    app = app_session(server, client, scope="openid email profile")
+    location, verifier = federated_sign_in(server, upstream, app, up_name)
+    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    claims = verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])
+    assert claims["cognito:username"] == native
+    event = [e for name, e, valid, _ in hooks.received if name == "link-by-email"][-1]
+    assert event["triggerSource"] == "PreSignUp_ExternalProvider" and event["userName"] == f"Upstream_{up_sub}"
+    assert event["callerContext"]["clientId"] == client["ClientId"] and event["request"]["userAttributes"]["email"] == up_email
+    with cognito_error("UserNotFoundException"):
+        idp.admin_get_user(UserPoolId=pool["Id"], Username=f"Upstream_{up_sub}")
+
+    # Signed in again: the link holds, and the function is not asked again.
+    calls = len([1 for name, *_ in hooks.received if name == "link-by-email"])
+    location, verifier = federated_sign_in(server, upstream, app, up_name)
+    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
+    assert verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])["cognito:username"] == native
+    assert len([1 for name, *_ in hooks.received if name == "link-by-email"]) == calls
+
+    # A refusing function: the app's callback gets the error, and no user is made.
+    other_name, _, other_sub = upstream_user(upstream, up_idp, up_pool, up_client)
+    idp.update_user_pool(UserPoolId=pool["Id"], AutoVerifiedAttributes=["email"],
+                         LambdaConfig={"PreSignUp": bind(server, hooks, "crash")})
+    refused, _ = federated_sign_in(server, upstream, app, other_name)
+    query = parse_qs(urlparse(refused).query)
+    assert refused.startswith(CALLBACK) and query["error"] == ["invalid_request"], refused
+    with cognito_error("UserNotFoundException"):
+        idp.admin_get_user(UserPoolId=pool["Id"], Username=f"Upstream_{other_sub}")

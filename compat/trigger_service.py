@@ -37,6 +37,27 @@ def pre_sign_up(event):
     return event
 
 
+LINKING = {"idp": None}   # the boto3 cognito-idp client link_by_email calls back with (set by the test)
+
+
+def link_by_email(event):
+    """Cognito's documented pattern for automatic linking: on a provider user's first sign-in
+    (PreSignUp_ExternalProvider), link them to the pool's native user with the same email."""
+    if event["triggerSource"] != "PreSignUp_ExternalProvider":
+        return event
+    idp = LINKING["idp"]
+    email = event["request"]["userAttributes"].get("email", "")
+    users = idp.list_users(UserPoolId=event["userPoolId"], Filter=f'email = "{email}"')["Users"]
+    native = [user for user in users if user["UserStatus"] != "EXTERNAL_PROVIDER"]
+    if native:
+        provider, user_id = event["userName"].split("_", 1)
+        idp.admin_link_provider_for_user(
+            UserPoolId=event["userPoolId"],
+            DestinationUser={"ProviderName": "Cognito", "ProviderAttributeValue": native[0]["Username"]},
+            SourceUser={"ProviderName": provider, "ProviderAttributeName": "Cognito_Subject", "ProviderAttributeValue": user_id})
+    return event
+
+
 def post_confirmation(event):
     if event["request"]["userAttributes"].get("family_name") == "Unwelcome":
         raise Exception("Profile service rejected the user")
@@ -148,6 +169,7 @@ def custom_sender(event):
 
 HANDLERS = {
     "pre-sign-up": pre_sign_up,
+    "link-by-email": link_by_email,
     "post-confirmation": post_confirmation,
     "pre-authentication": pre_authentication,
     "post-authentication": post_authentication,

@@ -99,7 +99,14 @@ extension Federation {
         guard let subject = claims["sub"] ?? claims["id"], !subject.isEmpty else {
             throw refuse("server_error", "The identity provider named no user.")
         }
-        let user = try await federatedUser(subject, claims: claims, provider: provider, pool: pool)
+        let user: UserRecord
+        do {
+            user = try await federatedUser(subject, claims: claims, provider: provider, pool: pool, client: client)
+        } catch let error as CognitoError
+            where [.userLambdaValidation, .unexpectedLambda, .invalidLambdaResponse].contains(error.code)
+        {
+            throw refuse("invalid_request", error.message)   // the PreSignUp function refused or failed
+        }
         let result = try await store.transaction { transaction in
             try await completion.completeFirstFactor(user, pool: pool, client: client, askingForMfa: false, in: transaction)
         }
@@ -110,14 +117,28 @@ extension Federation {
     }
 
     /// The pool user for the provider's user `subject`, created or updated from `claims`.
+    ///
+    /// Before a provider user's first sign-in creates their pool user, the pool's PreSignUp
+    /// function runs with `PreSignUp_ExternalProvider`, as in Cognito: it may refuse the user
+    /// (UserLambdaValidationException), or link the provider user to an existing user
+    /// (AdminLinkProviderForUser from inside the function, Cognito's documented pattern for
+    /// automatic linking) — then this sign-in goes on as that user.
     private func federatedUser(_ subject: String, claims: [String: String], provider: IdentityProviderRecord,
-                               pool: PoolRecord) async throws -> UserRecord {
-        let now = time.now
+                               pool: PoolRecord, client: ClientRecord) async throws -> UserRecord {
         let mapped = Self.mappedAttributes(claims, provider: provider, pool: pool)
+        let username = "\(provider.name)_\(subject)"
+        let known = try await store.read {
+            try await $0.providerLink(poolId: pool.id, providerName: provider.name, providerUserId: subject)
+        }
+        if known == nil {
+            _ = try await triggerCalls.runPreSignUp(
+                "PreSignUp_ExternalProvider", pool: pool, clientId: client.clientId, username: username,
+                attributes: mapped, validationData: nil, clientMetadata: nil)
+        }
+        let now = time.now
         let identity = ProviderIdentity(
             userId: subject, providerName: provider.name, providerType: provider.type.rawValue,
             dateCreated: String(Int(now.timeIntervalSince1970 * 1000)))
-        let username = "\(provider.name)_\(subject)"
         let names = SignInNames(pool: pool.settings)
         do {
             return try await store.write { transaction -> UserRecord in

@@ -20,4 +20,5 @@ public struct Federation: Sendable {
     let tokenFamilies: TokenFamilies
     let completion: SignInCompletion
     let oauth: OAuth
+    let triggerCalls: TriggerCalls
 }

@@ -87,7 +87,15 @@ extension OAuth {
             guard flows.contains(.implicit) else { throw refuse(.unauthorizedClient("The client may not use the implicit flow.")) }
         default: throw refuse(OAuthError("unsupported_response_type", "response_type must be code or token."))
         }
-        let provider = query["identity_provider"].flatMap { $0 == "COGNITO" ? nil : $0 }
+        var provider = query["identity_provider"].flatMap { $0 == "COGNITO" ? nil : $0 }
+        // `idp_identifier` (an email domain, or any of a provider's IdpIdentifiers) picks the
+        // client's provider that has it, where `identity_provider` does not name one.
+        if query["identity_provider"] == nil, let identifier = query["idp_identifier"], !identifier.isEmpty {
+            guard identifier.count <= 40,
+                let named = try await ClientIdentityProviders(store: store).provider(identifiedBy: identifier, client: client)
+            else { throw refuse(.invalidRequest("No identity provider of the client has the identifier \(identifier.prefix(40)).")) }
+            provider = named
+        }
         guard (settings.supportedIdentityProviders ?? []).contains(provider ?? "COGNITO") else {
             throw refuse(.unauthorizedClient("The client does not offer the identity provider \(provider ?? "COGNITO").")) 
         }

@@ -178,7 +178,8 @@ public struct IdentityService: Sendable {
         federation = Federation(
             store: store, time: time, random: random, configuration: configuration, cache: cache, keys: keys,
             upstream: upstream, discovery: discovery, log: log, directory: directory, users: users, allowances: allowances,
-            authSessions: authSessions, tokenFamilies: tokenFamilies, completion: completion, oauth: oauth)
+            authSessions: authSessions, tokenFamilies: tokenFamilies, completion: completion, oauth: oauth,
+            triggerCalls: triggerCalls)
         threatProtection = ThreatProtectionAdministration(
             store: store, time: time, configuration: configuration, directory: directory,
             users: users)

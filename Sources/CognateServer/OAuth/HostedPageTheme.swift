@@ -97,6 +97,8 @@ enum HostedPageTheme {
           border-radius: var(--button-radius); background: var(--primary-bg); color: var(--primary-text); font: inherit; font-weight: 700;
           cursor: pointer; }
         .primary:hover { background: var(--primary-hover-bg); border-color: var(--primary-hover-bg); color: var(--primary-hover-text); }
+        .idp-button { display: block; box-sizing: border-box; width: 100%; text-align: center; padding: 0.6875rem 1rem; border: 1px solid var(--input-border);
+          border-radius: var(--button-radius); font-weight: 600; text-decoration: none; }
         .primary:active { background: var(--primary-active-bg); border-color: var(--primary-active-bg); color: var(--primary-active-text); }
         .primary:focus-visible, .link-button:focus-visible, a:focus-visible { outline: 2px solid var(--focus); outline-offset: 2px; }
         a, .link-button { color: var(--link); font-weight: 600; text-decoration: none; }

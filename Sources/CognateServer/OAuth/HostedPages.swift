@@ -1,4 +1,5 @@
 import CognateCore
+import CognateProtocol
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -35,6 +36,18 @@ enum HostedPages {
         BrowserBinding(cookieValue: request.cookies[browserCookieName(secure: secure)]?.value)
     }
 
+    /// What a provider's button says after "Continue with": the brand of a social provider, the
+    /// name an administrator gave any other.
+    static func providerLabel(_ provider: (name: String, type: IdentityProviderTypeType)) -> String {
+        switch provider.type {
+        case .google: "Google"
+        case .facebook: "Facebook"
+        case .loginWithAmazon: "Amazon"
+        case .signInWithApple: "Apple"
+        default: provider.name
+        }
+    }
+
     /// The `Set-Cookie` value that keeps `binding` in the browser (an hour after its latest page).
     static func browserCookie(_ binding: BrowserBinding, secure: Bool) -> String {
         "\(browserCookieName(secure: secure))=\(binding.cookieValue); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
@@ -66,8 +79,10 @@ enum HostedPages {
     }
 
     /// `terms`: the client's terms of use and privacy policy (name, URL), shown on the sign-up page.
+    /// `providers`: the client's identity providers, offered as buttons on the sign-in page.
     static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, style: HostedPageStyle,
-                     terms: [(name: String, url: String)] = []) -> Response {
+                     terms: [(name: String, url: String)] = [],
+                     providers: [(name: String, type: IdentityProviderTypeType)] = []) -> Response {
         let query = escape(request.query)
         let signIn = "\(request.pagePath)?\(query)"
         let backToSignIn = "<p><a class=\"redirect-customizable\" href=\"\(signIn)\">Back to sign in</a></p>"
@@ -122,6 +137,13 @@ enum HostedPages {
             <button class="link-button redirect-customizable" type="submit">\(escape(button))</button></p></form>
             """
         }
+        /// "Continue with …": a link per identity provider of the client, to the same
+        /// authorization request through that provider (not on `/passkeys/add`'s sign-in).
+        let providerButtons: [String] = request.purpose != nil ? [] : providers.map { provider in
+            let encoded = provider.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return "<p><a class=\"idp-button idpButton-customizable\" data-provider-type=\"\(escape(provider.type.rawValue))\" "
+                + "href=\"/login?\(query)&amp;identity_provider=\(encoded)\">Continue with \(escape(Self.providerLabel(provider)))</a></p>"
+        }
         func sentTo(_ destination: String?) -> String { destination.map { "<strong>\(escape($0))</strong>" } ?? "you" }
         func graphic(for destination: String?) -> String? {
             destination.map { $0.contains("@") ? "email" : "sms" }
@@ -136,9 +158,9 @@ enum HostedPages {
                     \(field("password", label: "Password", type: "password", autocomplete: "current-password", autofocus: username != nil))
                     \(forgotPassword)
                     """, submit: "Sign in"),
-                alternatives: canSignUp ? [
+                alternatives: providerButtons + (canSignUp ? [
                     "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>",
-                ] : [])
+                ] : []))
         case .signUp(let name, let attributes, let values, let rules, let error):
             let first = ["email": 0, "phone_number": 1]
             let ordered = attributes.enumerated().sorted { (first[$0.element] ?? 2, $0.offset) < (first[$1.element] ?? 2, $1.offset) }
@@ -243,9 +265,9 @@ enum HostedPages {
             card = Card(
                 title: "Sign in", lead: purposeLead, error: error, notice: notice,
                 body: form(nameField(name, value: username ?? "", autofocus: true), submit: "Next"),
-                alternatives: canSignUp ? [
+                alternatives: providerButtons + (canSignUp ? [
                     "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>",
-                ] : [])
+                ] : []))
         case .chooseFactor(let factors, let username, let error):
             let names = [
                 "WEB_AUTHN": ("Sign in with a passkey", "Your fingerprint, face or screen lock"),

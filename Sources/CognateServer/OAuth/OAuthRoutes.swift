@@ -174,7 +174,12 @@ enum OAuthRoutes {
             let style = (try? await service.managedLogin.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
             var terms: [(name: String, url: String)] = []
             if case .signUp = page { terms = (try? await service.managedLogin.termsLinks(clientId: request.clientId)) ?? [] }
-            var response = HostedPages.page(page, flow: flow, request: request, style: style, terms: terms)
+            var providers: [(name: String, type: IdentityProviderTypeType)] = []
+            switch page {
+            case .signIn, .signInName: providers = await service.oauth.signInProviders(clientId: request.clientId)
+            default: break
+            }
+            var response = HostedPages.page(page, flow: flow, request: request, style: style, terms: terms, providers: providers)
             response.headers[.setCookie] = HostedPages.browserCookie(browser, secure: secureCookies)
             return response
         case .redirect(let location): return HostedPages.redirect(location)
