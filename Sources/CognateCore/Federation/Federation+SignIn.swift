@@ -67,7 +67,7 @@ extension Federation {
     /// whose mapped attributes are refreshed at every sign-in. Then, as a hosted sign-in ends: a
     /// code (or tokens) for the app. Only the browser that started the sign-in (`browser`) may
     /// finish it: a link carrying someone else's `state` and `code` completes nothing.
-    public func completeFederatedSignIn(_ query: [String: String], browser: BrowserBinding?) async throws -> String {
+    public func completeFederatedSignIn(_ query: [String: String], browser: BrowserBinding?) async throws -> HostedSignInStep {
         var lookup = FlowLookup<FederatedFlowState>.missing
         if let flow = query["state"] {
             lookup = await oauth.consumeFlow(flow, challenge: .federatedSignIn, as: FederatedFlowState.self, browser: browser)
@@ -113,7 +113,11 @@ extension Federation {
         guard case .tokens(let tokens) = try await tokenFamilies.outcome(
             of: result, source: "TokenGeneration_HostedAuth", clientMetadata: nil, pool: pool, client: client)
         else { throw refuse("access_denied", "The user cannot sign in now.") }
-        return try await oauth.finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client)
+        let location = try await oauth.finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client)
+        let session = try await tokens.originJti.asyncFlatMap {
+            try await oauth.hostedSessions.begin(ofFamily: $0, pool: pool, binding: state.binding)
+        }
+        return .signedIn(proof: nil, session: session, then: .redirect(location))
     }
 
     /// The pool user for the provider's user `subject`, created or updated from `claims`.

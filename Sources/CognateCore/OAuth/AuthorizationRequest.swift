@@ -18,6 +18,9 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
     public var identityProvider: String? = nil
     /// What the pages are for besides signing in to the app (nil: an authorization).
     public var purpose: HostedPurpose? = nil
+    /// OpenID Connect's `prompt`: `login` shows the sign-in page even in a single sign-on
+    /// session; `none` never shows it (without a session the app gets `login_required`).
+    public var prompt: String? = nil
 
     /// The request as the query of `/login` or `/signup` (of `/passkeys/add`: the client and
     /// where the browser goes back to).
@@ -30,6 +33,7 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
         if let state { pairs.append(("state", state)) }
         if let codeChallenge { pairs += [("code_challenge", codeChallenge), ("code_challenge_method", "S256")] }
         if let nonce { pairs.append(("nonce", nonce)) }
+        if let prompt { pairs.append(("prompt", prompt)) }
         return OAuth.formEncoded(pairs)
     }
 
@@ -99,6 +103,10 @@ extension OAuth {
         guard (settings.supportedIdentityProviders ?? []).contains(provider ?? "COGNITO") else {
             throw refuse(.unauthorizedClient("The client does not offer the identity provider \(provider ?? "COGNITO").")) 
         }
+        let prompt = query["prompt"]
+        if let prompt, !["login", "none"].contains(prompt) {
+            throw refuse(.invalidRequest("prompt must be login or none."))
+        }
         let challenge = query["code_challenge"]
         if let challenge {
             guard query["code_challenge_method"] == "S256" else {
@@ -114,6 +122,6 @@ extension OAuth {
         }
         return AuthorizationRequest(
             clientId: clientId, redirectURI: redirectURI, responseType: responseType, scopes: scopes, state: state,
-            codeChallenge: challenge, nonce: query["nonce"], identityProvider: provider)
+            codeChallenge: challenge, nonce: query["nonce"], identityProvider: provider, prompt: prompt)
     }
 }

@@ -69,7 +69,8 @@ public enum HostedSignInStep: Sendable, Equatable {
     /// Done: send the browser to this address (the app's redirect URI with the code, or with
     /// the tokens in the fragment for the implicit flow).
     case redirect(String)
-    /// The user just signed in: keep `proof` (a ``RecentSignIns`` seal) in the browser, for
-    /// `/passkeys/add`, then take the step `then`.
-    indirect case signedIn(proof: String, then: HostedSignInStep)
+    /// The user just signed in: keep the single sign-on `session` (``HostedSessions``) and
+    /// `proof` (a ``RecentSignIns`` seal, for `/passkeys/add`) in the browser, then take the
+    /// step `then`.
+    indirect case signedIn(proof: String?, session: String?, then: HostedSignInStep)
 }

@@ -5,10 +5,24 @@ extension OAuth {
     /// How long one page of a hosted sign-in may stay open.
     static let hostedFlowLifetime: TimeInterval = 900
 
-    /// Starts a hosted sign-in for a validated authorization request, in `browser`: the sign-in
-    /// page (stored nowhere: its flow is sealed, see ``SealedFlows``).
-    public func beginHostedSignIn(_ request: AuthorizationRequest, browser: BrowserBinding) async throws -> HostedSignInStep {
+    /// Starts a hosted sign-in for a validated authorization request, in `browser`: in a single
+    /// sign-on session of the pool (`session`, the browser's ``HostedSessions`` cookie) and
+    /// without `prompt=login`, the app's code at once; else the sign-in page (stored nowhere:
+    /// its flow is sealed, see ``SealedFlows``), or with `prompt=none` the app's `login_required`.
+    public func beginHostedSignIn(_ request: AuthorizationRequest, browser: BrowserBinding, session: String? = nil)
+        async throws -> HostedSignInStep
+    {
         let (pool, client) = try await directory.requireClient(request.clientId)
+        if request.purpose == nil, request.prompt != "login",
+            let tokens = await hostedSessions.signIn(session, browser: browser, pool: pool, client: client)
+        {
+            return .redirect(try await finishHostedSignIn(request, tokens: tokens, pool: pool, client: client))
+        }
+        if request.prompt == "none" {
+            throw AuthorizationRedirectError(
+                redirectURI: request.redirectURI, state: request.state,
+                error: OAuthError("login_required", "The user is not signed in on the hosted pages."))
+        }
         return try await firstHostedPage(HostedFlowState(request: request), browser: browser, pool: pool, client: client)
     }
 
@@ -166,11 +180,15 @@ extension OAuth {
     }
 
     /// A hosted sign-in done: the browser goes back to the app (or, on `/passkeys/add`, on to
-    /// the page adding a passkey), keeping a proof of the sign-in where the pool has passkeys.
+    /// the page adding a passkey), keeping the single sign-on session and, where the pool has
+    /// passkeys, a proof of the sign-in.
     private func completeHostedSignIn(_ state: HostedFlowState, tokens: IssuedTokens, pool: PoolRecord,
                                       client: ClientRecord) async throws -> HostedSignInStep {
         let proof = try await tokens.originJti.asyncFlatMap {
             try await passkeyAddition.recentSignIn(ofFamily: $0, pool: pool, binding: state.binding)
+        }
+        let session = try await tokens.originJti.asyncFlatMap {
+            try await hostedSessions.begin(ofFamily: $0, pool: pool, binding: state.binding)
         }
         let next: HostedSignInStep
         if state.request.purpose == .addPasskey {
@@ -183,8 +201,7 @@ extension OAuth {
         } else {
             next = .redirect(try await finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client))
         }
-        guard let proof else { return next }
-        return .signedIn(proof: try passkeyAddition.seal(proof), then: next)
+        return .signedIn(proof: try proof.map(passkeyAddition.seal), session: session, then: next)
     }
 
     /// The first page of a flow for `browser`: sealed into the page, nothing stored.

@@ -23,6 +23,7 @@ public struct OAuth: Sendable {
     let sessions: Sessions
     let choice: HostedChoiceSignIn
     let passkeyAddition: HostedPasskeyAddition
+    let hostedSessions: HostedSessions
 }
 
 extension OAuth {

@@ -174,7 +174,10 @@ public struct IdentityService: Sendable {
             accessTokens: accessTokens, sealedFlows: sealedFlows, snapshots: snapshots, directory: directory,
             allowances: allowances, authSessions: authSessions, tokenFamilies: tokenFamilies, signIn: signIn,
             registration: registration, mfaSettings: mfa, sessions: sessions, choice: HostedChoiceSignIn(signIn: signIn),
-            passkeyAddition: passkeyAddition)
+            passkeyAddition: passkeyAddition,
+            hostedSessions: HostedSessions(
+                store: store, time: time, serverKey: codeKey, authenticator: authenticator, completion: completion,
+                tokenFamilies: tokenFamilies))
         federation = Federation(
             store: store, time: time, random: random, configuration: configuration, cache: cache, keys: keys,
             upstream: upstream, discovery: discovery, log: log, directory: directory, users: users, allowances: allowances,

@@ -5,8 +5,10 @@ import Foundation
 /// and app clients' session configurations): a user's token sessions — one per sign-in, its
 /// token family — across the pool's app clients, where the pool tracks sessions.
 ///
-/// Cognate has no SSO sessions (the hosted pages sign in anew every time), so every session
-/// is of type TOKEN and `RevokeAssociatedSessions=LINKED` revokes what NONE does.
+/// The hosted pages' single sign-on sessions are carried by browsers, not stored
+/// (``HostedSessions``), so every session listed is of type TOKEN and
+/// `RevokeAssociatedSessions=LINKED` revokes what NONE does (revoking a token family ends the
+/// single sign-on session of its sign-in too).
 public struct UserSessions: Sendable {
     let store: any Store
     let time: any TimeSource

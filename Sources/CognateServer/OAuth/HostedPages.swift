@@ -53,6 +53,16 @@ enum HostedPages {
         "\(browserCookieName(secure: secure))=\(binding.cookieValue); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
     }
 
+    /// The single sign-on session's cookie (``HostedSessions``), `__Host-` prefixed on https.
+    static func sessionCookieName(secure: Bool) -> String { secure ? "__Host-cognate_session" : "cognate_session" }
+
+    /// The `Set-Cookie` value that keeps the single sign-on session (nil: removes it, as
+    /// signing out does). `SameSite=Lax`: an app's link to `/oauth2/authorize` brings it.
+    static func sessionCookie(_ session: String?, secure: Bool) -> String {
+        "\(sessionCookieName(secure: secure))=\(session ?? ""); Path=/; Max-Age=\(session == nil ? 0 : 3600); HttpOnly; SameSite=Lax"
+            + (secure ? "; Secure" : "")
+    }
+
     /// The `Set-Cookie` value that keeps a recent sign-in's proof for `/passkeys/add` (nil:
     /// removes it, as signing out does). `SameSite=Lax`: an app's link to `/passkeys/add` brings
     /// it, a form another site posts does not.

@@ -36,9 +36,10 @@ enum OAuthRoutes {
                     if isNew { response.headers[.setCookie] = HostedPages.browserCookie(browser, secure: secureCookies) }
                     return response
                 }
+                let session = request.cookies[HostedPages.sessionCookieName(secure: secureCookies)]?.value
                 return await respond(
-                    with: try await service.oauth.beginHostedSignIn(validated, browser: browser), browser: browser,
-                    service: service, secureCookies: secureCookies)
+                    with: try await service.oauth.beginHostedSignIn(validated, browser: browser, session: session),
+                    browser: browser, service: service, secureCookies: secureCookies)
             } catch {
                 return await authorizeFailure(error, request, service: service)
             }
@@ -134,10 +135,13 @@ enum OAuthRoutes {
         router.get("/oauth2/idpresponse") { request, _ -> Response in
             do {
                 let query = queryDictionary(request)
-                let browser = HostedPages.knownBrowser(of: request, secure: secureCookies)
-                return HostedPages.redirect(try await placement.run {
-                    try await service.federation.completeFederatedSignIn(query, browser: browser)
-                })
+                guard let browser = HostedPages.knownBrowser(of: request, secure: secureCookies) else {
+                    throw AuthorizationPageError(
+                        message: "This sign-in was started in another browser. Go back to the app and start again.",
+                        reason: .otherBrowser)
+                }
+                let step = try await placement.run { try await service.federation.completeFederatedSignIn(query, browser: browser) }
+                return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
             } catch {
                 return await authorizeFailure(error, request, service: service)
             }
@@ -155,7 +159,9 @@ enum OAuthRoutes {
             do {
                 var response = HostedPages.redirect(try await service.oauth.logoutRedirect(
                     clientId: query["client_id"], logoutURI: query["logout_uri"]))
-                response.headers[.setCookie] = HostedPages.signedInCookie(nil, secure: secureCookies)   // no more proof of a sign-in
+                // No more proof of a sign-in, and no more single sign-on session.
+                response.headers[.setCookie] = HostedPages.signedInCookie(nil, secure: secureCookies)
+                response.headers.append(HTTPField(name: .setCookie, value: HostedPages.sessionCookie(nil, secure: secureCookies)))
                 return response
             } catch {
                 return await authorizeFailure(error, request, service: service)
@@ -166,9 +172,14 @@ enum OAuthRoutes {
     private static func respond(with step: HostedSignInStep, browser: BrowserBinding, service: IdentityService,
                                 secureCookies: Bool) async -> Response {
         switch step {
-        case .signedIn(let proof, let then):
+        case .signedIn(let proof, let session, let then):
             var response = await respond(with: then, browser: browser, service: service, secureCookies: secureCookies)
-            response.headers.append(HTTPField(name: .setCookie, value: HostedPages.signedInCookie(proof, secure: secureCookies)))
+            if let proof {
+                response.headers.append(HTTPField(name: .setCookie, value: HostedPages.signedInCookie(proof, secure: secureCookies)))
+            }
+            if let session {
+                response.headers.append(HTTPField(name: .setCookie, value: HostedPages.sessionCookie(session, secure: secureCookies)))
+            }
             return response
         case .page(let page, let flow, let request):
             let style = (try? await service.managedLogin.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
