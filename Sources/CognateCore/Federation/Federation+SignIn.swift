@@ -214,7 +214,7 @@ extension Federation {
         }
         guard let authorize, let token else { throw ProviderFailure(reason: "its endpoints are unknown") }
         return ProviderEndpoints(
-            authorize: overrides.resolve(authorize), token: overrides.resolve(token), userInfo: userInfo.map(overrides.resolve))
+            authorize: overrides.resolve(authorize), token: overrides.resolve(token), userInfo: userInfo.map { overrides.resolve($0) })
     }
 
     /// The provider's discovery document, fetched at most once per provider while its

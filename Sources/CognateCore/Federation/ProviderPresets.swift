@@ -117,7 +117,3 @@ enum ProviderPreset {
         type == .signInWithApple ? [("response_mode", "form_post")] : []
     }
 }
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}
