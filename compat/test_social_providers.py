@@ -136,7 +136,7 @@ def facebook():
 def google_token(fake, handler, query, form):
     assert form["grant_type"] == "authorization_code" and form["client_secret"] == "google-secret"
     user, nonce, access = fake.redeem(form["code"], form["client_id"], form["redirect_uri"])
-    token = id_token("https://accounts.google.com", form["client_id"], {
+    token = id_token("https://accounts.google.com", getattr(fake, "audience", None) or form["client_id"], {
         "sub": user["sub"], "email": user["email"], "email_verified": True, "name": user["name"], "nonce": nonce})
     return 200, {"access_token": access, "expires_in": 3599, "token_type": "Bearer", "scope": "openid email profile",
                  "id_token": token}
@@ -323,6 +323,15 @@ def test_google_id_token_and_people_api(server, idp, fakes):
     assert claims["phone_number"] == "+15555550100"
     people = [q for m, p, q, f, h in fake.seen if p == "/v1/people/me"][-1]
     assert people["personFields"] == "phoneNumbers"   # what the ID token lacks
+
+    # An ID token issued to another client signs no one in.
+    fake.audience = "another-client.apps.googleusercontent.com"
+    try:
+        browser, answer, verifier = begin(server, app, "Google")
+        back = browser.get(answer.headers["Location"], allow_redirects=False, timeout=10)
+    finally:
+        fake.audience = None
+    assert back.status_code == 302 and back.headers["Location"].startswith(CALLBACK + "?error=server_error")
 
 
 def test_login_with_amazon_profile(server, idp, fakes):

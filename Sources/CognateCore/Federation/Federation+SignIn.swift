@@ -248,7 +248,8 @@ extension Federation {
             throw ProviderFailure(reason: "\(url.host ?? "it") did not answer")
         }
         if let redirect = OutboundHTTP.redirectRefusal(answer.status) {
-            log("federation: \(method) \(url.absoluteString) \(redirect)")
+            // Without the query: Facebook's token request carries the client secret and the code there.
+            log("federation: \(method) \(url.scheme ?? "")://\(url.host ?? "")\(url.path) \(redirect)")
             throw ProviderFailure(reason: "\(url.path) \(redirect)")
         }
         guard answer.status == 200, case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: answer.body) else {

@@ -8,7 +8,7 @@ extension Federation {
     /// type's `token_request_method`: Facebook's Graph API takes a GET with the query; the
     /// others a POST form; Apple's client secret is a JWT signed here), then
     /// - Google: the ID token of that exchange, and the People API (`attributes_url` with
-    ///   `personFields=` the mapped claims the ID token lacks), each field's first value;
+    ///   `personFields=` the mapped People fields the ID token lacks), each field's first value;
     /// - Facebook: `attributes_url` (`/me?fields=`) with the mapped claims and `id`;
     /// - Login with Amazon: `attributes_url` (`/user/profile`: `user_id`, `name`, `email`, …);
     /// - Apple: the ID token (`sub`, `email`, `email_verified`, …), and on a first sign-in the
@@ -75,7 +75,7 @@ extension Federation {
             let info = try await upstreamCall("GET", url, headers: ["Authorization": "Bearer \(access)", "Accept": "application/json"], body: nil)
             for (name, value) in info.fields { claims[name] = value.claimString }
         case .google:
-            let missing = wanted.filter { claims[$0] == nil }.sorted()
+            let missing = wanted.filter { claims[$0] == nil && Self.peopleFields.contains($0) }.sorted()
             if !missing.isEmpty, let access, let people = endpoints.userInfo, details["attributes_url_add_attributes"] == "true",
                 let url = URL(string: people.absoluteString + missing.joined(separator: ","))
             {
@@ -100,6 +100,15 @@ extension Federation {
         }
         return claims
     }
+
+    /// The People API's `personFields`: a mapped claim that is none of them (and not in the ID
+    /// token) is left out of the call, which Google would refuse.
+    static let peopleFields: Set<String> = [
+        "addresses", "ageRanges", "biographies", "birthdays", "calendarUrls", "clientData", "coverPhotos", "emailAddresses",
+        "events", "externalIds", "genders", "imClients", "interests", "locales", "locations", "memberships", "metadata",
+        "miscKeywords", "names", "nicknames", "occupations", "organizations", "phoneNumbers", "photos", "relations",
+        "sipAddresses", "skills", "urls", "userDefined",
+    ]
 
     /// The claims of a compact JWT (any algorithm), unverified: it was received from the provider itself.
     static func unverifiedPayload(of token: String) -> [String: JSONValue]? {
