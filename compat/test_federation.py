@@ -193,29 +193,6 @@ def test_identity_provider_operations_and_refusals(server, idp, upstream):
         idp.describe_identity_provider(UserPoolId=pool["Id"], ProviderName="Upstream")
 
 
-def test_a_social_provider_with_explicit_endpoints(server, idp, upstream):
-    """A provider of a social type (no discovery): its authorize, token and attributes URLs given."""
-    up_idp, up_pool, up_client = upstream_pool(server, upstream)
-    up_name, up_email, up_sub = upstream_user(upstream, up_idp, up_pool, up_client)
-    pool = idp.create_user_pool(PoolName=unique("social"))["UserPool"]
-    idp.create_identity_provider(
-        UserPoolId=pool["Id"], ProviderName="Upstream", ProviderType="Facebook",
-        ProviderDetails={"client_id": up_client["ClientId"], "client_secret": up_client["ClientSecret"],
-                         "authorize_scopes": "openid email", "authorize_url": upstream.endpoint + "/oauth2/authorize",
-                         "token_url": upstream.endpoint + "/oauth2/token",
-                         "attributes_url": upstream.endpoint + "/oauth2/userInfo"},
-        AttributeMapping={"email": "email"})
-    client = idp.create_user_pool_client(
-        UserPoolId=pool["Id"], ClientName="web", CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
-        AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True,
-        SupportedIdentityProviders=["Upstream"])["UserPoolClient"]
-    app = app_session(server, client, scope="openid email")
-    location, verifier = federated_sign_in(server, upstream, app, up_name)
-    token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=location, code_verifier=verifier)
-    claims = verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])
-    assert claims["email"] == up_email and claims["identities"][0]["providerType"] == "Facebook"
-
-
 class DiscoveryProvider:
     """An OpenID provider that serves only its discovery document (with `cache_control`, when
     set) and counts how often it was fetched."""

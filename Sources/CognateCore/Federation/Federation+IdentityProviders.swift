@@ -4,16 +4,19 @@ import Foundation
 extension Federation {
     /// CreateIdentityProvider: an OIDC provider (`client_id`, `client_secret`, `authorize_scopes`,
     /// `oidc_issuer`, and optionally `authorize_url`, `token_url`, `attributes_url` — discovered
-    /// from the issuer otherwise) or a social provider (the same details; Google's issuer is
-    /// known). SAML is not served. `AttributeMapping` maps pool attributes to provider claims.
+    /// from the issuer otherwise) or a social provider named as its type (`client_id`,
+    /// `client_secret`, `authorize_scopes`; Apple's `team_id`, `key_id`, `private_key` instead of
+    /// the secret), whose endpoints Cognito fills in (`ProviderPreset`). SAML is not served.
+    /// `AttributeMapping` maps pool attributes to provider claims.
     public func createIdentityProvider(_ request: CreateIdentityProviderRequest) async throws -> CreateIdentityProviderResponse {
         let pool = try await directory.requirePool(request.userPoolId)
         try Self.checkProvider(request.providerName, type: request.providerType, details: request.providerDetails)
         try Self.checkAttributeMapping(request.attributeMapping ?? [:], pool: pool)
         let now = time.now
         let provider = IdentityProviderRecord(
-            poolId: pool.id, name: request.providerName, type: request.providerType, details: request.providerDetails,
-            attributeMapping: request.attributeMapping ?? [:], identifiers: request.idpIdentifiers ?? [], createdAt: now,
+            poolId: pool.id, name: request.providerName, type: request.providerType,
+            details: ProviderPreset.completed(request.providerDetails, type: request.providerType),
+            attributeMapping: ProviderPreset.completedMapping(request.attributeMapping ?? [:], type: request.providerType), identifiers: request.idpIdentifiers ?? [], createdAt: now,
             updatedAt: now)
         do {
             try await store.write { try await $0.insertIdentityProvider(provider) }
@@ -32,13 +35,15 @@ extension Federation {
 
     public func updateIdentityProvider(_ request: UpdateIdentityProviderRequest) async throws -> UpdateIdentityProviderResponse {
         var provider = try await requireIdentityProvider(request.providerName, poolId: request.userPoolId)
-        if let details = request.providerDetails {
+        if var details = request.providerDetails {
+            // Apple's key is never shown, so an update made from a description keeps it.
+            if provider.type == .signInWithApple, details["private_key"] == nil { details["private_key"] = provider.details["private_key"] }
             try Self.checkProvider(provider.name, type: provider.type, details: details)
-            provider.details = details
+            provider.details = ProviderPreset.completed(details, type: provider.type)
         }
         if let mapping = request.attributeMapping {
             try Self.checkAttributeMapping(mapping, pool: try await directory.requirePool(request.userPoolId))
-            provider.attributeMapping = mapping
+            provider.attributeMapping = ProviderPreset.completedMapping(mapping, type: provider.type)
         }
         if let identifiers = request.idpIdentifiers { provider.identifiers = identifiers }
         provider.updatedAt = time.now
@@ -115,6 +120,16 @@ extension Federation {
     private static func checkProvider(_ name: String, type: IdentityProviderTypeType, details: [String: String]) throws {
         guard name != "COGNITO", name != "Cognito" else { throw CognitoError.invalidParameter("The provider name \(name) is reserved.") }
         guard type != .saml else { throw CognitoError(.unsupportedOperation, "SAML identity providers are not supported by this server yet.") }
+        if ProviderPreset.isSocial(type) {
+            // Cognito: "Provider NameOfGP cannot be of type Google."; each social type once, by its name.
+            guard name == type.rawValue else { throw CognitoError.invalidParameter("Provider \(name) cannot be of type \(type.rawValue).") }
+            guard ProviderPreset.requiredKeys(of: type).allSatisfy({ !(details[$0] ?? "").isEmpty }) else {
+                throw CognitoError.invalidParameter(ProviderPreset.missingKeyMessage(of: type))
+            }
+            if type == .facebook, let version = details["api_version"], !ProviderPreset.isGraphAPIVersion(version) {
+                throw CognitoError.invalidParameter("ProviderDetails api_version \(version) is not a Facebook Graph API version (v17.0).")
+            }
+        }
         for key in ["client_id", "authorize_scopes"] where (details[key] ?? "").isEmpty {
             throw CognitoError.invalidParameter("ProviderDetails needs \(key).")
         }
@@ -125,10 +140,11 @@ extension Federation {
 }
 
 extension IdentityProviderRecord {
-    /// The provider as the API shows it (the client secret included, as Cognito shows it to admins).
+    /// The provider as the API shows it (the client secret included, as Cognito shows it to
+    /// admins; Apple's private key never).
     var wire: IdentityProviderType {
         IdentityProviderType(
-            userPoolId: poolId, providerName: name, providerType: type, providerDetails: details,
+            userPoolId: poolId, providerName: name, providerType: type, providerDetails: ProviderPreset.shown(details, type: type),
             attributeMapping: attributeMapping, idpIdentifiers: identifiers, lastModifiedDate: updatedAt, creationDate: createdAt)
     }
 }

@@ -54,7 +54,7 @@ extension Federation {
             ("response_type", "code"), ("client_id", provider.details["client_id"] ?? ""),
             ("redirect_uri", federationCallbackURL), ("scope", provider.details["authorize_scopes"] ?? "openid"),
             ("state", state), ("nonce", nonce),
-        ])
+        ] + ProviderPreset.authorizeParameters(of: provider.type))
         let base = endpoints.authorize.absoluteString
         return base + (base.contains("?") ? "&" : "?") + query
     }
@@ -92,11 +92,11 @@ extension Federation {
         }) else { throw refuse("invalid_request", "The identity provider's answer is incomplete.") }
         let claims: [String: String]
         do {
-            claims = try await providerClaims(code: code, nonce: state.nonce, provider: provider)
+            claims = try await providerClaims(code: code, nonce: state.nonce, provider: provider, answer: query)
         } catch let error as ProviderFailure {
             throw refuse("server_error", "Signing in with \(provider.name) failed: \(error.reason)")
         }
-        guard let subject = claims["sub"] ?? claims["id"], !subject.isEmpty else {
+        guard let subject = ProviderPreset.subject(in: claims, provider: provider), !subject.isEmpty else {
             throw refuse("server_error", "The identity provider named no user.")
         }
         let user: UserRecord
@@ -193,9 +193,14 @@ extension Federation {
     /// The claims of the provider's user: the code exchanged (client secret in the form), then
     /// the userInfo endpoint with the access token, else the ID token of that exchange (received
     /// straight from the provider over its TLS connection, as OpenID Connect allows; its nonce
-    /// must be ours). Values are strings.
-    private func providerClaims(code: String, nonce: String, provider: IdentityProviderRecord) async throws -> [String: String] {
+    /// must be ours). Values are strings. Social providers speak their own shapes (`socialClaims`).
+    private func providerClaims(code: String, nonce: String, provider: IdentityProviderRecord, answer: [String: String])
+        async throws -> [String: String]
+    {
         let endpoints = try await self.endpoints(of: provider)
+        if ProviderPreset.isSocial(provider.type) {
+            return try await socialClaims(code: code, nonce: nonce, provider: provider, endpoints: endpoints, answer: answer)
+        }
         let form = OAuth.formEncoded([
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", federationCallbackURL),
             ("client_id", provider.details["client_id"] ?? ""), ("client_secret", provider.details["client_secret"] ?? ""),
@@ -217,21 +222,24 @@ extension Federation {
         return claims
     }
 
-    /// The provider's endpoints: from its details, or from `<oidc_issuer>/.well-known/openid-configuration`.
+    /// The provider's endpoints: from its details, or from `<oidc_issuer>/.well-known/openid-configuration`;
+    /// each on the base `identity_provider_urls` gives its host, if any (`ProviderURLOverrides`).
     func endpoints(of provider: IdentityProviderRecord) async throws -> ProviderEndpoints {
         let details = provider.details
+        let overrides = ProviderURLOverrides(bases: configuration.identityPools.providerURLs)
         var authorize = details["authorize_url"].flatMap(URL.init(string:))
         var token = details["token_url"].flatMap(URL.init(string:))
         var userInfo = details["attributes_url"].flatMap(URL.init(string:))
         let issuer = details["oidc_issuer"] ?? (provider.type == .google ? "https://accounts.google.com" : nil)
         if authorize == nil || token == nil, let issuer, let discovery = URL(string: issuer + "/.well-known/openid-configuration") {
-            let document = try await discoveryDocument(of: provider, at: discovery)
+            let document = try await discoveryDocument(of: provider, at: overrides.resolve(discovery))
             authorize = authorize ?? document["authorization_endpoint"]?.stringValue.flatMap(URL.init(string:))
             token = token ?? document["token_endpoint"]?.stringValue.flatMap(URL.init(string:))
             userInfo = userInfo ?? document["userinfo_endpoint"]?.stringValue.flatMap(URL.init(string:))
         }
         guard let authorize, let token else { throw ProviderFailure(reason: "its endpoints are unknown") }
-        return ProviderEndpoints(authorize: authorize, token: token, userInfo: userInfo)
+        return ProviderEndpoints(
+            authorize: overrides.resolve(authorize), token: overrides.resolve(token), userInfo: userInfo.map { overrides.resolve($0) })
     }
 
     /// The provider's discovery document, fetched at most once per provider while its
@@ -255,7 +263,7 @@ extension Federation {
     /// One call to a provider: the JSON object of its 200 answer and the answer's headers. A
     /// redirect is a failure (never followed: it would carry the client secret or the code
     /// elsewhere), and logged.
-    private func upstreamCall(_ method: String, _ url: URL, headers: [String: String], body: Data?) async throws
+    func upstreamCall(_ method: String, _ url: URL, headers: [String: String], body: Data?) async throws
         -> (fields: [String: JSONValue], headers: [String: String])
     {
         let answer: UpstreamAnswer
@@ -265,7 +273,8 @@ extension Federation {
             throw ProviderFailure(reason: "\(url.host ?? "it") did not answer")
         }
         if let redirect = OutboundHTTP.redirectRefusal(answer.status) {
-            log("federation: \(method) \(url.absoluteString) \(redirect)")
+            // Without the query: Facebook's token request carries the client secret and the code there.
+            log("federation: \(method) \(url.scheme ?? "")://\(url.host ?? "")\(url.path) \(redirect)")
             throw ProviderFailure(reason: "\(url.path) \(redirect)")
         }
         guard answer.status == 200, case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: answer.body) else {

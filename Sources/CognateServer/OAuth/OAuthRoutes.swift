@@ -146,6 +146,24 @@ enum OAuthRoutes {
                 return await authorizeFailure(error, request, service: service)
             }
         }
+        // Sign in with Apple answers with a form post (response_mode=form_post) from
+        // appleid.apple.com: a cross-site POST, which carries no SameSite=Lax cookie, so the
+        // browser is unknown here. Nothing is done with the answer but to send it on as a
+        // same-site top-level GET (303) to the route above, which the browser makes with its
+        // cookie and which runs every check; the cookie stays Lax (docs/security.md).
+        router.post("/oauth2/idpresponse") { request, _ -> Response in
+            guard let form = try? await formBody(request) else {
+                return await authorizeFailure(
+                    AuthorizationPageError(message: "This sign-in has expired. Go back to the app and start again.", reason: .expired),
+                    request, service: service)
+            }
+            let relayed = ["state", "code", "error", "error_description", "user"].compactMap { name in
+                form[name].map { (name, $0) }
+            }
+            var response = HostedPages.redirect("/oauth2/idpresponse?" + OAuth.formEncoded(relayed))
+            response.status = .seeOther
+            return response
+        }
         router.get("/ui/:pool/:client/logo") { _, context -> Response in
             guard let pool = context.parameters.get("pool"), let client = context.parameters.get("client"),
                 let (image, type) = try? await service.managedLogin.logo(poolId: pool, clientId: client)
