@@ -21,7 +21,7 @@ extension AuthClient {
         username: String, preferred: FirstFactor? = nil, clientMetadata: [String: String] = [:]
     ) async throws -> SignInStep {
         try await startSignIn(username: username, firstFactor: true, choosing: preferred) {
-            var parameters = ["USERNAME": username].merging(await deviceKeyParameter()) { $1 }
+            var parameters = ["USERNAME": username].merging(await deviceKeyParameter(forSignInName: username)) { $1 }
             // A password factor named up front must carry the password: ask for it first.
             if let preferred, !preferred.isPassword { parameters["PREFERRED_CHALLENGE"] = preferred.rawValue }
             return AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
@@ -75,7 +75,7 @@ extension AuthClient {
             responses["SRP_A"] = srp.publicValueHex
             let started = try await respond(pending, responses, clientMetadata: clientMetadata)
             let answered = try await answerPasswordVerifier(
-                started, srp: srp, password: password, device: await deviceKeyParameter(), clientMetadata: clientMetadata)
+                started, srp: srp, password: password, device: await deviceKeyParameter(forSignInName: pending.signInName ?? pending.username), clientMetadata: clientMetadata)
             return try await nextStep(after: answered, username: pending.username, signInName: pending.signInName)
         }
     }
@@ -124,7 +124,8 @@ extension AuthClient {
         }
         confirmedSignUp = nil
         return try await startSignIn(username: confirmed.username, firstFactor: true) {
-            let parameters = ["USERNAME": confirmed.username].merging(await deviceKeyParameter()) { $1 }
+            let parameters = ["USERNAME": confirmed.username]
+                .merging(await deviceKeyParameter(forSignInName: confirmed.username)) { $1 }
             return AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
                 authFlow: .userAuth, authParameters: withSecretHash(parameters, username: confirmed.username),
                 clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId, session: confirmed.session)))

@@ -76,16 +76,19 @@ extension AuthClient {
     /// The device this profile is registered as, if any.
     public func currentDevice() async throws -> RememberedDevice? { try await loadRecord().device }
 
-    /// The DEVICE_KEY a sign-in sends, when this profile has a device.
-    func deviceKeyParameter() async -> [String: String] {
-        guard let device = try? await loadRecord().device else { return [:] }
-        return ["DEVICE_KEY": device.deviceKey]
+    /// The DEVICE_KEY a sign-in as `name` sends: this profile's device, when it is registered
+    /// for the user who signs in with that name. Another user's device is never offered (the
+    /// profile may still hold a signed-out user's device and PIN).
+    func deviceKeyParameter(forSignInName name: String) async -> [String: String] {
+        guard let key = (try? await loadRecord())?.deviceKey(forSignInName: name) else { return [:] }
+        return ["DEVICE_KEY": key]
     }
 
     /// Registers the device a sign-in's tokens announced (NewDeviceMetadata): a random secret,
     /// its SRP verifier to the pool (`ConfirmDevice`), the secret kept with the tokens. A
     /// failure costs nothing but the device (the sign-in has succeeded).
-    func registerNewDevice(_ metadata: NewDeviceMetadataType, accessToken: String) async {
+    func registerNewDevice(_ metadata: NewDeviceMetadataType, tokens: AuthTokens, signInName: String?) async {
+        let accessToken = tokens.accessToken
         guard let key = metadata.deviceKey, let group = metadata.deviceGroupKey else { return }
         var generator = SystemRandomNumberGenerator()
         let password = Data((0..<40).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
@@ -98,7 +101,8 @@ extension AuthClient {
                 deviceSecretVerifierConfig: DeviceSecretVerifierConfigType(
                     passwordVerifier: verifier.passwordVerifier, salt: verifier.salt),
                 deviceName: configuration.deviceName))
-            _ = try await updateRecord { $0.device = RememberedDevice(deviceKey: key, groupKey: group, password: password) }
+            _ = try await updateRecord { $0.device = RememberedDevice(
+                deviceKey: key, groupKey: group, password: password, owner: DeviceOwner(tokens.user, signInName: signInName)) }
         } catch {
             return
         }
@@ -106,7 +110,8 @@ extension AuthClient {
 
     /// DEVICE_SRP_AUTH, then DEVICE_PASSWORD_VERIFIER: this device proves its secret.
     func deviceExchange(username: String) async throws -> AuthResponse {
-        guard let device = try await loadRecord().device else {
+        let record = try await loadRecord()
+        guard let device = record.device, record.deviceKey(forSignInName: username) != nil else {
             throw AuthError.invalidState("The pool asks for this device's proof, but no device is registered here.")
         }
         let srp = try await OffActor.run { SRPClient() }

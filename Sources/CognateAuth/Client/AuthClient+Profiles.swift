@@ -1,3 +1,4 @@
+import CognateProtocol
 import Foundation
 
 extension AuthClient {
@@ -8,7 +9,8 @@ extension AuthClient {
     /// this one lacks keeps the other's value; pending codes are merged), this profile is
     /// removed, and ``profile`` names the other one. One account, one profile.
     ///
-    /// Called before a sign-in stores its tokens. A profile that cannot be read is skipped.
+    /// Called before a sign-in stores its tokens, after ``evictAnotherUser(than:)`` (so what is
+    /// moved is this user's alone). A profile that cannot be read is skipped.
     func adoptStoredProfile(ofUser sub: String) async throws {
         let store = configuration.tokenStore
         for name in try await storedProfileNames() where name != profile {
@@ -26,6 +28,22 @@ extension AuthClient {
             publishDerived(from: merged)
             return
         }
+    }
+
+    /// Called when `user` has just signed in on this profile, before anything of theirs is
+    /// stored: when the profile holds another user's data (their tokens, registration, device
+    /// and PIN, codes), that user's refresh token is revoked (`RevokeToken`, best effort) and
+    /// the whole record is wiped, so that one profile never holds two people's data. The other
+    /// user's device stays known to the server until it is forgotten there; their PIN no longer
+    /// works on this device (its key is gone).
+    func evictAnotherUser(than user: AuthUser) async throws {
+        let record = try await loadRecord()
+        guard record.holdsAnotherUser(than: user) else { return }
+        if let tokens = record.tokens, tokens.user.userId != user.userId {
+            _ = try? await channel.send(CognitoAPI.RevokeToken.self, RevokeTokenRequest(
+                token: tokens.refreshToken, clientId: configuration.clientId, clientSecret: configuration.clientSecret))
+        }
+        try await write(ProfileRecord(), to: profile)
     }
 
     /// The names of the store's profiles (a failure to list them is `AuthError.storage`).

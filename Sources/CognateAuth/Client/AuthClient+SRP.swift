@@ -12,7 +12,7 @@ extension AuthClient {
         async throws -> AuthResponse
     {
         let srp = try await OffActor.run { SRPClient() }
-        let device = await deviceKeyParameter()
+        let device = await deviceKeyParameter(forSignInName: username)
         var parameters = ["USERNAME": username, "SRP_A": srp.publicValueHex].merging(device) { $1 }
         if customAuth { parameters["CHALLENGE_NAME"] = "SRP_A" }
         let started = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(

@@ -39,7 +39,8 @@ extension AuthClient {
     /// `DEVICE_KEY` when the profile has one, as Cognito expects in pools that track devices.
     private func performRefresh(_ tokens: AuthTokens) async throws -> AuthTokens {
         let response: InitiateAuthResponse
-        let parameters = ["REFRESH_TOKEN": tokens.refreshToken].merging(await deviceKeyParameter()) { $1 }
+        var parameters = ["REFRESH_TOKEN": tokens.refreshToken]
+        if let key = (try? await loadRecord())?.deviceKey(forUser: tokens.user) { parameters["DEVICE_KEY"] = key }
         do {
             response = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
                 authFlow: .refreshTokenAuth,

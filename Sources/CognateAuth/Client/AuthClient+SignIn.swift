@@ -22,7 +22,8 @@ extension AuthClient {
             case .srp:
                 return try await srpExchange(username: username, password: password, clientMetadata: clientMetadata)
             case .password:
-                let parameters = ["USERNAME": username, "PASSWORD": password].merging(await deviceKeyParameter()) { $1 }
+                let parameters = ["USERNAME": username, "PASSWORD": password]
+                    .merging(await deviceKeyParameter(forSignInName: username)) { $1 }
                 return AuthResponse(try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
                     authFlow: .userPasswordAuth, authParameters: withSecretHash(parameters, username: username),
                     clientMetadata: clientMetadata.nilIfEmpty, clientId: configuration.clientId)))
@@ -166,7 +167,8 @@ extension AuthClient {
     }
 
     /// Stores tokens (in the profile already holding this user, if any: see
-    /// ``adoptStoredProfile(ofUser:)``), or turns the next challenge into a step (remembering
+    /// ``adoptStoredProfile(ofUser:)``; after removing another user's data from this profile:
+    /// see ``evictAnotherUser(than:)``), or turns the next challenge into a step (remembering
     /// it for the answer). `signInName`: the name the user signed in with, when `username` is
     /// another (the internal one). `firstFactor`: a code challenge is a choice-based sign-in's
     /// first factor (``SignInStep/otpCode(_:)``), not MFA. `choosing`: a password factor to ask
@@ -178,9 +180,22 @@ extension AuthClient {
         if let result = response.result {
             let tokens = try AuthTokens(result)
             pendingChallenge = nil
+            let typed = signInName ?? username
+            try await evictAnotherUser(than: tokens.user)
             try await adoptStoredProfile(ofUser: tokens.user.userId)
-            try await updateRecord { $0.tokens = tokens }
-            if let metadata = result.newDeviceMetadata { await registerNewDevice(metadata, accessToken: tokens.accessToken) }
+            try await updateRecord { record in
+                record.tokens = tokens
+                // The device just proved (or kept) learns the user's current names.
+                if var device = record.device {
+                    var owner = device.owner ?? DeviceOwner(tokens.user, signInName: typed)
+                    owner.add(tokens.user, signInName: typed)
+                    device.owner = owner
+                    record.device = device
+                }
+            }
+            if let metadata = result.newDeviceMetadata {
+                await registerNewDevice(metadata, tokens: tokens, signInName: typed)
+            }
             return .signedIn(tokens.user)
         }
         guard let name = response.challengeName else {

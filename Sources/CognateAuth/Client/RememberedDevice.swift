@@ -9,11 +9,40 @@ public struct RememberedDevice: Sendable, Equatable, Codable, CustomStringConver
     public var groupKey: String
     var password: String
     var pin: PINRegistration?
+    /// The user the device was registered for (nil in records written before it was kept).
+    var owner: DeviceOwner?
 
     /// Whether a PIN signs this profile in on this device.
     public var hasPIN: Bool { pin != nil }
 
     public var description: String { "RememberedDevice(\(deviceKey)\(pin == nil ? "" : ", PIN"))" }
+}
+
+/// Whose a registered device is: the user's `sub`, and the names that user signs in with
+/// (lowercased: the internal username, email, phone number, preferred username, and the names
+/// typed at sign-ins that used the device). A sign-in sends the device's key only for one of
+/// these names, so a profile never offers one user's device to another user's sign-in.
+struct DeviceOwner: Sendable, Equatable, Codable {
+    var sub: String
+    var names: [String]
+
+    init(_ user: AuthUser, signInName: String?) {
+        sub = user.userId
+        names = []
+        add(user, signInName: signInName)
+    }
+
+    /// Adds the user's current names and the name just typed.
+    mutating func add(_ user: AuthUser, signInName: String?) {
+        let candidates = [user.username, user.userId, signInName] + ["email", "phone_number", "preferred_username"].map {
+            user.attributes[$0]
+        }
+        for name in candidates.compactMap({ $0?.lowercased() }) where !name.isEmpty && !names.contains(name) {
+            names.append(name)
+        }
+    }
+
+    func answers(to name: String) -> Bool { names.contains(name.lowercased()) }
 }
 
 /// What this device keeps for PIN sign-in: the random 256-bit key the PIN's secret is derived

@@ -22,6 +22,38 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     /// Whether the record is the user's with this `sub` (signed in, or registering).
     func belongs(toUser sub: String) -> Bool { tokens?.user.userId == sub || registration?.userSub == sub }
 
+    /// Whether the record holds anything of a user other than `user`: tokens or registration
+    /// progress of another `sub`, or a device registered for another user (or for no one
+    /// known: a device from before owners were kept, with neither tokens nor a PIN of this
+    /// user beside it — such a device was not offered to this sign-in, so it is of no use).
+    func holdsAnotherUser(than user: AuthUser) -> Bool {
+        if let tokens, tokens.user.userId != user.userId { return true }
+        if let sub = registration?.userSub, sub != user.userId { return true }
+        if let device, !deviceBelongs(device, to: user) { return true }
+        return false
+    }
+
+    private func deviceBelongs(_ device: RememberedDevice, to user: AuthUser) -> Bool {
+        if let owner = device.owner { return owner.sub == user.userId }
+        return tokens?.user.userId == user.userId || device.pin?.username == user.username
+    }
+
+    /// The key of this record's device when it may be offered to a sign-in as `name` (one of
+    /// its owner's names; for a device from before owners were kept, the PIN's or the stored
+    /// tokens' username).
+    func deviceKey(forSignInName name: String) -> String? {
+        guard let device else { return nil }
+        if let owner = device.owner { return owner.answers(to: name) ? device.deviceKey : nil }
+        let legacy = [device.pin?.username, tokens?.user.username, tokens?.user.attributes["email"]].compactMap { $0?.lowercased() }
+        return legacy.contains(name.lowercased()) ? device.deviceKey : nil
+    }
+
+    /// The key of this record's device when it is the user's with this `sub` (for a refresh).
+    func deviceKey(forUser user: AuthUser) -> String? {
+        guard let device, deviceBelongs(device, to: user) else { return nil }
+        return device.deviceKey
+    }
+
     /// Records a code (replacing an earlier one for the same purpose).
     mutating func remember(_ code: PendingCode) {
         forget(code.purpose)
