@@ -45,31 +45,44 @@ extension AuthClient {
     /// The local part happens even when the server cannot be reached, or when the profile is
     /// signed out: then the server cannot be asked (`localOnly(.notSignedIn)`) and keeps the
     /// device until an administrator forgets it — sign in first (a PIN will do) to end it there.
-    /// - Returns: whether the server part succeeded (`localOnly` says why not).
+    /// A failed ForgetDevice does not skip RevokeToken; a refused refresh (the session had
+    /// ended elsewhere) means the device was not forgotten (`localOnly(.sessionExpired)`).
+    /// - Returns: `.complete` only when the server did both parts; `localOnly` says why not.
+    /// - Throws: ``AuthError/storage(_:)`` when the store cannot be read (a cancelled biometry
+    ///   prompt): nothing is sent and nothing wiped, since what to end on the server is
+    ///   unknown; try again once it can be read. `CancellationError` when the task was
+    ///   cancelled (the local wipe has happened all the same).
     @discardableResult
     public func deregister() async throws -> SignOutResult {
-        let record = try? await loadRecord()
+        let record = try await loadRecord()
         var outcome = SignOutResult.complete
-        if record?.tokens == nil, record?.device != nil { outcome = .localOnly(.notSignedIn) }
-        if let tokens = record?.tokens {
-            do {
-                if let device = record?.device {
+        var cancelled = false
+        if record.tokens == nil, record.device != nil { outcome = .localOnly(.notSignedIn) }
+        if let tokens = record.tokens {
+            if let device = record.device {
+                do {
                     try await withAccessToken { accessToken in
                         _ = try await channel.send(
                             CognitoAPI.ForgetDevice.self, ForgetDeviceRequest(accessToken: accessToken, deviceKey: device.deviceKey))
                     }
+                } catch {
+                    (outcome, cancelled) = Self.serverOutcome(of: error, outcome)
                 }
-                _ = try await channel.send(CognitoAPI.RevokeToken.self, RevokeTokenRequest(
-                    token: tokens.refreshToken, clientId: configuration.clientId, clientSecret: configuration.clientSecret))
-            } catch AuthError.sessionExpired {
-                // The server had already ended the session.
-            } catch let error as AuthError {
-                outcome = .localOnly(error)
-            } catch {
-                outcome = .localOnly(.network(error))
+            }
+            if !cancelled {
+                // A refresh meanwhile may have rotated the refresh token: revoke the newest.
+                let refreshToken = (try? await loadRecord())?.tokens?.refreshToken ?? tokens.refreshToken
+                do {
+                    _ = try await channel.send(CognitoAPI.RevokeToken.self, RevokeTokenRequest(
+                        token: refreshToken, clientId: configuration.clientId, clientSecret: configuration.clientSecret))
+                } catch {
+                    let (next, stopped) = Self.serverOutcome(of: error, outcome)
+                    (outcome, cancelled) = (next, cancelled || stopped)
+                }
             }
         }
         try await clearProfile(keepingDevice: false)
+        if cancelled { throw CancellationError() }
         return outcome
     }
 

@@ -134,7 +134,9 @@ public actor AuthClient {
         pendingChallenge = nil
         confirmedSignUp = nil
         do {
-            let device = keepingDevice ? try? await configuration.tokenStore.load(profile: profile)?.device : nil
+            // Read before removing: a record that cannot be read is not removed, or the device
+            // (and its PIN) to keep would be lost with it.
+            let device = keepingDevice ? try await configuration.tokenStore.load(profile: profile)?.device : nil
             if let device {
                 try await configuration.tokenStore.save(ProfileRecord(device: device), profile: profile)
             } else {
