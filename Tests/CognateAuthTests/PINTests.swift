@@ -134,6 +134,86 @@ struct PINTests {
         }
     }
 
+    @Test func aWrongPINForAnotherProfileDoesNotSwitchToIt() async throws {
+        try await LiveServer.with { live in
+            let pool = try await ProfileIsolationTests.devicePool(live)
+            let app = try await live.makeClient(pool: pool)
+            let store = InMemoryTokenStore()
+            for (profile, pin) in [("alice", "24680"), ("bob", "97531")] {
+                let client = live.authClient(pool: pool, client: app, store: store, profile: profile)
+                try await live.confirmedUser(client, username: profile, email: uniqueEmail(profile))
+                _ = try await client.signIn(username: profile, password: "Passw0rd1")
+                try await client.registerPIN(pin)
+            }
+            // Bob is still signed in; the picker stands on Alice's profile, signed out.
+            let picker = live.authClient(pool: pool, client: app, store: store, profile: "alice")
+            try await picker.signOut()
+            let states = await picker.stateStream()
+            var iterator = states.makeAsyncIterator()
+            #expect(await iterator.next() == .signedOut)
+
+            await #expect(throws: AuthError.incorrectPIN(remainingAttempts: 2)) {
+                _ = try await picker.signIn(withPIN: "24680", profile: "bob")
+            }
+            // Nothing switched: not the profile, not the state the app shows.
+            #expect(await picker.profile == "alice")
+            #expect(await picker.state() == .signedOut)
+            await expectAuthError({ _ = try await picker.currentSession() }) { $0 == .notSignedIn }
+
+            guard case .signedIn(let bob) = try await picker.signIn(withPIN: "97531", profile: "bob") else {
+                Issue.record("Bob signs in with his PIN")
+                return
+            }
+            #expect(await picker.profile == "bob")
+            #expect(await iterator.next() == .signedIn(bob))   // the first state after signedOut
+        }
+    }
+
+    @Test func lockDropsTheTokensAndKeepsThePIN() async throws {
+        try await LiveServer.with { live in
+            let pool = try await ProfileIsolationTests.devicePool(live)
+            let app = try await live.makeClient(pool: pool)
+            let store = InMemoryTokenStore()
+            let client = live.authClient(pool: pool, client: app, store: store)
+            try await live.confirmedUser(client, username: "locker", email: uniqueEmail("locker"))
+            _ = try await client.signIn(username: "locker", password: "Passw0rd1")
+            try await client.registerPIN("24680")
+            let refreshToken = try await client.currentSession().refreshToken
+
+            #expect(try await client.lock().signedOutOnServer)
+            #expect(await client.state() == .signedOut)
+            #expect(await store.load(profile: "default")?.tokens == nil)
+            #expect(try await client.currentDevice()?.hasPIN == true)
+            await #expect(throws: CognitoError.revokedRefreshToken) {
+                _ = try await live.service.signIn.initiateAuth(InitiateAuthRequest(
+                    authFlow: .refreshTokenAuth, authParameters: ["REFRESH_TOKEN": refreshToken], clientId: app.id))
+            }
+            guard case .signedIn = try await client.signIn(withPIN: "24680") else {
+                Issue.record("the PIN unlocks again")
+                return
+            }
+        }
+    }
+
+    @Test func aPINThatCannotBeRightSpendsNoAttempt() async throws {
+        try await LiveServer.with { live in
+            let pool = try await ProfileIsolationTests.devicePool(live)
+            let app = try await live.makeClient(pool: pool)
+            let client = live.authClient(pool: pool, client: app)
+            try await live.confirmedUser(client, username: "typo", email: uniqueEmail("typo"))
+            _ = try await client.signIn(username: "typo", password: "Passw0rd1")
+            try await client.registerPIN("24680")
+            try await client.signOut()
+            for malformed in ["", "12a45", " 24680"] {
+                await expectAuthError({ _ = try await client.signIn(withPIN: malformed) }) {
+                    if case .pinPolicyViolation = $0 { true } else { false }
+                }
+            }
+            // The first real wrong PIN is still the first attempt.
+            await #expect(throws: AuthError.incorrectPIN(remainingAttempts: 2)) { _ = try await client.signIn(withPIN: "11223") }
+        }
+    }
+
     private static func pinPool(_ live: LiveServer) async throws -> (String, LiveServer.AppClient) {
         let pool = try await live.makePool(
             emailSignIn: true,

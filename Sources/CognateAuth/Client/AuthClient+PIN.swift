@@ -42,39 +42,103 @@ extension AuthClient {
     }
 
     /// Signs in with the PIN registered for `profile` (this client's profile when nil; another
-    /// name makes this client continue in that profile, as a profile picker does).
+    /// name makes this client continue in that profile, as a profile picker does — but only
+    /// once the server accepted the PIN: a wrong PIN leaves the client where it was).
+    ///
+    /// The PIN authenticates to the server (it proves the device and the user there); it does
+    /// not encrypt or lock anything on the device. For a PIN that unlocks the app, see
+    /// ``lock()``.
     /// - Returns: `.signedIn` (tokens stored in the profile).
-    /// - Throws: ``AuthError`` — `incorrectPIN(remainingAttempts:)`; `pinAttemptsExhausted`
-    ///   once the server forgot the device (the profile is wiped here too);
-    ///   `pinNotRegistered` when the profile has no PIN or the server no longer knows the
-    ///   device (its registration is dropped here); `notAuthorized` for a disabled user.
+    /// - Throws: ``AuthError`` — `pinPolicyViolation` for a PIN that cannot be right (empty,
+    ///   not digits, longer than any PIN: checked here, no attempt spent);
+    ///   `incorrectPIN(remainingAttempts:)`; `pinAttemptsExhausted` once the server forgot the
+    ///   device (the profile is wiped here too); `pinNotRegistered` when the profile has no PIN
+    ///   or the server no longer knows the device (its registration is dropped here);
+    ///   `notAuthorized` for a disabled user.
     public func signIn(withPIN pin: String, profile name: String? = nil) async throws -> SignInStep {
-        if let name, name != profile { await switchProfile(to: name) }
-        guard let device = try await loadRecord().device, let registration = device.pin else {
-            throw AuthError.pinNotRegistered
-        }
+        let target = name ?? profile
+        let record = try await loadRecord(of: target)
+        guard let device = record.device, let registration = device.pin else { throw AuthError.pinNotRegistered }
+        let malformed = Self.malformedPINViolations(pin)
+        guard malformed.isEmpty else { throw AuthError.pinPolicyViolation(malformed) }
         let username = registration.username
         let secret = Self.pinSecret(pin, key: registration.key)
+        let response: AuthResponse
         do {
-            return try await startSignIn(username: username) {
-                let srp = try await OffActor.run { SRPClient() }
-                let started = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
-                    authFlow: .devicePinAuth,
-                    authParameters: withSecretHash(
-                        ["USERNAME": username, "DEVICE_KEY": device.deviceKey, "SRP_A": srp.publicValueHex], username: username),
-                    clientId: configuration.clientId))
-                return try await answerDevicePasswordVerifier(
-                    AuthResponse(started), srp: srp, device: device, secret: secret, username: username)
-            }
+            let srp = try await OffActor.run { SRPClient() }
+            let started = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
+                authFlow: .devicePinAuth,
+                authParameters: withSecretHash(
+                    ["USERNAME": username, "DEVICE_KEY": device.deviceKey, "SRP_A": srp.publicValueHex], username: username),
+                clientId: configuration.clientId))
+            response = try await answerDevicePasswordVerifier(
+                AuthResponse(started), srp: srp, device: device, secret: secret, username: username)
         } catch AuthError.notAuthorized(let message) where message.hasPrefix("Incorrect PIN") {
             guard let left = Self.remainingAttempts(in: message) else {
-                try await clearProfile(keepingDevice: false)
+                if target == profile { try await clearProfile(keepingDevice: false) } else { try await write(ProfileRecord(), to: target) }
                 throw AuthError.pinAttemptsExhausted
             }
             throw AuthError.incorrectPIN(remainingAttempts: left)
         } catch AuthError.resourceNotFound, AuthError.notAuthorized("No PIN is registered for this device.") {
-            try await updateRecord { $0.device = nil }
+            var dropped = try await loadRecord(of: target)
+            dropped.device = nil
+            try await write(dropped, to: target)
+            if target == profile { publishDerived(from: dropped) }
             throw AuthError.pinNotRegistered
+        }
+        // The server accepted the PIN: only now does the client move to that profile.
+        if target != profile { await switchProfile(to: target) }
+        pendingChallenge = nil
+        return try await nextStep(after: response, username: username)
+    }
+
+    /// The rules a PIN breaks whatever the pool's policy (checked before an attempt is spent):
+    /// empty, not ASCII digits, or longer than any policy allows.
+    static func malformedPINViolations(_ pin: String) -> [PinPolicyViolation] {
+        if pin.isEmpty { return [.tooShort(minimum: 1)] }
+        if !pin.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) { return [.notDigits] }
+        if pin.count > 64 { return [.tooLong(maximum: 64)] }
+        return []
+    }
+
+    /// Another profile's record (empty when none is stored), without switching to it.
+    func loadRecord(of name: String) async throws -> ProfileRecord {
+        if name == profile { return try await loadRecord() }
+        do {
+            return try await configuration.tokenStore.load(profile: name) ?? ProfileRecord()
+        } catch {
+            throw AuthError.storage(error)
+        }
+    }
+
+    /// Locks this profile for apps that use the PIN as an unlock: the tokens are dropped from
+    /// the store (and so from memory: the client keeps none) at once, even offline, then the
+    /// refresh token is revoked on the server. The device, its PIN key, pending codes and
+    /// registration progress stay, so ``signIn(withPIN:profile:)`` unlocks again. The state
+    /// becomes ``AuthState/signedOut``.
+    /// - Returns: whether the server revoked the refresh token (`localOnly` says why not; the
+    ///   tokens are gone here either way).
+    /// - Throws: ``AuthError/storage(_:)`` when the store cannot be read or written (nothing
+    ///   was changed then).
+    @discardableResult
+    public func lock() async throws -> SignOutResult {
+        var dropped: AuthTokens?
+        try await updateRecord { record in
+            dropped = record.tokens
+            record.tokens = nil
+        }
+        pendingChallenge = nil
+        confirmedSignUp = nil
+        broadcaster.publish(.signedOut)
+        guard let dropped else { return .complete }
+        do {
+            _ = try await channel.send(CognitoAPI.RevokeToken.self, RevokeTokenRequest(
+                token: dropped.refreshToken, clientId: configuration.clientId, clientSecret: configuration.clientSecret))
+            return .complete
+        } catch let error as AuthError {
+            return .localOnly(error)
+        } catch {
+            return .localOnly(.network(error))
         }
     }
 
