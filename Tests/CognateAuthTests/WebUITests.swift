@@ -53,6 +53,114 @@ struct WebUITests {
         }
     }
 
+    /// Any local process can reach the loopback port: requests without this sign-in's state
+    /// (a forged code, a forged error) and a connection that sends nothing are turned away,
+    /// and the browser's redirect still signs in. The sign-in asks for a nonce and checks it.
+    @Test(.timeLimit(.minutes(1))) func localProcessesCannotAnswerTheLoopbackFirst() async throws {
+        try await LiveServer.with { live in
+            let (pool, app, callback) = try await Self.webClient(live)
+            let client = live.authClient(pool: pool, client: app)
+            try await live.confirmedUser(client, username: "web-ada", email: uniqueEmail("web"))
+            let opened = OpenedURL()
+            let presenter = LoopbackBrowserPresenter(timeout: 30) { url in
+                opened.url = url
+                let base = callback.absoluteString
+                for forged in ["?code=forged", "?error=access_denied", "?code=forged&state=guessed", "?state=&code=x", "?x=1"] {
+                    let (_, response) = try await URLSession.shared.data(from: try #require(URL(string: base + forged)))
+                    #expect((response as? HTTPURLResponse)?.statusCode == 400, "\(forged)")
+                }
+                let idle = try Self.openIdleConnection(port: callback.port ?? 0)
+                defer { close(idle) }
+                try await Self.signInLikeABrowser(url, endpoint: live.endpoint, username: "web-ada", password: "Passw0rd1")
+            }
+            guard case .signedIn(let user) = try await client.signInWithWebUI(callbackURL: callback, presenter: presenter) else {
+                Issue.record("expected signedIn")
+                return
+            }
+            #expect(user.username == "web-ada")
+            let query = Dictionary(
+                (URLComponents(url: try #require(opened.url), resolvingAgainstBaseURL: false)?.queryItems ?? [])
+                    .map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+            #expect(query["state"]?.count == 43)      // 32 random bytes, base64url
+            #expect(query["nonce"]?.count == 43)
+            let idToken = try await client.currentSession().idToken
+            let payload = try #require(Base64URL.decode(String(idToken.split(separator: ".")[1])))
+            let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            #expect(claims["nonce"] as? String == query["nonce"])
+        }
+    }
+
+    /// A redirect that carries an error but not this sign-in's state is not the pool's answer.
+    @Test func anErrorWithoutTheStateIsNotThePools() async throws {
+        try await LiveServer.with { live in
+            let (pool, app, callback) = try await Self.webClient(live)
+            let client = live.authClient(pool: pool, client: app)
+            struct Forger: WebUIPresenter {
+                func present(_ url: URL, callbackURL: URL) async throws -> URL {
+                    URL(string: callbackURL.absoluteString + "?error=access_denied&error_description=forged")!
+                }
+            }
+            await expectAuthError({ _ = try await client.signInWithWebUI(callbackURL: callback, presenter: Forger()) }) {
+                if case .invalidResponse = $0 { true } else { false }
+            }
+        }
+    }
+
+    /// `localhost` may resolve to the other address family, where another process could
+    /// listen on the same port: only a literal loopback address is accepted.
+    @Test func theCallbackMustNameALiteralLoopbackAddress() async throws {
+        let presenter = LoopbackBrowserPresenter(timeout: 1) { _ in }
+        let url = try #require(URL(string: "http://127.0.0.1:1/oauth2/authorize?state=abc"))
+        for callback in ["http://localhost:\(try Self.freePort())/callback", "https://127.0.0.1:\(try Self.freePort())/callback"] {
+            await expectAuthError({ _ = try await presenter.present(url, callbackURL: try #require(URL(string: callback))) }) {
+                if case .invalidState = $0 { true } else { false }
+            }
+        }
+    }
+
+    /// A pool with an app client for the hosted pages whose callback is a free loopback port.
+    static func webClient(_ live: LiveServer) async throws -> (String, LiveServer.AppClient, URL) {
+        let pool = try await live.makePool()
+        let callback = try #require(URL(string: "http://127.0.0.1:\(try Self.freePort())/callback"))
+        let created = try await live.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
+            userPoolId: pool, clientName: "web", generateSecret: true,
+            explicitAuthFlows: [.allowUserSrpAuth, .allowRefreshTokenAuth], supportedIdentityProviders: ["COGNITO"],
+            callbackURLs: [callback.absoluteString], allowedOAuthFlows: [.code],
+            allowedOAuthScopes: ["openid", "email", "profile", "aws.cognito.signin.user.admin"],
+            allowedOAuthFlowsUserPoolClient: true)).userPoolClient
+        return (pool, LiveServer.AppClient(id: try #require(created?.clientId), secret: created?.clientSecret), callback)
+    }
+
+    /// A TCP connection to the loopback port that sends nothing.
+    static func openIdleConnection(port: Int) throws -> Int32 {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { throw Failure(description: "could not connect to port \(port)") }
+        return descriptor
+    }
+
+    /// The sign-in URL a presenter was given.
+    final class OpenedURL: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: URL?
+        var url: URL? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
     /// What a user does in a browser: open the page, fill in the form, submit; the redirect
     /// to the app is followed to the loopback listener.
     static func signInLikeABrowser(_ url: URL, endpoint: URL, username: String, password: String) async throws {

@@ -17,18 +17,22 @@ extension AuthClient {
     ///     sign-in).
     /// - Throws: ``AuthError`` — `webSignIn(error:description:)` when the pool refused the
     ///   request or the exchange (`access_denied`, `invalid_scope`, `invalid_grant` …),
-    ///   `invalidResponse` when the browser came back with another request's state.
+    ///   `invalidResponse` when the browser came back with another request's state (checked
+    ///   before any error it brings) or the ID token is not this sign-in's (its `nonce`, `aud`
+    ///   and `iss` are checked).
     public func signInWithWebUI(
         callbackURL: URL, scopes: [String] = ["openid", "email", "profile", "aws.cognito.signin.user.admin"],
         provider: String? = nil, presenter: any WebUIPresenter
     ) async throws -> SignInStep {
         let verifier = Self.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         let challenge = Self.base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
-        let state = UUID().uuidString
+        let state = Self.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+        let nonce = Self.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         var query = [
             URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: configuration.clientId),
             URLQueryItem(name: "redirect_uri", value: callbackURL.absoluteString),
             URLQueryItem(name: "scope", value: scopes.joined(separator: " ")), URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "nonce", value: nonce),
             URLQueryItem(name: "code_challenge", value: challenge), URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
         if let provider { query.append(URLQueryItem(name: "identity_provider", value: provider)) }
@@ -43,17 +47,45 @@ extension AuthClient {
         let answer = Dictionary(
             (URLComponents(url: redirected, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
             uniquingKeysWith: { first, _ in first })
+        // The state first: an error without this sign-in's state is anyone's, not the pool's.
+        guard answer["state"] == state else {
+            throw AuthError.invalidResponse("The browser came back without this sign-in's state.")
+        }
         if let error = answer["error"] {
             throw AuthError.webSignIn(error: error, description: answer["error_description"] ?? "")
         }
-        guard answer["state"] == state, let code = answer["code"] else {
-            throw AuthError.invalidResponse("The browser came back without this sign-in's state and code.")
+        guard let code = answer["code"] else {
+            throw AuthError.invalidResponse("The browser came back without a code.")
         }
         let result = try await exchangeCode(code, verifier: verifier, callbackURL: callbackURL)
+        try checkIDToken(result.idToken, nonce: nonce)
         let tokens = try AuthTokens(result)
         return try await nextStep(
             after: AuthResponse(InitiateAuthResponse(challengeParameters: [:], authenticationResult: result)),
             username: tokens.user.username)
+    }
+
+    /// Checks that the ID token was issued for this sign-in: its `nonce` is the one sent, its
+    /// `aud` this app client, its `iss` this user pool (`…/<userPoolId>`).
+    private func checkIDToken(_ idToken: String?, nonce: String) throws {
+        guard let idToken, let payload = JWTPayload(token: idToken) else {
+            throw AuthError.invalidResponse("The token endpoint returned no readable ID token.")
+        }
+        let audiences: [String]
+        switch payload.claims["aud"] {
+        case .string(let value)?: audiences = [value]
+        case .array(let values)?: audiences = values.compactMap { if case .string(let value) = $0 { value } else { nil } }
+        default: audiences = []
+        }
+        guard payload.string("nonce") == nonce else {
+            throw AuthError.invalidResponse("The ID token does not carry this sign-in's nonce.")
+        }
+        guard audiences.contains(configuration.clientId) else {
+            throw AuthError.invalidResponse("The ID token was not issued to this app client.")
+        }
+        guard let issuer = payload.string("iss"), issuer.hasSuffix("/" + configuration.userPoolId) else {
+            throw AuthError.invalidResponse("The ID token was not issued by this user pool.")
+        }
     }
 
     /// `POST /oauth2/token` with the authorization code and the PKCE verifier (the client's

@@ -6,90 +6,178 @@ import Glibc
 import Darwin
 #endif
 
-/// A one-shot HTTP listener on `127.0.0.1:<port>`: the redirect of a web sign-in on platforms
-/// without a web authentication session (Linux, command-line tools). It answers every request
-/// with a short page and returns the first whose path is `path`.
+/// A one-shot HTTP listener on a literal loopback address (`127.0.0.1` or `::1`) and port: the
+/// redirect of a web sign-in on platforms without a web authentication session (Linux,
+/// command-line tools).
+///
+/// Any process of the machine can connect to a loopback port, so the listener trusts no
+/// request for being first: it returns only a request for `path` that `accepts` (the caller
+/// checks the sign-in's `state`), answers every other one `400` and goes on listening. A
+/// connection that sends no request line within ``idleTimeout`` is closed, so an idle
+/// connection cannot hold the listener up; the wait ends on cancellation within a second.
 final class LoopbackListener: @unchecked Sendable {
+    /// The loopback addresses a listener binds; never a name (`localhost` may resolve to the
+    /// other family, where another process could listen on the same port).
+    enum Address: Sendable, Equatable {
+        case ipv4
+        case ipv6
+
+        /// The address a callback URL's host names literally (`127.0.0.1`, `::1` or `[::1]`).
+        init?(literal host: String) {
+            switch host {
+            case "127.0.0.1": self = .ipv4
+            case "::1", "[::1]": self = .ipv6
+            default: return nil
+            }
+        }
+
+        /// The host as it is written in a URL.
+        var urlHost: String { self == .ipv4 ? "127.0.0.1" : "[::1]" }
+    }
+
     private let socketDescriptor: Int32
     let port: UInt16
+    let address: Address
+    /// How long a connection may take to send its request line.
+    var idleTimeout: TimeInterval = 2
 
-    /// Binds the port (fails when it is taken).
-    init(port: UInt16) throws {
+    /// Binds the port on the address (fails when it is taken).
+    init(address: Address = .ipv4, port: UInt16) throws {
+        let family = address == .ipv4 ? AF_INET : AF_INET6
         #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(family, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure.socket(errno) }
         var reuse: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let bound: Int32
+        switch address {
+        case .ipv4:
+            var socketAddress = sockaddr_in()
+            #if canImport(Darwin)
+            socketAddress.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = port.bigEndian
+            socketAddress.sin_addr.s_addr = inet_addr("127.0.0.1")
+            bound = withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        case .ipv6:
+            var only: Int32 = 1
+            setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &only, socklen_t(MemoryLayout<Int32>.size))
+            var socketAddress = sockaddr_in6()
+            #if canImport(Darwin)
+            socketAddress.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+            #endif
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = port.bigEndian
+            socketAddress.sin6_addr = in6addr_loopback
+            bound = withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
         }
         guard bound == 0, listen(descriptor, 8) == 0 else {
             let code = errno
             close(descriptor)
-            throw Failure.bind(port: port, code)
+            throw Failure.bind(host: address.urlHost, port: port, code)
         }
         self.socketDescriptor = descriptor
         self.port = port
+        self.address = address
     }
 
     deinit { close(socketDescriptor) }
 
     enum Failure: Error, CustomStringConvertible {
         case socket(Int32)
-        case bind(port: UInt16, Int32)
+        case bind(host: String, port: UInt16, Int32)
         case timedOut
 
         var description: String {
             switch self {
             case .socket(let code): return "Could not open a socket (errno \(code))."
-            case .bind(let port, let code): return "Could not listen on 127.0.0.1:\(port) (errno \(code))."
+            case .bind(let host, let port, let code): return "Could not listen on \(host):\(port) (errno \(code))."
             case .timedOut: return "The browser did not come back in time."
             }
         }
     }
 
-    /// The request target (`/callback?code=…`) of the first request for `path`, waiting at
-    /// most `timeout` seconds; cancellable.
-    func awaitRequest(path: String, timeout: TimeInterval) async throws -> String {
+    /// The request target (`/callback?code=…`) of the first request for `path` whose query
+    /// `accepts` (by name; the first value of each), waiting at most `timeout` seconds. Throws
+    /// `CancellationError` when the task is cancelled.
+    func awaitRequest(
+        path: String, timeout: TimeInterval, accepts: @escaping @Sendable ([String: String]) -> Bool
+    ) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             try Task.checkCancellation()
-            guard let target = try await acceptOne() else { continue }
-            if target.split(separator: "?", maxSplits: 1).first.map(String.init) == path { return target }
+            guard let target = try await acceptOne(path: path, accepts: accepts) else { continue }
+            return target
         }
         throw Failure.timedOut
     }
 
-    /// Waits up to half a second for a connection; answers it and returns its request target.
-    private func acceptOne() async throws -> String? {
+    /// The query of a request target, by name (the first value of each).
+    static func query(of target: String) -> [String: String] {
+        let items = URLComponents(string: "http://127.0.0.1" + target)?.queryItems ?? []
+        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Waits up to half a second for a connection; reads its request line (for at most
+    /// ``idleTimeout``), answers it, and returns its target when it is the awaited request.
+    private func acceptOne(path: String, accepts: @escaping @Sendable ([String: String]) -> Bool) async throws -> String? {
         let descriptor = socketDescriptor
-        return try await withCheckedThrowingContinuation { continuation in
+        let idle = Int32(idleTimeout * 1000)
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 500) > 0 else { return continuation.resume(returning: nil) }
                 let connection = accept(descriptor, nil, nil)
                 guard connection >= 0 else { return continuation.resume(returning: nil) }
                 defer { close(connection) }
-                var buffer = [UInt8](repeating: 0, count: 8192)
-                let count = recv(connection, &buffer, buffer.count, 0)
-                let head = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
-                let target = head.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first.map(String.init)
-                let page = "<!doctype html><title>Signed in</title><p>You can close this window and return to the app.</p>"
-                let response = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"
-                    + "Connection: close\r\n\r\n" + page
+                guard let line = Self.requestLine(of: connection, within: idle) else { return continuation.resume(returning: nil) }
+                // The rest of the head, if it came: closing with unread bytes would reset the
+                // connection before the browser read the page.
+                var rest = [UInt8](repeating: 0, count: 8192)
+                _ = recv(connection, &rest, rest.count, Int32(MSG_DONTWAIT))
+                let parts = line.split(separator: " ")
+                let target = parts.count >= 2 && parts[0] == "GET" ? String(parts[1]) : nil
+                let matches = target.map {
+                    $0.split(separator: "?", maxSplits: 1).first.map(String.init) == path && accepts(Self.query(of: $0))
+                } ?? false
+                let page = matches
+                    ? "<!doctype html><title>Signed in</title><p>You can close this window and return to the app.</p>"
+                    : "<!doctype html><title>Not this sign-in</title><p>This request does not belong to the sign-in under way.</p>"
+                let status = matches ? "200 OK" : "400 Bad Request"
+                let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"
+                    + "Cache-Control: no-store\r\nConnection: close\r\n\r\n" + page
                 _ = response.withCString { send(connection, $0, strlen($0), 0) }
-                continuation.resume(returning: target)
+                continuation.resume(returning: matches ? target : nil)
             }
         }
+    }
+
+    /// The first line of the request on `connection`, read for at most `milliseconds` in all
+    /// (nil when it does not come in time, or is longer than 8 KiB).
+    private static func requestLine(of connection: Int32, within milliseconds: Int32) -> String? {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < 8192 {
+            let left = Int32(deadline.timeIntervalSinceNow * 1000)
+            guard left > 0 else { return nil }
+            var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, left) > 0 else { return nil }
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            received.append(contentsOf: buffer[..<count])
+            if let end = received.firstIndex(of: UInt8(ascii: "\r")) ?? received.firstIndex(of: UInt8(ascii: "\n")) {
+                return String(decoding: received[..<end], as: UTF8.self)
+            }
+        }
+        return nil
     }
 }

@@ -12,28 +12,44 @@ public protocol WebUIPresenter: Sendable {
 }
 
 /// For Linux and command-line tools: listens on the callback URL's loopback port (it must be
-/// `http://127.0.0.1:<port>/<path>` or `http://localhost:<port>/<path>`, registered in the
-/// client's CallbackURLs), hands the sign-in URL to `open` (by default it is printed, for the
-/// user to open in a browser), and returns the redirect the browser brings back.
+/// `http://127.0.0.1:<port>/<path>` or `http://[::1]:<port>/<path>`, registered in the
+/// client's CallbackURLs — a literal address, not `localhost`, which a browser may resolve to
+/// the other address family, where another process could be listening), hands the sign-in URL
+/// to `open` (by default it is written to standard error, for the user to open in a browser:
+/// it carries the sign-in's `state`, which does not belong in standard output and the logs
+/// that collect it), and returns the redirect the browser brings back.
+///
+/// Any local process can reach a loopback port, so only a request that carries this sign-in's
+/// `state` and a `code` or an `error` ends the wait; others are answered `400` and ignored, and
+/// a connection that sends nothing is closed after two seconds. Cancelling the task ends the
+/// wait.
 public struct LoopbackBrowserPresenter: WebUIPresenter {
     public var open: @Sendable (URL) async throws -> Void
     public var timeout: TimeInterval
 
     public init(timeout: TimeInterval = 300, open: @escaping @Sendable (URL) async throws -> Void = { url in
-        print("Open this address in a browser to sign in:\n\(url.absoluteString)")
+        FileHandle.standardError.write(Data("Open this address in a browser to sign in:\n\(url.absoluteString)\n".utf8))
     }) {
         self.open = open
         self.timeout = timeout
     }
 
     public func present(_ url: URL, callbackURL: URL) async throws -> URL {
-        guard ["127.0.0.1", "localhost"].contains(callbackURL.host ?? ""), let port = callbackURL.port,
-            let listenPort = UInt16(exactly: port)
-        else { throw AuthError.invalidState("The callback URL must be http://127.0.0.1:<port>/… for a loopback sign-in.") }
-        let listener = try LoopbackListener(port: listenPort)
-        async let target = listener.awaitRequest(path: callbackURL.path.isEmpty ? "/" : callbackURL.path, timeout: timeout)
+        guard callbackURL.scheme == "http", let address = callbackURL.host.flatMap(LoopbackListener.Address.init(literal:)),
+            let port = callbackURL.port, let listenPort = UInt16(exactly: port)
+        else {
+            throw AuthError.invalidState(
+                "The callback URL must be http://127.0.0.1:<port>/… or http://[::1]:<port>/… for a loopback sign-in.")
+        }
+        guard let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first(where: { $0.name == "state" })?.value, !state.isEmpty
+        else { throw AuthError.invalidState("The sign-in address carries no state to recognise the browser's return by.") }
+        let listener = try LoopbackListener(address: address, port: listenPort)
+        async let target = listener.awaitRequest(path: callbackURL.path.isEmpty ? "/" : callbackURL.path, timeout: timeout) {
+            $0["state"] == state && ($0["code"] != nil || $0["error"] != nil)
+        }
         try await open(url)
-        guard let redirected = URL(string: "http://\(callbackURL.host ?? "127.0.0.1"):\(port)" + (try await target)) else {
+        guard let redirected = URL(string: "http://\(address.urlHost):\(port)" + (try await target)) else {
             throw AuthError.invalidResponse("The browser came back to an unreadable address.")
         }
         return redirected
