@@ -25,22 +25,23 @@ extension AuthClient {
         return try await refresh(tokens)
     }
 
-    /// Joins the refresh in flight, or starts one.
+    /// Joins the refresh in flight for this profile, or starts one.
     func refresh(_ tokens: AuthTokens) async throws -> AuthTokens {
-        if let running = refreshTask { return try await running.value }
-        let task = Task { try await self.performRefresh(tokens) }
-        refreshTask = task
-        defer { refreshTask = nil }
+        let name = profile
+        if let running = refreshTasks[name] { return try await running.value }
+        let task = Task { try await self.performRefresh(tokens, profile: name) }
+        refreshTasks[name] = task
+        defer { refreshTasks[name] = nil }
         return try await task.value
     }
 
     /// `REFRESH_TOKEN_AUTH`, with `SECRET_HASH` over the internal username (`cognito:username`):
     /// the sign-in name would not match in pools that sign in with email; with the device's
     /// `DEVICE_KEY` when the profile has one, as Cognito expects in pools that track devices.
-    private func performRefresh(_ tokens: AuthTokens) async throws -> AuthTokens {
+    private func performRefresh(_ tokens: AuthTokens, profile name: String) async throws -> AuthTokens {
         let response: InitiateAuthResponse
         var parameters = ["REFRESH_TOKEN": tokens.refreshToken]
-        if let key = (try? await loadRecord())?.deviceKey(forUser: tokens.user) { parameters["DEVICE_KEY"] = key }
+        if let key = (try? await loadRecord(of: name))?.deviceKey(forUser: tokens.user) { parameters["DEVICE_KEY"] = key }
         do {
             response = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
                 authFlow: .refreshTokenAuth,
@@ -48,24 +49,35 @@ extension AuthClient {
                 clientId: configuration.clientId))
         } catch AuthError.notAuthorized(let message) {
             var ended = false
-            try await updateRecord(publish: false) { record in
+            try await updateRecord(of: name) { record in
                 guard record.tokens?.refreshToken == tokens.refreshToken else { return }
                 record.tokens = nil
                 ended = true
             }
             // Not if another sign-in replaced these tokens meanwhile: that session lives on.
-            if ended { broadcaster.publish(.sessionExpired) }
+            if ended && name == profile { broadcaster.publish(.sessionExpired) }
             throw AuthError.sessionExpired(message)
         }
         guard let result = response.authenticationResult else {
             throw AuthError.invalidResponse("The refresh answered without tokens.")
         }
         let fresh = try AuthTokens(result, previousRefreshToken: tokens.refreshToken)
-        try await updateRecord { record in
+        let stored = try await updateRecord(of: name) { record in
             // A sign-out or another sign-in meanwhile wins over this refresh.
             if record.tokens?.refreshToken == tokens.refreshToken { record.tokens = fresh }
         }
+        if name == profile { publishDerived(from: stored) }
         return fresh
+    }
+
+    /// Reads the record of profile `name` (this client's or the one a refresh started in),
+    /// applies `change` and writes it back; announces nothing.
+    @discardableResult
+    private func updateRecord(of name: String, _ change: (inout ProfileRecord) -> Void) async throws -> ProfileRecord {
+        var record = try await loadRecord(of: name)
+        change(&record)
+        try await write(record, to: name)
+        return record
     }
 
     /// Runs a token-authenticated call with a valid access token, so that a dead session

@@ -22,8 +22,10 @@ public actor AuthClient {
     public internal(set) var profile: String
     let channel: CognitoChannel
     var broadcaster = StateBroadcaster()
-    /// The refresh in flight; concurrent callers of ``currentSession()`` await this one.
-    var refreshTask: Task<AuthTokens, any Error>?
+    /// The refreshes in flight, by profile; concurrent callers of ``currentSession()`` for the
+    /// same profile await the one in flight (never another profile's, should the client have
+    /// switched profiles meanwhile).
+    var refreshTasks: [String: Task<AuthTokens, any Error>] = [:]
     /// The challenge a `confirmSignIn` call would answer.
     var pendingChallenge: ChallengeSession?
     /// SignUp's sessions by the name signed up: ConfirmSignUp sends one with the code, to get

@@ -34,6 +34,9 @@ public actor RegistrationFlow {
     public private(set) var step: RegistrationStep = .signUp(missingAttributes: [])
     private var username: String?
     private var userSub: String?
+    /// The password typed at step 1, kept only until the sign-in that follows the code: dropped
+    /// after every other sign-in and at every terminal step (a password in memory is one more
+    /// thing a memory dump or a crash report could show).
     private var password: String?
     private var learnedRequired: [String] = []
 
@@ -161,7 +164,6 @@ public actor RegistrationFlow {
         let name = try currentUsername(at: "confirmPasswordReset") { if case .resetPassword = $0 { true } else { false } }
         try await client.confirmForgotPassword(
             username: name, code: code, newPassword: newPassword, clientMetadata: clientMetadata)
-        password = newPassword
         return try await signIn(with: newPassword, afterConfirmation: false)
     }
 
@@ -173,7 +175,7 @@ public actor RegistrationFlow {
         do {
             let next = try await client.confirmSignIn(
                 newPassword: newPassword, attributes: attributes, clientMetadata: clientMetadata)
-            password = newPassword
+            password = nil
             return try await continueAfter(next)
         } catch AuthError.invalidParameter(let message)
             where !RequiredAttributeMessage.attributeNames(in: message).isEmpty
@@ -206,16 +208,24 @@ public actor RegistrationFlow {
 
     /// Signs in and continues. `afterConfirmation`: a wrong password means the account was
     /// confirmed earlier with another password → `.forgotPassword`; otherwise it is thrown.
+    /// The password is dropped after the sign-in, kept only when it leads to the code step (an
+    /// unconfirmed account), whose confirmation signs in with it.
     private func signIn(with password: String, afterConfirmation: Bool) async throws -> RegistrationStep {
         guard let name = username else { throw invalidStep("signIn") }
+        let step: SignInStep
         do {
-            return try await continueAfter(try await client.signIn(
-                username: name, password: password, flow: signInFlow, clientMetadata: clientMetadata))
+            step = try await client.signIn(username: name, password: password, flow: signInFlow, clientMetadata: clientMetadata)
         } catch AuthError.notAuthorized(let message)
             where afterConfirmation && NotAuthorizedReason(message: message) == .incorrectCredentials
         {
+            self.password = nil
             return try await move(to: .forgotPassword(username: name))
+        } catch {
+            self.password = nil
+            throw error
         }
+        if case .confirmSignUp = step {} else { self.password = nil }
+        return try await continueAfter(step)
     }
 
     private func continueAfter(_ signIn: SignInStep) async throws -> RegistrationStep {
@@ -266,6 +276,7 @@ public actor RegistrationFlow {
         step = next
         switch next {
         case .signUp, .complete:
+            password = nil
             try await client.saveRegistration(nil)
         default:
             try await client.saveRegistration(RegistrationProgress(
