@@ -90,6 +90,38 @@ struct WebUITests {
         }
     }
 
+    /// Cancelling the sign-in ends the wait for the browser, even while a local process holds
+    /// an idle connection to the port.
+    @Test(.timeLimit(.minutes(1))) func cancellingEndsTheWaitDespiteAnIdleConnection() async throws {
+        try await LiveServer.with { live in
+            let (pool, app, callback) = try await Self.webClient(live)
+            let client = live.authClient(pool: pool, client: app)
+            let holder = IdleConnections()
+            let idlePresenter = LoopbackBrowserPresenter(timeout: 300) { _ in
+                holder.add(try Self.openIdleConnection(port: callback.port ?? 0))
+            }
+            defer { holder.closeAll() }
+            let started = Date()
+            let signIn = Task { try await client.signInWithWebUI(callbackURL: callback, presenter: idlePresenter) }
+            try await Task.sleep(for: .milliseconds(800))
+            signIn.cancel()
+            let result = await signIn.result
+            guard case .failure(let error) = result, error is CancellationError else {
+                Issue.record("expected CancellationError, got \(result)")
+                return
+            }
+            #expect(Date().timeIntervalSince(started) < 10)
+        }
+    }
+
+    /// Connections a test holds open, closed at its end.
+    final class IdleConnections: @unchecked Sendable {
+        private let lock = NSLock()
+        private var descriptors: [Int32] = []
+        func add(_ descriptor: Int32) { lock.withLock { descriptors.append(descriptor) } }
+        func closeAll() { lock.withLock { descriptors.forEach { close($0) }; descriptors = [] } }
+    }
+
     /// A redirect that carries an error but not this sign-in's state is not the pool's answer.
     @Test func anErrorWithoutTheStateIsNotThePools() async throws {
         try await LiveServer.with { live in

@@ -79,6 +79,8 @@ final class LoopbackListener: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }
         }
+        // Non-blocking, so that a connection gone between poll and accept cannot block the wait.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         guard bound == 0, listen(descriptor, 8) == 0 else {
             let code = errno
             close(descriptor)
@@ -107,17 +109,27 @@ final class LoopbackListener: @unchecked Sendable {
 
     /// The request target (`/callback?code=…`) of the first request for `path` whose query
     /// `accepts` (by name; the first value of each), waiting at most `timeout` seconds. Throws
-    /// `CancellationError` when the task is cancelled.
+    /// `CancellationError` when the task is cancelled (within a quarter of a second, or
+    /// ``idleTimeout`` while a connection is being read).
+    ///
+    /// The connections are served on a thread of the listener's own, not on a shared pool:
+    /// the waits block, and a pool of as many threads as cores would stall other work.
     func awaitRequest(
         path: String, timeout: TimeInterval, accepts: @escaping @Sendable ([String: String]) -> Bool
     ) async throws -> String {
+        let stop = StopSignal()
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            try Task.checkCancellation()
-            guard let target = try await acceptOne(path: path, accepts: accepts) else { continue }
-            return target
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread { [self] in
+                    continuation.resume(with: serve(path: path, deadline: deadline, stop: stop, accepts: accepts))
+                }
+                thread.name = "CognateAuth loopback listener"
+                thread.start()
+            }
+        } onCancel: {
+            stop.raise()
         }
-        throw Failure.timedOut
     }
 
     /// The query of a request target, by name (the first value of each).
@@ -126,38 +138,54 @@ final class LoopbackListener: @unchecked Sendable {
         return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Waits up to half a second for a connection; reads its request line (for at most
-    /// ``idleTimeout``), answers it, and returns its target when it is the awaited request.
-    private func acceptOne(path: String, accepts: @escaping @Sendable ([String: String]) -> Bool) async throws -> String? {
-        let descriptor = socketDescriptor
+    /// Accepts connections until one brings the awaited request, the deadline passes or `stop`
+    /// is raised; answers each (`200` for the awaited one, `400` for others).
+    private func serve(
+        path: String, deadline: Date, stop: StopSignal, accepts: @Sendable ([String: String]) -> Bool
+    ) -> Result<String, any Error> {
         let idle = Int32(idleTimeout * 1000)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 500) > 0 else { return continuation.resume(returning: nil) }
-                let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return continuation.resume(returning: nil) }
-                defer { close(connection) }
-                guard let line = Self.requestLine(of: connection, within: idle) else { return continuation.resume(returning: nil) }
-                // The rest of the head, if it came: closing with unread bytes would reset the
-                // connection before the browser read the page.
-                var rest = [UInt8](repeating: 0, count: 8192)
-                _ = recv(connection, &rest, rest.count, Int32(MSG_DONTWAIT))
-                let parts = line.split(separator: " ")
-                let target = parts.count >= 2 && parts[0] == "GET" ? String(parts[1]) : nil
-                let matches = target.map {
-                    $0.split(separator: "?", maxSplits: 1).first.map(String.init) == path && accepts(Self.query(of: $0))
-                } ?? false
-                let page = matches
-                    ? "<!doctype html><title>Signed in</title><p>You can close this window and return to the app.</p>"
-                    : "<!doctype html><title>Not this sign-in</title><p>This request does not belong to the sign-in under way.</p>"
-                let status = matches ? "200 OK" : "400 Bad Request"
-                let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"
-                    + "Cache-Control: no-store\r\nConnection: close\r\n\r\n" + page
-                _ = response.withCString { send(connection, $0, strlen($0), 0) }
-                continuation.resume(returning: matches ? target : nil)
-            }
+        while true {
+            if stop.isRaised { return .failure(CancellationError()) }
+            if Date() >= deadline { return .failure(Failure.timedOut) }
+            var poller = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 250) > 0 else { continue }
+            let connection = accept(socketDescriptor, nil, nil)
+            guard connection >= 0 else { continue }
+            defer { close(connection) }
+            guard let line = Self.requestLine(of: connection, within: idle) else { continue }
+            // The rest of the head, if it came: closing with unread bytes would reset the
+            // connection before the browser read the page.
+            var rest = [UInt8](repeating: 0, count: 8192)
+            _ = recv(connection, &rest, rest.count, Int32(MSG_DONTWAIT))
+            let parts = line.split(separator: " ")
+            let target = parts.count >= 2 && parts[0] == "GET" ? String(parts[1]) : nil
+            let matches = target.map {
+                $0.split(separator: "?", maxSplits: 1).first.map(String.init) == path && accepts(Self.query(of: $0))
+            } ?? false
+            let page = matches
+                ? "<!doctype html><title>Signed in</title><p>You can close this window and return to the app.</p>"
+                : "<!doctype html><title>Not this sign-in</title><p>This request does not belong to the sign-in under way.</p>"
+            let status = matches ? "200 OK" : "400 Bad Request"
+            let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"
+                + "Cache-Control: no-store\r\nConnection: close\r\n\r\n" + page
+            #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL)  // a browser gone already must not kill the app with SIGPIPE
+            #else
+            var noSignal: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+            let flags: Int32 = 0
+            #endif
+            _ = response.withCString { send(connection, $0, strlen($0), flags) }
+            if matches, let target { return .success(target) }
         }
+    }
+
+    /// Raised when the waiting task is cancelled; read by the listener's thread.
+    private final class StopSignal: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        var isRaised: Bool { lock.withLock { raised } }
+        func raise() { lock.withLock { raised = true } }
     }
 
     /// The first line of the request on `connection`, read for at most `milliseconds` in all
