@@ -51,7 +51,9 @@ final class MotoServer: @unchecked Sendable {
         try process.run()
         let moto = MotoServer(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, process: process)
         defer {
-            process.terminate()
+            // SIGKILL, not terminate(): the child inherits the test process's blocked signal
+            // mask (SIGTERM included), so SIGTERM would never arrive and waitUntilExit would hang.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         try await moto.waitUntilServing()

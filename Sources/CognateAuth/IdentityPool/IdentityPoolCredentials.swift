@@ -81,11 +81,11 @@ actor IdentityPoolCredentials {
     private func fetch(_ login: Login?, storage: Storage) async throws -> Fetched {
         let logins = login.map { [providerName: $0.idToken] }
         var kept = try await storage.load()
-        var usable = kept.flatMap { usable($0, for: login) ? $0 : nil }
+        var reusable = kept.flatMap { serves($0, login) ? $0 : nil }
         while true {
             let identityId: String
-            if let usable {
-                identityId = usable.identityId
+            if let reusable {
+                identityId = reusable.identityId
             } else {
                 let response = try await channel.send(
                     CognitoIdentityAPI.GetId.self, GetIdInput(identityPoolId: identityPoolId, logins: logins))
@@ -101,9 +101,9 @@ actor IdentityPoolCredentials {
                 response = try await channel.send(
                     CognitoIdentityAPI.GetCredentialsForIdentity.self,
                     GetCredentialsForIdentityInput(identityId: identityId, logins: logins))
-            } catch AuthError.resourceNotFound where usable != nil {
+            } catch AuthError.resourceNotFound where reusable != nil {
                 // The kept identity is gone on the server (deleted, merged away): get a new one.
-                usable = nil
+                reusable = nil
                 continue
             }
             guard let given = response.credentials, let accessKeyId = given.accessKeyId, let secretKey = given.secretKey,
@@ -120,7 +120,7 @@ actor IdentityPoolCredentials {
 
     /// Whether a kept identity serves `login`: one of this pool, and a guest's (a guest's
     /// identity becomes the user's at the user's first login) or that user's own.
-    private func usable(_ stored: StoredIdentity, for login: Login?) -> Bool {
+    private func serves(_ stored: StoredIdentity, _ login: Login?) -> Bool {
         stored.identityPoolId == identityPoolId && (stored.userId == nil || stored.userId == login?.userId)
     }
 }
