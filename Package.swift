@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "CognateAuth",
             dependencies: [
-                "CognateProtocol",
+                "CognateProtocol", "CognateIdentityProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -187,8 +187,8 @@ let package = Package(
         .testTarget(
             name: "CognateAuthTests",
             dependencies: [
-                "CognateAuth", "CognateProtocol", "CognateServer", "CognateAssembly", "CognateCore", "CognateStorage",
-                "RegistrationDemoKit",
+                "CognateAuth", "CognateProtocol", "CognateIdentityProtocol", "CognateServer", "CognateAssembly", "CognateCore",
+                "CognateStorage", "RegistrationDemoKit",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

@@ -17,12 +17,14 @@ struct LiveServer: Sendable {
     var service: IdentityService { server.service }
 
     /// Starts a server, runs `body`, then stops the server (cancelling it) and removes its files.
-    static func with(_ body: (LiveServer) async throws -> Void) async throws {
+    /// `stsEndpoint` is the STS identity pools' GetCredentialsForIdentity calls (none by default).
+    static func with(stsEndpoint: URL? = nil, _ body: (LiveServer) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-auth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.database = directory.appendingPathComponent("cognate.sqlite").path
+        configuration.stsEndpoint = stsEndpoint
         var logger = Logger(label: "cognate-test")
         logger.logLevel = .critical  // cancelling the server at the end logs errors
         let server = try await ServerAssembly.prepare(configuration, logger: logger)
@@ -100,19 +102,23 @@ struct LiveServer: Sendable {
 
     func configuration(
         pool: String, client: AppClient, store: any TokenStore = InMemoryTokenStore(), profile: String = "default",
-        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport()
+        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport(),
+        identityPoolId: String? = nil
     ) -> AuthConfiguration {
         AuthConfiguration(
-            endpoint: endpoint, userPoolId: pool, clientId: client.id, clientSecret: client.secret, tokenStore: store,
-            profile: profile, refreshMargin: refreshMargin, transport: transport)
+            endpoint: endpoint, userPoolId: pool, clientId: client.id, clientSecret: client.secret,
+            identityPoolId: identityPoolId, tokenStore: store, profile: profile, refreshMargin: refreshMargin,
+            transport: transport)
     }
 
     func authClient(
         pool: String, client: AppClient, store: any TokenStore = InMemoryTokenStore(), profile: String = "default",
-        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport()
+        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport(),
+        identityPoolId: String? = nil
     ) -> AuthClient {
         AuthClient(configuration: configuration(
-            pool: pool, client: client, store: store, profile: profile, refreshMargin: refreshMargin, transport: transport))
+            pool: pool, client: client, store: store, profile: profile, refreshMargin: refreshMargin, transport: transport,
+            identityPoolId: identityPoolId))
     }
 
     // MARK: - The dev outbox
