@@ -1,5 +1,6 @@
 import CognateAuth
 import CognateProtocol
+import CognateTestSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -18,7 +19,7 @@ import Darwin
 /// python) or on `PATH`; tests that need it are skipped with a message when it is neither.
 final class MotoServer: @unchecked Sendable {
     let endpoint: URL
-    private let process: Process
+    private let process: SpawnedProcess
 
     /// The `moto_server` executable, if one can be found.
     static let executable: String? = {
@@ -34,7 +35,7 @@ final class MotoServer: @unchecked Sendable {
     static let missing = "moto_server not found: set COGNATE_TEST_PYTHON to the python of a virtual environment "
         + "with moto[server] (Scripts/test does) or put moto_server on PATH"
 
-    private init(endpoint: URL, process: Process) {
+    private init(endpoint: URL, process: SpawnedProcess) {
         self.endpoint = endpoint
         self.process = process
     }
@@ -42,20 +43,10 @@ final class MotoServer: @unchecked Sendable {
     /// Starts moto, runs `body` with it, and stops it.
     static func with(_ body: (MotoServer) async throws -> Void) async throws {
         guard let executable else { throw AuthError.invalidState(missing) }
-        let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-H", "127.0.0.1", "-p", String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let port = try FreePort.pick()
+        let process = try SpawnedProcess.spawn([executable, "-H", "127.0.0.1", "-p", String(port)])
         let moto = MotoServer(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, process: process)
-        defer {
-            // SIGKILL, not terminate(): the child inherits the test process's blocked signal
-            // mask (SIGTERM included), so SIGTERM would never arrive and waitUntilExit would hang.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        defer { process.terminate() }
         try await moto.waitUntilServing()
         try await body(moto)
     }
@@ -91,28 +82,5 @@ final class MotoServer: @unchecked Sendable {
         guard let start = text.range(of: "<Arn>"), let end = text.range(of: "</Arn>", range: start.upperBound..<text.endIndex)
         else { return text }
         return String(text[start.upperBound..<end.lowerBound])
-    }
-
-    /// A TCP port nothing listens on (bound to port 0, read back, released).
-    private static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw AuthError.invalidState("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw AuthError.invalidState("could not find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
