@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "CognateAuth",
             dependencies: [
-                "CognateProtocol",
+                "CognateProtocol", "CognateIdentityProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -155,6 +155,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // What several test targets use: child processes without Foundation's Process, free ports.
+        .target(name: "CognateTestSupport", path: "Tests/CognateTestSupport"),
         .testTarget(
             name: "CognateProtocolTests",
             dependencies: ["CognateProtocol", .product(name: "BigInt", package: "BigInt")]
@@ -172,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CognateSMTPTests",
-            dependencies: ["CognateSMTP", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["CognateSMTP", "CognateTestSupport", .product(name: "NIOCore", package: "swift-nio")],
             exclude: ["smtp_test_server.py"]
         ),
         .testTarget(
@@ -187,8 +189,8 @@ let package = Package(
         .testTarget(
             name: "CognateAuthTests",
             dependencies: [
-                "CognateAuth", "CognateProtocol", "CognateServer", "CognateAssembly", "CognateCore", "CognateStorage",
-                "RegistrationDemoKit",
+                "CognateAuth", "CognateProtocol", "CognateIdentityProtocol", "CognateServer", "CognateAssembly", "CognateCore",
+                "CognateStorage", "RegistrationDemoKit", "CognateTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

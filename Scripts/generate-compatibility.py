@@ -46,7 +46,7 @@ NEVER_FOR = {
 # Operations not served yet, by the issue that brings them.
 PLANNED = [
     (re.compile(r"UserSession|SessionConfiguration"), "user sessions are not built yet"),
-    (re.compile(r"ClientToken|DerivedToken"), "client tokens and token exchange are not built yet"),
+    (re.compile(r"DerivedToken"), "token exchange is not built yet"),
     (re.compile(r"CIMD|ClientMetadataURL"), "client ID metadata documents are not built yet"),
     (re.compile(r"PointInTimeRecover|Replica"), "recovery and replicas are not built yet (docs/deploy.md: backups)"),
 ]
@@ -104,6 +104,10 @@ Where Cognate does differently from Cognito on purpose:
   "Passkey"; auth events name the factor (`EMAIL_OTP`, `SMS_OTP`, `WEB_AUTHN`) in
   `ChallengeResponses`; a user with a temporary password who signs in with a code must still
   choose a password (`NEW_PASSWORD_REQUIRED`).
+- **GetClientToken** is for app clients with a secret that allow the client credentials grant
+  (`AllowedOAuthFlows: client_credentials`): Cognito's guide names an `ALLOW_CLIENT_TOKEN_AUTH`
+  flow, which botocore's model does not list among `ExplicitAuthFlows`. Its client secret
+  authorizes it (no SigV4 needed, as Cognito evaluates no IAM policy for it).
 - **Dev mode** (`cognate serve` without `--mode production`) accepts any credentials, keeps
   every message in an outbox, answers only to local names and refuses admin operations from
   web pages (docs/security.md).

@@ -4,9 +4,14 @@ import CognateCore
 import CognateProtocol
 import CognateServer
 import CognateStorage
+import CognateTestSupport
 import Foundation
 import Logging
 import Testing
+
+struct LiveServerFailure: Error, CustomStringConvertible {
+    let description: String
+}
 
 /// A Cognate server on a free port with a fresh SQLite database, for one test.
 struct LiveServer: Sendable {
@@ -17,22 +22,11 @@ struct LiveServer: Sendable {
     var service: IdentityService { server.service }
 
     /// Starts a server, runs `body`, then stops the server (cancelling it) and removes its files.
-    static func with(_ body: (LiveServer) async throws -> Void) async throws {
+    /// `stsEndpoint` is the STS identity pools' GetCredentialsForIdentity calls (none by default).
+    static func with(stsEndpoint: URL? = nil, _ body: (LiveServer) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-auth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.database = directory.appendingPathComponent("cognate.sqlite").path
-        var logger = Logger(label: "cognate-test")
-        logger.logLevel = .critical  // cancelling the server at the end logs errors
-        let server = try await ServerAssembly.prepare(configuration, logger: logger)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let running = Task { try await server.run { port in portContinuation.yield(port) } }
-        var port = 0
-        for await value in ports {
-            port = value
-            break
-        }
+        let (server, running, port) = try await start(stsEndpoint: stsEndpoint, directory: directory)
         let live = LiveServer(server: server, endpoint: URL(string: "http://127.0.0.1:\(port)/")!, directory: directory)
         do {
             try await body(live)
@@ -41,6 +35,42 @@ struct LiveServer: Sendable {
             throw error
         }
         await stop(running, server: server, directory: directory)
+    }
+
+    /// A running server and its port. The port is picked below the kernel's ephemeral range
+    /// (the server's own pick for port 0 is a port outgoing connections of parallel tests can
+    /// take before it binds it); one taken meanwhile by another test's server is tried again.
+    private static func start(stsEndpoint: URL?, directory: URL) async throws
+        -> (CognateServer, Task<Void, any Error>, Int)
+    {
+        var logger = Logger(label: "cognate-test")
+        logger.logLevel = .critical  // cancelling the server at the end logs errors
+        for attempt in 1...5 {
+            var configuration = ServerConfiguration()
+            configuration.port = try FreePort.pick()
+            configuration.database = directory.appendingPathComponent("cognate.sqlite").path
+            configuration.stsEndpoint = stsEndpoint
+            let server: CognateServer
+            do {
+                server = try await ServerAssembly.prepare(configuration, logger: logger)
+            } catch is CognateServer.PortInUse where attempt < 5 {
+                continue
+            }
+            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+            // The stream ends when the server stops, so a server that fails to start fails the
+            // test with its error instead of leaving it waiting for a port.
+            let running = Task {
+                defer { portContinuation.finish() }
+                try await server.run { port in portContinuation.yield(port) }
+            }
+            for await port in ports { return (server, running, port) }
+            let failure = await running.result
+            await server.close()
+            if case .failure(let error) = failure, error is CognateServer.PortInUse, attempt < 5 { continue }
+            try failure.get()
+            throw LiveServerFailure(description: "the server stopped before it listened")
+        }
+        throw LiveServerFailure(description: "no free port for the server")
     }
 
     /// Cancels the server and closes its database from this (uncancelled) task: the close
@@ -100,19 +130,23 @@ struct LiveServer: Sendable {
 
     func configuration(
         pool: String, client: AppClient, store: any TokenStore = InMemoryTokenStore(), profile: String = "default",
-        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport()
+        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport(),
+        identityPoolId: String? = nil
     ) -> AuthConfiguration {
         AuthConfiguration(
-            endpoint: endpoint, userPoolId: pool, clientId: client.id, clientSecret: client.secret, tokenStore: store,
-            profile: profile, refreshMargin: refreshMargin, transport: transport)
+            endpoint: endpoint, userPoolId: pool, clientId: client.id, clientSecret: client.secret,
+            identityPoolId: identityPoolId, tokenStore: store, profile: profile, refreshMargin: refreshMargin,
+            transport: transport)
     }
 
     func authClient(
         pool: String, client: AppClient, store: any TokenStore = InMemoryTokenStore(), profile: String = "default",
-        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport()
+        refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport(),
+        identityPoolId: String? = nil
     ) -> AuthClient {
         AuthClient(configuration: configuration(
-            pool: pool, client: client, store: store, profile: profile, refreshMargin: refreshMargin, transport: transport))
+            pool: pool, client: client, store: store, profile: profile, refreshMargin: refreshMargin, transport: transport,
+            identityPoolId: identityPoolId))
     }
 
     // MARK: - The dev outbox

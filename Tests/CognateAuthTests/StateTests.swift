@@ -182,6 +182,8 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
     func fetchAuthFactors() async throws -> [FirstFactor] { try await client.fetchAuthFactors() }
     func currentSession() async throws -> AuthTokens { try await client.currentSession() }
     func refreshSession() async throws -> AuthTokens { try await client.refreshSession() }
+    func authSession() async throws -> AuthSession { try await client.authSession() }
+    func awsCredentials() async throws -> AWSCredentials { try await client.awsCredentials() }
     func signOut(globally: Bool) async throws -> SignOutResult {
         count()
         return try await client.signOut(globally: globally)

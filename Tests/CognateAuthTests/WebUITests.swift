@@ -1,5 +1,6 @@
 import CognateAuth
 import CognateProtocol
+import CognateTestSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct WebUITests {
     @Test func theHostedSignInComesBackToTheLoopbackListener() async throws {
         try await LiveServer.with { live in
             let pool = try await live.makePool()
-            let port = try Self.freePort()
+            let port = try FreePort.pick()
             let callback = try #require(URL(string: "http://127.0.0.1:\(port)/callback"))
             let created = try await live.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
                 userPoolId: pool, clientName: "web", generateSecret: true,
@@ -213,33 +214,4 @@ struct WebUITests {
         _ = try await session.data(for: request)
     }
 
-    /// A port nothing listens on now, below Linux's ephemeral range (32768–60999): a port the
-    /// kernel picked for port 0 is one it also hands to outgoing connections, which took it
-    /// between two sign-ins now and then, so the callback's listener could not bind it again.
-    static func freePort() throws -> Int {
-        for _ in 0..<200 {
-            let port = UInt16.random(in: 20_000..<32_000)
-            #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-            #endif
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = port.bigEndian
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            if bound { return Int(port) }
-        }
-        throw Failure(description: "no free port between 20000 and 32000")
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
 }

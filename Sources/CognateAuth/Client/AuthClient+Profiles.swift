@@ -18,7 +18,9 @@ extension AuthClient {
             let current = try await loadRecord()
             var merged = ProfileRecord(
                 tokens: current.tokens ?? existing.tokens, registration: current.registration ?? existing.registration,
-                pendingCodes: existing.pendingCodes, device: current.device ?? existing.device)
+                pendingCodes: existing.pendingCodes, device: current.device ?? existing.device,
+                // The user's own identity wins over this profile's guest identity.
+                identity: existing.identity?.userId == sub ? existing.identity : current.identity ?? existing.identity)
             for code in current.pendingCodes { merged.remember(code) }
             // Write the surviving profile before removing this one: a crash in between leaves
             // a duplicate, never a loss.

@@ -21,6 +21,8 @@ public actor AuthClient {
     /// account, one profile).
     public internal(set) var profile: String
     let channel: CognitoChannel
+    /// The identity pool's identities and AWS credentials (nil without an identity pool).
+    let identityPool: IdentityPoolCredentials?
     var broadcaster = StateBroadcaster()
     /// The refreshes in flight, by profile; concurrent callers of ``currentSession()`` for the
     /// same profile await the one in flight (never another profile's, should the client have
@@ -39,6 +41,7 @@ public actor AuthClient {
         self.configuration = configuration
         self.profile = configuration.profile
         self.channel = CognitoChannel(endpoint: configuration.endpoint, transport: configuration.transport)
+        self.identityPool = IdentityPoolCredentials(configuration: configuration)
     }
 
     deinit { broadcaster.finishAll() }
@@ -130,11 +133,13 @@ public actor AuthClient {
     }
 
     /// Forgets everything this profile stored and announces `signedOut`.
-    /// Removes the profile's tokens, registration progress and codes; `keepingDevice` keeps
-    /// its registered device (a sign-out does: the next sign-in proves the same device).
+    /// Removes the profile's tokens, registration progress, codes and identity-pool identity
+    /// (and the AWS credentials in memory); `keepingDevice` keeps its registered device (a
+    /// sign-out does: the next sign-in proves the same device).
     func clearProfile(keepingDevice: Bool = false) async throws {
         pendingChallenge = nil
         confirmedSignUp = nil
+        await identityPool?.forget()
         do {
             // Read before removing: a record that cannot be read is not removed, or the device
             // (and its PIN) to keep would be lost with it.

@@ -22,17 +22,28 @@ public struct AuthConfiguration: Sendable {
     public var transport: any HTTPTransport
     /// The name this device is registered under in pools that track devices (ConfirmDevice).
     public var deviceName: String = "CognateAuth"
+    /// The identity pool that gives AWS credentials (``AuthClient/authSession()``); nil: none.
+    public var identityPoolId: String?
+    /// Where the identity-pool API (`AWSCognitoIdentityService.*`) is served: ``endpoint`` when
+    /// one was given (Cognate serves both APIs), else `https://cognito-identity.<region>.amazonaws.com/`.
+    public var identityEndpoint: URL
+    /// Cached AWS credentials are fetched again when they expire within this many seconds.
+    public var credentialsRefreshMargin: TimeInterval = 300
 
     /// - Parameters:
     ///   - endpoint: the API base URL; nil means Amazon Cognito in `region`.
     ///   - region: the pool's region; nil takes it from `userPoolId` (`eu-west-1_AbC` → `eu-west-1`).
+    ///   - identityPoolId: the identity pool for AWS credentials, if the app uses one.
     public init(
         endpoint: URL? = nil, region: String? = nil, userPoolId: String, clientId: String, clientSecret: String? = nil,
+        identityPoolId: String? = nil,
         tokenStore: any TokenStore, profile: String = "default", refreshMargin: TimeInterval = 300,
         transport: any HTTPTransport = URLSessionTransport()
     ) {
         let region = region ?? userPoolId.split(separator: "_").first.map(String.init) ?? "us-east-1"
         self.endpoint = endpoint ?? URL(string: "https://cognito-idp.\(region).amazonaws.com/")!
+        self.identityEndpoint = endpoint ?? URL(string: "https://cognito-identity.\(region).amazonaws.com/")!
+        self.identityPoolId = identityPoolId
         self.region = region
         self.userPoolId = userPoolId
         self.clientId = clientId
@@ -54,6 +65,10 @@ public struct AuthConfiguration: Sendable {
     func secretHash(for username: String) -> String? {
         clientSecret.map { SecretHash.compute(username: username, clientId: clientId, clientSecret: $0) }
     }
+
+    /// The Logins key naming this user pool in identity-pool calls, as Cognito expects it and
+    /// as the identity pool's CognitoIdentityProviders name it: `cognito-idp.<region>.amazonaws.com/<pool id>`.
+    public var identityProviderName: String { "cognito-idp.\(region).amazonaws.com/\(userPoolId)" }
 
     /// The SRP realm: the pool id's part after "_".
     var poolName: String { SRPDerivation.poolName(ofPoolId: userPoolId) }

@@ -1,3 +1,4 @@
+import CognateIdentityProtocol
 import CognateProtocol
 import Foundation
 
@@ -67,6 +68,15 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     case userLambdaValidation(String)
     case unexpectedLambda(String)
     case invalidLambdaResponse(String)
+    // MARK: Identity pools (AWS credentials)
+    /// A service the server relies on failed: for identity pools, no STS is configured or it
+    /// did not answer (`ExternalServiceException`, with the server's message).
+    case externalService(String)
+    /// The identity pool lacks the IAM role it needs, or the STS refused the role or token
+    /// (`InvalidIdentityPoolConfigurationException`).
+    case invalidIdentityPoolConfiguration(String)
+    /// Another error of the identity-pool API (`ResourceConflictException`, …).
+    case identityService(CognitoIdentityErrorCode, String)
     // MARK: Server
     case internalError(String)
     /// Another Cognito error type (admin-side errors an app does not normally meet).
@@ -153,10 +163,17 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         }
     }
 
-    /// The error for an error body's `__type` (prefixes stripped) and message.
+    /// The error for an error body's `__type` (prefixes stripped) and message. Types both APIs
+    /// share (`NotAuthorizedException`, `ResourceNotFoundException` …) take the user-pool cases.
     public init(type: String, message: String) {
         if let code = CognitoErrorCode(rawValue: type) {
             self.init(code: code, message: message)
+        } else if let code = CognitoIdentityErrorCode(rawValue: type) {
+            switch code {
+            case .externalService: self = .externalService(message)
+            case .invalidIdentityPoolConfiguration: self = .invalidIdentityPoolConfiguration(message)
+            default: self = .identityService(code, message)
+            }
         } else {
             self = .unexpected(code: type, message: message)
         }
@@ -164,6 +181,10 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
 
     /// The Cognito error type, for errors the server sent (nil for SDK-side errors and unknown types).
     public var cognitoCode: CognitoErrorCode? { serverError?.code }
+
+    /// The identity-pool API's error type, for errors it can send (shared types such as
+    /// `NotAuthorizedException` included); nil otherwise.
+    public var identityCode: CognitoIdentityErrorCode? { serverError.flatMap { CognitoIdentityErrorCode(rawValue: $0.type) } }
 
     /// The server's message, or a description of what the SDK saw.
     public var message: String {
@@ -240,6 +261,10 @@ public enum AuthError: Error, Sendable, Equatable, LocalizedError, CustomStringC
         case .unexpectedLambda(let m): return known(.unexpectedLambda, m)
         case .invalidLambdaResponse(let m): return known(.invalidLambdaResponse, m)
         case .internalError(let m): return known(.internalError, m)
+        case .externalService(let m): return (nil, CognitoIdentityErrorCode.externalService.rawValue, m)
+        case .invalidIdentityPoolConfiguration(let m):
+            return (nil, CognitoIdentityErrorCode.invalidIdentityPoolConfiguration.rawValue, m)
+        case .identityService(let code, let m): return (CognitoErrorCode(rawValue: code.rawValue), code.rawValue, m)
         case .service(let code, let m): return known(code, m)
         case .unexpected(let type, let m): return (nil, type, m)
         case .network, .storage, .invalidResponse, .notSignedIn, .sessionExpired, .unsupportedChallenge, .invalidState,

@@ -55,6 +55,10 @@ public protocol AuthProviding: Sendable {
     @discardableResult
     func signOut(globally: Bool) async throws -> SignOutResult
 
+    // MARK: Identity pool (AWS credentials)
+    func authSession() async throws -> AuthSession
+    func awsCredentials() async throws -> AWSCredentials
+
     // MARK: Password
     @discardableResult
     func forgotPassword(username: String, clientMetadata: [String: String]) async throws -> CodeDelivery?

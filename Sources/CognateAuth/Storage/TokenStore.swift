@@ -8,16 +8,19 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     public var pendingCodes: [PendingCode]
     /// This device as the pool tracks it, with the secret that proves it (kept with the tokens).
     public var device: RememberedDevice?
+    /// The identity-pool identity of this profile (a guest's, or the signed-in user's).
+    public var identity: StoredIdentity?
 
     public init(tokens: AuthTokens? = nil, registration: RegistrationProgress? = nil, pendingCodes: [PendingCode] = [],
-                device: RememberedDevice? = nil) {
+                device: RememberedDevice? = nil, identity: StoredIdentity? = nil) {
         self.tokens = tokens
         self.registration = registration
         self.pendingCodes = pendingCodes
         self.device = device
+        self.identity = identity
     }
 
-    var isEmpty: Bool { tokens == nil && registration == nil && pendingCodes.isEmpty && device == nil }
+    var isEmpty: Bool { tokens == nil && registration == nil && pendingCodes.isEmpty && device == nil && identity == nil }
 
     /// Whether the record is the user's with this `sub` (signed in, or registering).
     func belongs(toUser sub: String) -> Bool { tokens?.user.userId == sub || registration?.userSub == sub }
@@ -62,15 +65,16 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
 
     mutating func forget(_ purpose: PendingCode.Purpose) { pendingCodes.removeAll { $0.purpose == purpose } }
 
-    enum CodingKeys: String, CodingKey { case tokens, registration, pendingCodes, device }
+    enum CodingKeys: String, CodingKey { case tokens, registration, pendingCodes, device, identity }
 
-    /// Reads records written before pending codes and devices were kept, too.
+    /// Reads records written before pending codes, devices and identities were kept, too.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         tokens = try container.decodeIfPresent(AuthTokens.self, forKey: .tokens)
         registration = try container.decodeIfPresent(RegistrationProgress.self, forKey: .registration)
         pendingCodes = try container.decodeIfPresent([PendingCode].self, forKey: .pendingCodes) ?? []
         device = try container.decodeIfPresent(RememberedDevice.self, forKey: .device)
+        identity = try container.decodeIfPresent(StoredIdentity.self, forKey: .identity)
     }
 }
 

@@ -24,6 +24,7 @@ public struct IdentityService: Sendable {
     public let passkeys: Passkeys
     public let sessions: Sessions
     public let userSessions: UserSessions
+    public let clientTokens: ClientTokens
     public let oauth: OAuth
     public let federation: Federation
     public let threatProtection: ThreatProtectionAdministration
@@ -163,6 +164,7 @@ public struct IdentityService: Sendable {
         sessions = Sessions(
             store: store, time: time, random: random, directory: directory, authenticator: authenticator,
             tokenFamilies: tokenFamilies)
+        clientTokens = ClientTokens(store: store, time: time, directory: directory, tokens: tokens)
         userSessions = UserSessions(
             store: store, time: time, directory: directory, users: users, authenticator: authenticator,
             sessionTracking: sessionTracking)

@@ -48,6 +48,8 @@ extension OperationTable {
         table.register(CognitoAPI.AdminGetUserAuthFactors.self, { $0.mfa.adminGetUserAuthFactors })
         table.register(CognitoAPI.AdminDeleteSoftwareToken.self, { $0.mfa.adminDeleteSoftwareToken })
         // User sessions
+        table.register(CognitoAPI.GetClientToken.self, { $0.clientTokens.getClientToken }, work: .cryptographic,
+                       authorization: .unsigned)
         table.register(CognitoAPI.ListUserSessions.self, { $0.userSessions.listUserSessions })
         table.register(CognitoAPI.RevokeUserSession.self, { $0.userSessions.revokeUserSession })
         table.register(CognitoAPI.AdminListUserSessions.self, { $0.userSessions.adminListUserSessions })

@@ -46,12 +46,14 @@ struct OperationTable: Sendable {
     /// The handler of an `X-Amz-Target` value.
     func handler(forTarget target: String?) -> Handler? { target.flatMap { handlers[$0] } }
 
+    /// `authorization`: where the operation's own credentials authorize it although the model
+    /// marks it signed (GetClientToken: the client secret; Cognito evaluates no IAM policy).
     mutating func register<Operation: CognitoOperation>(
         _ operation: Operation.Type,
         _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output,
-        work: Work = .light
+        work: Work = .light, authorization: OperationAuthorization? = nil
     ) {
-        register(operation, useCase, work: { _ in work })
+        register(operation, useCase, work: { _ in work }, authorization: authorization)
     }
 
     /// An operation whose work depends on its input (InitiateAuth: a refresh signs, a password
@@ -59,10 +61,12 @@ struct OperationTable: Sendable {
     mutating func register<Operation: CognitoOperation>(
         _ operation: Operation.Type,
         _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output,
-        work: @escaping @Sendable (Operation.Input) -> Work
+        work: @escaping @Sendable (Operation.Input) -> Work, authorization: OperationAuthorization? = nil
     ) {
         let name = Operation.targetPrefix == WireCoding.targetPrefix ? Operation.name : "cognito-identity:" + Operation.name
-        handlers[Operation.target] = Handler(name: name, authorization: Operation.authorization) { body, service, placement in
+        handlers[Operation.target] = Handler(
+            name: name, authorization: authorization ?? Operation.authorization
+        ) { body, service, placement in
             let input = try Self.decode(Operation.Input.self, from: body)
             let output = switch work(input) {
             case .light: try await useCase(service)(input)

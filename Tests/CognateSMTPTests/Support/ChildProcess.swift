@@ -1,3 +1,4 @@
+import CognateTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -11,19 +11,20 @@ import Darwin
 /// tests launch their helpers themselves.
 ///
 /// Contract: the child gets `stdin` (or /dev/null) and `output` as its standard output and
-/// error; it runs `arguments` looked up on PATH, in `directory` when given.
-final class SpawnedProcess: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+/// error (or /dev/null); it runs `arguments` looked up on PATH, in `directory` when given, with
+/// no signal blocked.
+public final class SpawnedProcess: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let pid: pid_t
+    public let pid: pid_t
     private let lock = NSLock()
     private var exitStatus: Int32?
 
     private init(pid: pid_t) { self.pid = pid }
 
-    static func spawn(_ arguments: [String], in directory: URL? = nil, stdin: Int32? = nil, output: Int32) throws
+    public static func spawn(_ arguments: [String], in directory: URL? = nil, stdin: Int32? = nil, output: Int32? = nil) throws
         -> SpawnedProcess
     {
         var command = arguments
@@ -32,24 +33,41 @@ final class SpawnedProcess: @unchecked Sendable {
             command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path] + arguments
         }
         let nullInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        defer { if nullInput >= 0 { close(nullInput) } }
+        let nullOutput = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer {
+            if nullInput >= 0 { close(nullInput) }
+            if nullOutput >= 0 { close(nullOutput) }
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin ?? nullInput, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        posix_spawn_file_actions_adddup2(&actions, output ?? nullOutput, 1)
+        posix_spawn_file_actions_adddup2(&actions, output ?? nullOutput, 2)
+        // The child starts with no signal blocked and default handlers: it inherits the test
+        // process's mask otherwise (SIGTERM blocked there), and would never hear terminate().
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, command[0], &actions, nil, argv, environ)
+        let result = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
         guard result == 0 else { throw Failure(description: "cannot run \(command[0]): \(String(cString: strerror(result)))") }
         return SpawnedProcess(pid: pid)
     }
 
     /// The exit status once the child ended (128 + the signal for a signalled child); nil while
     /// it runs.
-    var status: Int32? {
+    public var status: Int32? {
         lock.withLock {
             if let exitStatus { return exitStatus }
             var raw: Int32 = 0
@@ -60,15 +78,18 @@ final class SpawnedProcess: @unchecked Sendable {
         }
     }
 
-    var isRunning: Bool { status == nil }
+    public var isRunning: Bool { status == nil }
 
     /// Waits for the child to end, without blocking a thread.
-    func exit() async -> Int32 {
+    public func exit() async -> Int32 {
         while true {
             if let status { return status }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
 
-    func terminate() { _ = kill(pid, SIGTERM) }
+    public func terminate() { _ = kill(pid, SIGTERM) }
+
+    /// Ends the child at once (SIGKILL).
+    public func killNow() { _ = kill(pid, SIGKILL) }
 }
