@@ -144,7 +144,7 @@ struct WebUITests {
     @Test func theCallbackMustNameALiteralLoopbackAddress() async throws {
         let presenter = LoopbackBrowserPresenter(timeout: 1) { _ in }
         let url = try #require(URL(string: "http://127.0.0.1:1/oauth2/authorize?state=abc"))
-        for callback in ["http://localhost:\(try Self.freePort())/callback", "https://127.0.0.1:\(try Self.freePort())/callback"] {
+        for callback in ["http://localhost:\(try FreePort.pick())/callback", "https://127.0.0.1:\(try FreePort.pick())/callback"] {
             await expectAuthError({ _ = try await presenter.present(url, callbackURL: try #require(URL(string: callback))) }) {
                 if case .invalidState = $0 { true } else { false }
             }
@@ -154,7 +154,7 @@ struct WebUITests {
     /// A pool with an app client for the hosted pages whose callback is a free loopback port.
     static func webClient(_ live: LiveServer) async throws -> (String, LiveServer.AppClient, URL) {
         let pool = try await live.makePool()
-        let callback = try #require(URL(string: "http://127.0.0.1:\(try Self.freePort())/callback"))
+        let callback = try #require(URL(string: "http://127.0.0.1:\(try FreePort.pick())/callback"))
         let created = try await live.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
             userPoolId: pool, clientName: "web", generateSecret: true,
             explicitAuthFlows: [.allowUserSrpAuth, .allowRefreshTokenAuth], supportedIdentityProviders: ["COGNITO"],
@@ -180,7 +180,10 @@ struct WebUITests {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        guard connected else { throw Failure(description: "could not connect to port \(port)") }
+        guard connected else {
+            close(descriptor)
+            throw URLError(.cannotConnectToHost)
+        }
         return descriptor
     }
 

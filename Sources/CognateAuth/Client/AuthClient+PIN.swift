@@ -112,9 +112,10 @@ extension AuthClient {
     }
 
     /// Locks this profile for apps that use the PIN as an unlock: the tokens are dropped from
-    /// the store (and so from memory: the client keeps none) at once, even offline, then the
-    /// refresh token is revoked on the server. The device, its PIN key, pending codes and
-    /// registration progress stay, so ``signIn(withPIN:profile:)`` unlocks again. The state
+    /// the store (and so from memory: the client keeps none; identity-pool AWS credentials in
+    /// memory are dropped too) at once, even offline, then the refresh token is revoked on the
+    /// server. The device, its PIN key, pending codes, registration progress and the stored
+    /// identity-pool identity stay, so ``signIn(withPIN:profile:)`` unlocks again. The state
     /// becomes ``AuthState/signedOut``.
     /// - Returns: whether the server revoked the refresh token (`localOnly` says why not; the
     ///   tokens are gone here either way).
@@ -129,6 +130,7 @@ extension AuthClient {
         }
         pendingChallenge = nil
         confirmedSignUp = nil
+        await identityPool?.forget()
         broadcaster.publish(.signedOut)
         guard let dropped else { return .complete }
         do {

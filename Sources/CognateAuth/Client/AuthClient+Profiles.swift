@@ -34,8 +34,9 @@ extension AuthClient {
 
     /// Called when `user` has just signed in on this profile, before anything of theirs is
     /// stored: when the profile holds another user's data (their tokens, registration, device
-    /// and PIN, codes), that user's refresh token is revoked (`RevokeToken`, best effort) and
-    /// the whole record is wiped, so that one profile never holds two people's data. The other
+    /// and PIN, codes, identity-pool identity), that user's refresh token is revoked
+    /// (`RevokeToken`, best effort), the AWS credentials in memory are dropped, and the whole
+    /// record is wiped, so that one profile never holds two people's data. The other
     /// user's device stays known to the server until it is forgotten there; their PIN no longer
     /// works on this device (its key is gone).
     func evictAnotherUser(than user: AuthUser) async throws {
@@ -45,6 +46,7 @@ extension AuthClient {
             _ = try? await channel.send(CognitoAPI.RevokeToken.self, RevokeTokenRequest(
                 token: tokens.refreshToken, clientId: configuration.clientId, clientSecret: configuration.clientSecret))
         }
+        await identityPool?.forget()
         try await write(ProfileRecord(), to: profile)
     }
 

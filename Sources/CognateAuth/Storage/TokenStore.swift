@@ -25,14 +25,15 @@ public struct ProfileRecord: Sendable, Equatable, Codable {
     /// Whether the record is the user's with this `sub` (signed in, or registering).
     func belongs(toUser sub: String) -> Bool { tokens?.user.userId == sub || registration?.userSub == sub }
 
-    /// Whether the record holds anything of a user other than `user`: tokens or registration
-    /// progress of another `sub`, or a device registered for another user (or for no one
+    /// Whether the record holds anything of a user other than `user`: tokens, registration
+    /// progress or an identity-pool identity of another `sub`, or a device registered for another user (or for no one
     /// known: a device from before owners were kept, with neither tokens nor a PIN of this
     /// user beside it — such a device was not offered to this sign-in, so it is of no use).
     func holdsAnotherUser(than user: AuthUser) -> Bool {
         if let tokens, tokens.user.userId != user.userId { return true }
         if let sub = registration?.userSub, sub != user.userId { return true }
         if let device, !deviceBelongs(device, to: user) { return true }
+        if let owner = identity?.userId, owner != user.userId { return true }
         return false
     }
 

@@ -30,6 +30,7 @@ extension ProfileRecord: CustomStringConvertible, CustomDebugStringConvertible, 
         let parts = [
             tokens.map { "tokens: \($0)" }, registration.map { "registration: \($0.step)" },
             pendingCodes.isEmpty ? nil : "pendingCodes: \(pendingCodes.count)", device.map { "device: \($0)" },
+            identity.map { "identity: \($0.userId == nil ? "guest" : "user"), id redacted" },
         ]
         return "ProfileRecord(\(parts.compactMap { $0 }.joined(separator: ", ")))"
     }
@@ -39,6 +40,8 @@ extension ProfileRecord: CustomStringConvertible, CustomDebugStringConvertible, 
     public var customMirror: Mirror {
         Mirror(self, children: [
             "tokens": tokens as Any, "registration": registration as Any, "pendingCodes": pendingCodes, "device": device as Any,
+            // A guest's identity id is a bearer secret (it gets the guest's AWS credentials).
+            "identity": identity.map { $0.userId == nil ? "guest, id redacted" : "user, id redacted" } as Any,
         ], displayStyle: .struct)
     }
 }
