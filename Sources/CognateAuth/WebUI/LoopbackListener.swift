@@ -42,7 +42,20 @@ final class LoopbackListener: @unchecked Sendable {
         self.port = port
     }
 
-    deinit { close(socketDescriptor) }
+    private let lock = NSLock()
+    private var closed = false
+
+    deinit { stop() }
+
+    /// Stops listening (once): the port is free again as soon as the request came, or the wait
+    /// ended, not whenever the last reference to the listener goes away.
+    func stop() {
+        let closing = lock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        if closing { close(socketDescriptor) }
+    }
 
     enum Failure: Error, CustomStringConvertible {
         case socket(Int32)
@@ -61,6 +74,7 @@ final class LoopbackListener: @unchecked Sendable {
     /// The request target (`/callback?code=…`) of the first request for `path`, waiting at
     /// most `timeout` seconds; cancellable.
     func awaitRequest(path: String, timeout: TimeInterval) async throws -> String {
+        defer { stop() }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             try Task.checkCancellation()
