@@ -46,7 +46,6 @@ NEVER_FOR = {
 # Operations not served yet, by the issue that brings them.
 PLANNED = [
     (re.compile(r"UserSession|SessionConfiguration"), "user sessions are not built yet"),
-    (re.compile(r"DerivedToken"), "token exchange is not built yet"),
     (re.compile(r"CIMD|ClientMetadataURL"), "client ID metadata documents are not built yet"),
     (re.compile(r"PointInTimeRecover|Replica"), "recovery and replicas are not built yet (docs/deploy.md: backups)"),
 ]
@@ -108,6 +107,10 @@ Where Cognate does differently from Cognito on purpose:
   (`AllowedOAuthFlows: client_credentials`): Cognito's guide names an `ALLOW_CLIENT_TOKEN_AUTH`
   flow, which botocore's model does not list among `ExplicitAuthFlows`. Its client secret
   authorizes it (no SigV4 needed, as Cognito evaluates no IAM policy for it).
+- **GetDerivedToken** (token exchange) takes tokens of the client's own user pool only (no
+  SAML assertions, no tokens of other providers); the requesting client gives its secret when
+  it has one (its secret authorizes the call, not SigV4); the new token keeps the subject's
+  sign-in, so signing it out ends the new token too.
 - **Dev mode** (`cognate serve` without `--mode production`) accepts any credentials, keeps
   every message in an outbox, answers only to local names and refuses admin operations from
   web pages (docs/security.md).

@@ -91,7 +91,20 @@ final class LoopbackListener: @unchecked Sendable {
         self.address = address
     }
 
-    deinit { close(socketDescriptor) }
+    private let lock = NSLock()
+    private var closed = false
+
+    deinit { stop() }
+
+    /// Stops listening (once): the port is free again as soon as the request came, or the wait
+    /// ended, not whenever the last reference to the listener goes away.
+    func stop() {
+        let closing = lock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        if closing { close(socketDescriptor) }
+    }
 
     enum Failure: Error, CustomStringConvertible {
         case socket(Int32)
@@ -117,18 +130,21 @@ final class LoopbackListener: @unchecked Sendable {
     func awaitRequest(
         path: String, timeout: TimeInterval, accepts: @escaping @Sendable ([String: String]) -> Bool
     ) async throws -> String {
-        let stop = StopSignal()
+        // The port is free again as soon as the wait ends (the listener's thread is done with
+        // it by then: the continuation resumes only when the thread returns).
+        defer { self.stop() }
+        let signal = StopSignal()
         let deadline = Date().addingTimeInterval(timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let thread = Thread { [self] in
-                    continuation.resume(with: serve(path: path, deadline: deadline, stop: stop, accepts: accepts))
+                    continuation.resume(with: serve(path: path, deadline: deadline, stop: signal, accepts: accepts))
                 }
                 thread.name = "CognateAuth loopback listener"
                 thread.start()
             }
         } onCancel: {
-            stop.raise()
+            signal.raise()
         }
     }
 

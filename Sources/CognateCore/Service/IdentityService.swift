@@ -25,6 +25,7 @@ public struct IdentityService: Sendable {
     public let sessions: Sessions
     public let userSessions: UserSessions
     public let clientTokens: ClientTokens
+    public let tokenExchange: TokenExchange
     public let oauth: OAuth
     public let federation: Federation
     public let threatProtection: ThreatProtectionAdministration
@@ -165,6 +166,12 @@ public struct IdentityService: Sendable {
             store: store, time: time, random: random, directory: directory, authenticator: authenticator,
             tokenFamilies: tokenFamilies)
         clientTokens = ClientTokens(store: store, time: time, directory: directory, tokens: tokens)
+        tokenExchange = TokenExchange(
+            store: store, time: time, directory: directory,
+            exchangedTokens: ExchangedTokens(
+                time: time, keys: keys, issuerBase: configuration.publicBaseURL, directory: directory,
+                authenticator: authenticator),
+            tokens: tokens)
         userSessions = UserSessions(
             store: store, time: time, directory: directory, users: users, authenticator: authenticator,
             sessionTracking: sessionTracking)

@@ -40,6 +40,10 @@ struct TokenContext {
     var scopes: [String]? = nil
     /// The OpenID Connect `nonce` of the authorization request (ID token).
     var nonce: String? = nil
+    /// A token exchange's audience (the access token's `aud`).
+    var audience: [String]? = nil
+    /// A token exchange's actor (RFC 8693 `act`, in both tokens).
+    var actor: [String: JSONValue]? = nil
 }
 
 /// Mints Cognito-shaped ID and access tokens (cognito-protocol §6).
@@ -88,6 +92,13 @@ struct TokenIssuer: Sendable {
 
         context.overrides?.applyToIDToken(&id)
         context.overrides?.applyToAccessToken(&access)
+        if let audience = context.audience {
+            access["aud"] = audience.count == 1 ? .string(audience[0]) : .array(audience.map { .string($0) })
+        }
+        if let actor = context.actor {
+            access["act"] = .object(actor)
+            id["act"] = .object(actor)
+        }
         return (try JWT.sign(claims: id, with: key), try JWT.sign(claims: access, with: key), Int(validity.accessToken))
     }
 

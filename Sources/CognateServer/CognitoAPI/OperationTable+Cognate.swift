@@ -50,6 +50,8 @@ extension OperationTable {
         // User sessions
         table.register(CognitoAPI.GetClientToken.self, { $0.clientTokens.getClientToken }, work: .cryptographic,
                        authorization: .unsigned)
+        table.register(CognitoAPI.GetDerivedToken.self, { $0.tokenExchange.getDerivedToken }, work: .cryptographic,
+                       authorization: .unsigned)
         table.register(CognitoAPI.ListUserSessions.self, { $0.userSessions.listUserSessions })
         table.register(CognitoAPI.RevokeUserSession.self, { $0.userSessions.revokeUserSession })
         table.register(CognitoAPI.AdminListUserSessions.self, { $0.userSessions.adminListUserSessions })
