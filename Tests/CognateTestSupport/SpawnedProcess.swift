@@ -44,6 +44,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdin ?? nullInput, 0)
         posix_spawn_file_actions_adddup2(&actions, output ?? nullOutput, 1)
         posix_spawn_file_actions_adddup2(&actions, output ?? nullOutput, 2)
+        closeInheritedDescriptors(&actions)
         // The child starts with no signal blocked and default handlers: it inherits the test
         // process's mask otherwise (SIGTERM blocked there), and would never hear terminate().
         var attributes = posix_spawnattr_t()
@@ -63,6 +64,23 @@ public final class SpawnedProcess: @unchecked Sendable {
         let result = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
         guard result == 0 else { throw Failure(description: "cannot run \(command[0]): \(String(cString: strerror(result)))") }
         return SpawnedProcess(pid: pid)
+    }
+
+    /// The child keeps only its standard streams: every other descriptor of the test process
+    /// (a test's listening socket, a server's connections) would otherwise stay open in it,
+    /// holding ports after the test closed them. glibc's `posix_spawn_file_actions_addclosefrom_np`
+    /// where it has one (looked up at run time: Swift's Glibc module does not declare it), else
+    /// each descriptor open now.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
     }
 
     /// The exit status once the child ended (128 + the signal for a signalled child); nil while

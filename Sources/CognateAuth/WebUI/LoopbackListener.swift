@@ -50,6 +50,9 @@ final class LoopbackListener: @unchecked Sendable {
         let descriptor = socket(family, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure.socket(errno) }
+        // Close-on-exec: a process the app starts meanwhile must not inherit the listener and
+        // keep the port (and the callback) after the sign-in.
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         var reuse: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         let bound: Int32
@@ -167,6 +170,7 @@ final class LoopbackListener: @unchecked Sendable {
             guard poll(&poller, 1, 250) > 0 else { continue }
             let connection = accept(socketDescriptor, nil, nil)
             guard connection >= 0 else { continue }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             defer { close(connection) }
             guard let line = Self.requestLine(of: connection, within: idle) else { continue }
             // The rest of the head, if it came: closing with unread bytes would reset the
