@@ -40,15 +40,20 @@ final class PostgresUserChangeListener: Sendable {
 
     init(location: PostgresURL, cache: UserReadCache, logger: Logger) {
         task = Task {
-            var failures = 0
+            let failures = FailureCount()
             while !Task.isCancelled {
                 do {
-                    try await Self.listen(location: location, cache: cache, logger: logger, failures: &failures)
+                    // Abandoned when the listener stops: a connect, LISTEN or close that a
+                    // stopped or vanished server never answers must not hold up `stop()` (and
+                    // with it the store's `close()`).
+                    try await abandoningOnCancellation {
+                        try await Self.listen(location: location, cache: cache, logger: logger, failures: failures)
+                    }
                 } catch {
-                    if !Task.isCancelled, failures == 0 {
+                    if !Task.isCancelled, failures.value == 0 {
                         logger.warning("Lost PostgreSQL notices of changed users; the user cache is off until they come back: \(String(reflecting: error))")
                     }
-                    failures += 1
+                    failures.value += 1
                 }
                 cache.stopListening()
                 try? await Task.sleep(for: Self.retryDelay)
@@ -57,7 +62,7 @@ final class PostgresUserChangeListener: Sendable {
     }
 
     /// One connection's LISTEN, until it fails, falls silent or the task is cancelled.
-    private static func listen(location: PostgresURL, cache: UserReadCache, logger: Logger, failures: inout Int) async throws {
+    private static func listen(location: PostgresURL, cache: UserReadCache, logger: Logger, failures: FailureCount) async throws {
         var configuration = try location.connectionConfiguration()
         configuration.options.additionalStartupParameters += PostgresBackend.keepAliveParameters
         configuration.options.additionalStartupParameters.append(("application_name", applicationName))
@@ -67,8 +72,8 @@ final class PostgresUserChangeListener: Sendable {
         do {
             try await connection.listen(on: channel) { notices in
                 let listening = ContinuousClock.now
-                if failures > 0 { logger.info("Listening to PostgreSQL notices of changed users again; the user cache turns on with the first heartbeat back") }
-                failures = 0
+                if failures.value > 0 { logger.info("Listening to PostgreSQL notices of changed users again; the user cache turns on with the first heartbeat back") }
+                failures.value = 0
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await apply(notices, to: cache, heartbeat: heartbeat) }
                     group.addTask { try await sendHeartbeats(heartbeat, on: connection, logger: logger) }
@@ -154,4 +159,16 @@ struct Heartbeat: Sendable {
     }
 
     static func isHeartbeat(_ payload: String) -> Bool { payload.hasPrefix(prefix + " ") }
+}
+
+/// How many times in a row the listener failed to listen (it logs the first failure and the
+/// recovery after failures); shared by the listener's task and the attempt it may abandon.
+final class FailureCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int {
+        get { lock.withLock { count } }
+        set { lock.withLock { count = newValue } }
+    }
 }
