@@ -274,7 +274,7 @@ extension Federation {
         }
         if let redirect = OutboundHTTP.redirectRefusal(answer.status) {
             // Without the query: Facebook's token request carries the client secret and the code there.
-            log("federation: \(method) \(url.scheme ?? "")://\(url.host ?? "")\(url.path) \(redirect)")
+            log("federation: \(method) \(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path) \(redirect)")
             throw ProviderFailure(reason: "\(url.path) \(redirect)")
         }
         guard answer.status == 200, case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: answer.body) else {
