@@ -107,7 +107,8 @@ struct WebUITests {
                 allowedOAuthScopes: ["openid", "email", "profile", "aws.cognito.signin.user.admin"],
                 allowedOAuthFlowsUserPoolClient: true)).userPoolClient
             let app = LiveServer.AppClient(id: try #require(created?.clientId), secret: created?.clientSecret)
-            let domain = try #require(URL(string: "http://localhost:\(try #require(live.endpoint.port))/"))
+            let port = try #require(live.endpoint.port)
+            let domain = try #require(URL(string: "http://localhost:\(port)/"))
             let transport = RecordingTransport()
             var configuration = live.configuration(pool: pool, client: app, transport: transport)
             configuration.oauthDomain = domain
@@ -135,7 +136,8 @@ struct WebUITests {
             })
             #expect(result.signedOutOnServer)
             let signOutURL = try #require(signOutOpened.url)
-            #expect(signOutURL == (try client.hostedSignOutURL(logoutURL: logout)))
+            let expected = try client.hostedSignOutURL(logoutURL: logout)
+            #expect(signOutURL == expected)
             let query = Dictionary(
                 (URLComponents(url: signOutURL, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
                 uniquingKeysWith: { first, _ in first })

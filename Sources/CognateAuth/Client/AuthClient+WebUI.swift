@@ -95,7 +95,7 @@ extension AuthClient {
 
     /// The pool's hosted sign-out address for this app client:
     /// `<oauthDomain>/logout?client_id=…&logout_uri=…`, for apps that open it themselves.
-    public func hostedSignOutURL(logoutURL: URL) throws -> URL {
+    public nonisolated func hostedSignOutURL(logoutURL: URL) throws -> URL {
         guard var components = URLComponents(url: configuration.oauthBase.appendingPathComponent("logout"),
                                               resolvingAgainstBaseURL: false)
         else { throw AuthError.invalidState("The OAuth domain is not a URL.") }
