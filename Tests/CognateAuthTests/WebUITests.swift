@@ -132,7 +132,8 @@ struct WebUITests {
             let signOutOpened = OpenedURL()
             let result = try await client.signOutOfWebUI(logoutURL: logout, presenter: LoopbackBrowserPresenter(timeout: 30) { url in
                 signOutOpened.url = url
-                _ = try await URLSession.shared.data(from: url)   // follows the redirect to the logout URL
+                let (page, _) = try await URLSession.shared.data(from: url)   // follows the redirect to the logout URL
+                #expect(String(decoding: page, as: UTF8.self).contains("<title>Signed out</title>"))
             })
             #expect(result.signedOutOnServer)
             let signOutURL = try #require(signOutOpened.url)

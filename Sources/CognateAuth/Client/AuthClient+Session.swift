@@ -94,10 +94,11 @@ extension AuthClient {
             let result: AuthenticationResultType
             do {
                 result = try await tokensFromRefreshToken(tokens, deviceKey: deviceKey)
-            } catch AuthError.notAuthorized(let message) {
-                throw AuthError.notAuthorized(message)
-            } catch is AuthError {
-                throw refusal   // the server does not offer the other way either: its first answer stands
+            } catch let error as AuthError {
+                switch error {
+                case .notAuthorized, .network: throw error   // a dead token; no answer at all
+                default: throw refusal   // the server does not offer the other way either: its first answer stands
+                }
             }
             refreshesByRotation = true
             return result

@@ -67,9 +67,8 @@ public struct LoopbackBrowserPresenter: WebUIPresenter {
     public func presentSignOut(_ url: URL, logoutURL: URL) async throws {
         let (address, _, listenPort) = try Self.loopback(logoutURL)
         let listener = try LoopbackListener(address: address, port: listenPort)
-        async let returned = listener.awaitRequest(path: logoutURL.path.isEmpty ? "/" : logoutURL.path, timeout: timeout) { _ in
-            true
-        }
+        async let returned = listener.awaitRequest(
+            path: logoutURL.path.isEmpty ? "/" : logoutURL.path, timeout: timeout, done: "Signed out") { _ in true }
         try await open(url)
         _ = try await returned
     }
