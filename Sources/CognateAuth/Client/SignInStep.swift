@@ -32,8 +32,8 @@ public enum SignInStep: Sendable, Equatable {
     /// ``AuthClient/confirmSignIn(mfaCode:)``.
     case totpSetup(TOTPSetup)
     /// The pool requires MFA, the user has no second factor yet, and the pool offers more than
-    /// one to set up (Cognito's `MFA_SETUP` with `MFAS_CAN_SETUP`, e.g. the authenticator app
-    /// and email): let the user pick one of `kinds` and answer with
+    /// one to set up, or email alone, which needs an address (Cognito's `MFA_SETUP` with
+    /// `MFAS_CAN_SETUP`, e.g. the authenticator app and email): let the user pick one of `kinds` and answer with
     /// ``AuthClient/confirmSignIn(mfaSetup:email:clientMetadata:)`` — `.totp` leads to
     /// ``totpSetup(_:)``, `.email` (with the address the codes go to) to an emailed code,
     /// ``mfaCode(_:)``.
