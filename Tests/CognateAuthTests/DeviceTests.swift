@@ -87,6 +87,40 @@ struct DeviceTests {
         }
     }
 
+    /// Any listed device can be forgotten (a lost phone): its sessions end, this device and
+    /// its session stay. The groups the ID token names are the user's.
+    @Test func anotherListedDeviceCanBeForgotten() async throws {
+        try await LiveServer.with { live in
+            let pool = try await Self.devicePool(live, promptUser: false)
+            let app = try await live.makeClient(pool: pool)
+            let here = live.authClient(pool: pool, client: app)
+            let phone = live.authClient(pool: pool, client: app)   // another store: another device
+            let email = uniqueEmail("lost")
+            try await live.confirmedUser(here, username: email, email: email)
+            _ = try await live.service.userAdministration.createGroup(CreateGroupRequest(groupName: "clinicians", userPoolId: pool))
+            _ = try await live.service.userAdministration.adminAddUserToGroup(AdminAddUserToGroupRequest(
+                userPoolId: pool, username: email, groupName: "clinicians"))
+            guard case .signedIn(let user) = try await here.signIn(username: email, password: "Passw0rd1"),
+                case .signedIn = try await phone.signIn(username: email, password: "Passw0rd1")
+            else {
+                Issue.record("expected both signed in")
+                return
+            }
+            #expect(user.groups == ["clinicians"])
+            let mine = try #require(try await here.currentDevice())
+            let lost = try #require(try await phone.currentDevice())
+            #expect(Set(try await here.fetchDevices().map(\.deviceKey)) == [mine.deviceKey, lost.deviceKey])
+
+            try await here.forgetDevice(deviceKey: lost.deviceKey)
+            #expect(try await here.fetchDevices().map(\.deviceKey) == [mine.deviceKey])
+            #expect(try await here.currentDevice() == mine)
+            _ = try await here.refreshSession()
+            await expectAuthError({ _ = try await phone.refreshSession() }) {
+                if case .sessionExpired = $0 { true } else { false }
+            }
+        }
+    }
+
     private static func devicePool(_ live: LiveServer, promptUser: Bool) async throws -> String {
         let pool = try await live.makePool(
             emailSignIn: true,

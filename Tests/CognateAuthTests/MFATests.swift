@@ -91,6 +91,47 @@ struct MFATests {
         }
     }
 
+    /// A pool requiring MFA with the authenticator app and email codes: a user with an email
+    /// address is asked for an emailed code at once; one without is sent to MFA_SETUP. Cognate
+    /// lists only SOFTWARE_TOKEN_MFA in MFAS_CAN_SETUP, so the app's set-up starts without a
+    /// choice, and the choice's answers refuse what was not offered. (Cognito, which may offer
+    /// EMAIL_OTP there too, makes the SDK return `.mfaSetupSelection`.)
+    @Test func aPoolRequiringAppOrEmailMFASetsUpWhatItOffers() async throws {
+        try await LiveServer.with { live in
+            let pool = try await live.makePool()
+            _ = try await live.service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+                userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true),
+                emailMfaConfiguration: EmailMfaConfigType(), mfaConfiguration: .on))
+            let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
+
+            let email = uniqueEmail("req")
+            try await live.confirmedUser(client, username: "dee", email: email)
+            #expect(try await client.signIn(username: "dee", password: "Passw0rd1")
+                == .mfaCode(MFACodeChallenge(kind: .email, destination: "r***@e***")))
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: try await live.lastCode(to: email)) else {
+                Issue.record("expected signedIn after the emailed code")
+                return
+            }
+            try await client.signOut()
+
+            _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
+                userPoolId: pool, username: "eli", temporaryPassword: "Temp0rary1", messageAction: .suppress))
+            _ = try await live.service.userAdministration.adminSetUserPassword(AdminSetUserPasswordRequest(
+                userPoolId: pool, username: "eli", password: "Passw0rd1", permanent: true))
+            guard case .totpSetup(let setup) = try await client.signIn(username: "eli", password: "Passw0rd1") else {
+                Issue.record("expected the app's set-up (the only factor offered) as the next step")
+                return
+            }
+            await expectAuthError({ _ = try await client.confirmSignIn(mfaSetup: .email, email: uniqueEmail("eli")) }) {
+                if case .invalidState = $0 { true } else { false }
+            }
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: Self.code(setup)) else {
+                Issue.record("expected signedIn once the app is set up")
+                return
+            }
+        }
+    }
+
     /// A pool with authenticator-app MFA `mode` (optional or required).
     private static func mfaPool(_ live: LiveServer, mode: UserPoolMfaType) async throws -> String {
         let pool = try await live.makePool()

@@ -137,6 +137,27 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         count()
         return try await client.signInWithCustomChallenge(username: username, password: password, clientMetadata: clientMetadata)
     }
+    func confirmSignIn(mfaType: MFACodeChallenge.Kind, clientMetadata: [String: String]) async throws -> SignInStep {
+        count()
+        return try await client.confirmSignIn(mfaType: mfaType, clientMetadata: clientMetadata)
+    }
+    func confirmSignIn(mfaSetup kind: MFACodeChallenge.Kind, email: String?, clientMetadata: [String: String]) async throws
+        -> SignInStep
+    {
+        count()
+        return try await client.confirmSignIn(mfaSetup: kind, email: email, clientMetadata: clientMetadata)
+    }
+    func signInWithWebUI(callbackURL: URL, scopes: [String], provider: String?, presenter: any WebUIPresenter) async throws
+        -> SignInStep
+    {
+        try await client.signInWithWebUI(callbackURL: callbackURL, scopes: scopes, provider: provider, presenter: presenter)
+    }
+    func signOutOfWebUI(logoutURL: URL, globally: Bool, presenter: any WebUIPresenter) async throws -> SignOutResult {
+        try await client.signOutOfWebUI(logoutURL: logoutURL, globally: globally, presenter: presenter)
+    }
+    func fetchDevices() async throws -> [AuthDevice] { try await client.fetchDevices() }
+    func forgetDevice() async throws { try await client.forgetDevice() }
+    func forgetDevice(deviceKey: String) async throws { try await client.forgetDevice(deviceKey: deviceKey) }
     func setUpTOTP() async throws -> TOTPSetup { try await client.setUpTOTP() }
     func verifyTOTPSetup(code: String, friendlyName: String?) async throws {
         try await client.verifyTOTPSetup(code: code, friendlyName: friendlyName)

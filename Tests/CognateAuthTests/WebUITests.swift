@@ -91,6 +91,75 @@ struct WebUITests {
         }
     }
 
+    /// Against Amazon Cognito the hosted pages live on the pool's domain, not the API's: with
+    /// the OAuth domain configured (here the same server under another name), the presenter
+    /// and the token exchange use it, and the hosted sign-out goes there too and comes back
+    /// to the client's logout URL.
+    @Test(.timeLimit(.minutes(1))) func theOAuthDomainServesSignInTokenExchangeAndSignOut() async throws {
+        try await LiveServer.with { live in
+            let pool = try await live.makePool()
+            let callback = try #require(URL(string: "http://127.0.0.1:\(try FreePort.pick())/callback"))
+            let logout = try #require(URL(string: "http://127.0.0.1:\(try FreePort.pick())/signed-out"))
+            let created = try await live.service.clients.createUserPoolClient(CreateUserPoolClientRequest(
+                userPoolId: pool, clientName: "web", generateSecret: true,
+                explicitAuthFlows: [.allowUserSrpAuth, .allowRefreshTokenAuth], supportedIdentityProviders: ["COGNITO"],
+                callbackURLs: [callback.absoluteString], logoutURLs: [logout.absoluteString], allowedOAuthFlows: [.code],
+                allowedOAuthScopes: ["openid", "email", "profile", "aws.cognito.signin.user.admin"],
+                allowedOAuthFlowsUserPoolClient: true)).userPoolClient
+            let app = LiveServer.AppClient(id: try #require(created?.clientId), secret: created?.clientSecret)
+            let port = try #require(live.endpoint.port)
+            let domain = try #require(URL(string: "http://localhost:\(port)/"))
+            let transport = RecordingTransport()
+            var configuration = live.configuration(pool: pool, client: app, transport: transport)
+            configuration.oauthDomain = domain
+            let client = AuthClient(configuration: configuration)
+            try await live.confirmedUser(client, username: "web-ada", email: uniqueEmail("web"))
+
+            let opened = OpenedURL()
+            let presenter = LoopbackBrowserPresenter(timeout: 30) { url in
+                opened.url = url
+                try await Self.signInLikeABrowser(url, endpoint: domain, username: "web-ada", password: "Passw0rd1")
+            }
+            guard case .signedIn = try await client.signInWithWebUI(callbackURL: callback, presenter: presenter) else {
+                Issue.record("expected signedIn")
+                return
+            }
+            let authorize = try #require(opened.url)
+            #expect(authorize.host == "localhost" && authorize.path == "/oauth2/authorize")
+            #expect(transport.urls.contains { $0.host == "localhost" && $0.path == "/oauth2/token" })
+            #expect(!transport.urls.contains { $0.host == "127.0.0.1" && $0.path.hasPrefix("/oauth2") })
+
+            let signOutOpened = OpenedURL()
+            let result = try await client.signOutOfWebUI(logoutURL: logout, presenter: LoopbackBrowserPresenter(timeout: 30) { url in
+                signOutOpened.url = url
+                let (page, _) = try await URLSession.shared.data(from: url)   // follows the redirect to the logout URL
+                #expect(String(decoding: page, as: UTF8.self).contains("<title>Signed out</title>"))
+            })
+            #expect(result.signedOutOnServer)
+            let signOutURL = try #require(signOutOpened.url)
+            let expected = try client.hostedSignOutURL(logoutURL: logout)
+            #expect(signOutURL == expected)
+            let query = Dictionary(
+                (URLComponents(url: signOutURL, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+                uniquingKeysWith: { first, _ in first })
+            #expect(signOutURL.host == "localhost" && signOutURL.path == "/logout")
+            #expect(query == ["client_id": app.id, "logout_uri": logout.absoluteString])
+            await expectAuthError({ _ = try await client.currentSession() }) { $0 == .notSignedIn }
+        }
+    }
+
+    /// Every request's URL, passed on to the server.
+    final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var sent: [URL] = []
+        private let inner = URLSessionTransport()
+        var urls: [URL] { lock.withLock { sent } }
+        func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+            lock.withLock { sent.append(request.url) }
+            return try await inner.send(request)
+        }
+    }
+
     /// Cancelling the sign-in ends the wait for the browser, even while a local process holds
     /// an idle connection to the port.
     @Test(.timeLimit(.minutes(1))) func cancellingEndsTheWaitDespiteAnIdleConnection() async throws {

@@ -39,6 +39,21 @@ extension AuthClient {
         _ = try await updateRecord { $0.device = nil }
     }
 
+    /// Forgets one of the user's devices, as ``fetchDevices()`` lists them (a lost phone, an old
+    /// laptop): `ForgetDevice` ends the sessions issued to it. When it is this profile's own
+    /// device it is forgotten here too, as ``forgetDevice()`` does.
+    /// - Throws: ``AuthError`` — `resourceNotFound` for a key the pool does not know,
+    ///   `notSignedIn`.
+    public func forgetDevice(deviceKey: String) async throws {
+        try await withAccessToken { accessToken in
+            _ = try await channel.send(
+                CognitoAPI.ForgetDevice.self, ForgetDeviceRequest(accessToken: accessToken, deviceKey: deviceKey))
+        }
+        _ = try await updateRecord { record in
+            if record.device?.deviceKey == deviceKey { record.device = nil }
+        }
+    }
+
     /// Deregisters this profile from this device: the server forgets the device (ending every
     /// session issued to it) and revokes the profile's refresh token, then everything the
     /// profile holds here — tokens, codes, registration progress, the device secret — is wiped.

@@ -69,6 +69,7 @@ extension AuthClient {
         guard let secret = response.secretCode else { throw AuthError.invalidResponse("AssociateSoftwareToken sent no secret.") }
         var pending = challenge
         pending.session = response.session
+        pending.totpAssociated = true
         pendingChallenge = pending
         return .totpSetup(TOTPSetup(sharedSecret: secret))
     }

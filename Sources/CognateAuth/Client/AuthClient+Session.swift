@@ -38,15 +38,14 @@ extension AuthClient {
     /// `REFRESH_TOKEN_AUTH`, with `SECRET_HASH` over the internal username (`cognito:username`):
     /// the sign-in name would not match in pools that sign in with email; with the device's
     /// `DEVICE_KEY` when the profile has one, as Cognito expects in pools that track devices.
+    /// For a client with refresh token rotation, `GetTokensFromRefreshToken` instead (see
+    /// ``renewTokens(_:deviceKey:)``): its new refresh token is stored with the new ID and
+    /// access tokens in one write.
     private func performRefresh(_ tokens: AuthTokens, profile name: String) async throws -> AuthTokens {
-        let response: InitiateAuthResponse
-        var parameters = ["REFRESH_TOKEN": tokens.refreshToken]
-        if let key = (try? await loadRecord(of: name))?.deviceKey(forUser: tokens.user) { parameters["DEVICE_KEY"] = key }
+        let result: AuthenticationResultType
+        let deviceKey = (try? await loadRecord(of: name))?.deviceKey(forUser: tokens.user)
         do {
-            response = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
-                authFlow: .refreshTokenAuth,
-                authParameters: withSecretHash(parameters, username: tokens.user.username),
-                clientId: configuration.clientId))
+            result = try await renewTokens(tokens, deviceKey: deviceKey)
         } catch AuthError.notAuthorized(let message) {
             var ended = false
             try await updateRecord(of: name) { record in
@@ -58,9 +57,6 @@ extension AuthClient {
             if ended && name == profile { broadcaster.publish(.sessionExpired) }
             throw AuthError.sessionExpired(message)
         }
-        guard let result = response.authenticationResult else {
-            throw AuthError.invalidResponse("The refresh answered without tokens.")
-        }
         let fresh = try AuthTokens(result, previousRefreshToken: tokens.refreshToken)
         let stored = try await updateRecord(of: name) { record in
             // A sign-out or another sign-in meanwhile wins over this refresh.
@@ -68,6 +64,60 @@ extension AuthClient {
         }
         if name == profile { publishDerived(from: stored) }
         return fresh
+    }
+
+    /// New tokens for a refresh token. A client that rotates refresh tokens
+    /// (``AuthConfiguration/refreshTokenRotation``, or found out earlier) uses
+    /// `GetTokensFromRefreshToken`; others `REFRESH_TOKEN_AUTH`. Cognito refuses that flow for a
+    /// rotating client (Cognate answers `InvalidParameterException` naming
+    /// GetTokensFromRefreshToken, as Cognito does); on a refusal — `InvalidParameter` or
+    /// `NotAuthorized`, whatever the message — the refresh is tried once with
+    /// `GetTokensFromRefreshToken`, and when that succeeds this client uses it from then on.
+    /// A dead refresh token costs one more refused request.
+    private func renewTokens(_ tokens: AuthTokens, deviceKey: String?) async throws -> AuthenticationResultType {
+        if configuration.refreshTokenRotation || refreshesByRotation {
+            return try await tokensFromRefreshToken(tokens, deviceKey: deviceKey)
+        }
+        var parameters = ["REFRESH_TOKEN": tokens.refreshToken]
+        if let deviceKey { parameters["DEVICE_KEY"] = deviceKey }
+        let response: InitiateAuthResponse
+        do {
+            response = try await channel.send(CognitoAPI.InitiateAuth.self, InitiateAuthRequest(
+                authFlow: .refreshTokenAuth,
+                authParameters: withSecretHash(parameters, username: tokens.user.username),
+                clientId: configuration.clientId))
+        } catch let refusal as AuthError {
+            switch refusal {
+            case .invalidParameter, .notAuthorized: break
+            default: throw refusal
+            }
+            let result: AuthenticationResultType
+            do {
+                result = try await tokensFromRefreshToken(tokens, deviceKey: deviceKey)
+            } catch let error as AuthError {
+                switch error {
+                case .notAuthorized, .network: throw error   // a dead token; no answer at all
+                default: throw refusal   // the server does not offer the other way either: its first answer stands
+                }
+            }
+            refreshesByRotation = true
+            return result
+        }
+        guard let result = response.authenticationResult else {
+            throw AuthError.invalidResponse("The refresh answered without tokens.")
+        }
+        return result
+    }
+
+    /// `GetTokensFromRefreshToken`: the client secret itself (not a hash), the device's key.
+    private func tokensFromRefreshToken(_ tokens: AuthTokens, deviceKey: String?) async throws -> AuthenticationResultType {
+        let response = try await channel.send(CognitoAPI.GetTokensFromRefreshToken.self, GetTokensFromRefreshTokenRequest(
+            refreshToken: tokens.refreshToken, clientId: configuration.clientId, clientSecret: configuration.clientSecret,
+            deviceKey: deviceKey))
+        guard let result = response.authenticationResult else {
+            throw AuthError.invalidResponse("The refresh answered without tokens.")
+        }
+        return result
     }
 
     /// Reads the record of profile `name` (this client's or the one a refresh started in),

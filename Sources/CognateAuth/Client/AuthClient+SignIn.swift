@@ -103,6 +103,9 @@ extension AuthClient {
     ///   challenge, then `notAuthorized`), `enableSoftwareTokenMFA` for a wrong set-up code.
     public func confirmSignIn(mfaCode: String, clientMetadata: [String: String] = [:]) async throws -> SignInStep {
         if let pending = pendingChallenge, pending.challengeName == ChallengeNameType.mfaSetup.rawValue {
+            guard pending.totpAssociated else {
+                throw AuthError.invalidState("Choose the factor to set up first: confirmSignIn(mfaSetup:email:).")
+            }
             return try await finishTOTPSetup(pending, code: mfaCode, clientMetadata: clientMetadata)
         }
         guard let pending = pendingChallenge, let kind = MFACodeChallenge.Kind(rawValue: pending.challengeName) else {
@@ -119,6 +122,34 @@ extension AuthClient {
     {
         let pending = try requirePending(ChallengeNameType.selectMfaType.rawValue)
         return try await answer(pending, ["USERNAME": pending.username, "ANSWER": mfaType.rawValue], clientMetadata: clientMetadata)
+    }
+
+    /// Chooses what to set up in a ``SignInStep/mfaSetupSelection(_:)``: `.totp` associates an
+    /// authenticator app (``SignInStep/totpSetup(_:)`` follows, finished with
+    /// ``confirmSignIn(mfaCode:clientMetadata:)``); `.email` answers MFA_SETUP with the address
+    /// codes go to (`EMAIL`), and the emailed code that follows (``SignInStep/mfaCode(_:)``)
+    /// confirms it.
+    /// - Throws: ``AuthError`` — `invalidState` without that pending challenge, for a factor
+    ///   the pool did not offer, or for `.email` without an address.
+    public func confirmSignIn(
+        mfaSetup kind: MFACodeChallenge.Kind, email: String? = nil, clientMetadata: [String: String] = [:]
+    ) async throws -> SignInStep {
+        let pending = try requirePending(ChallengeNameType.mfaSetup.rawValue)
+        guard pending.setupOptions.contains(kind) else {
+            throw AuthError.invalidState(
+                "The pool offers \(pending.setupOptions.map(\.rawValue)) to set up, not \(kind.rawValue).")
+        }
+        switch kind {
+        case .totp:
+            return try await startTOTPSetup(pending)
+        case .email:
+            guard let email, !email.isEmpty else {
+                throw AuthError.invalidState("Setting up email MFA needs the address the codes go to.")
+            }
+            return try await answer(pending, ["USERNAME": pending.username, "EMAIL": email], clientMetadata: clientMetadata)
+        case .sms:
+            throw AuthError.invalidState("SMS MFA cannot be set up during sign-in.")
+        }
     }
 
     /// Answers the pool's own challenge (``SignInStep/customChallenge(parameters:session:)``).
@@ -243,7 +274,15 @@ extension AuthClient {
             pendingChallenge = session
             return .passkeyRequired(request)
         case .mfaSetup:
-            return try await startTOTPSetup(session)
+            // MFAS_CAN_SETUP lists what the pool lets the user set up; without it (or with the
+            // app alone) the app's set-up starts at once, as before choices existed.
+            session.setupOptions = (response.json("MFAS_CAN_SETUP", as: [String].self) ?? [])
+                .compactMap(MFACodeChallenge.Kind.init(rawValue:)).filter { $0 != .sms }
+            if session.setupOptions.isEmpty || session.setupOptions == [.totp] {
+                return try await startTOTPSetup(session)
+            }
+            pendingChallenge = session
+            return .mfaSetupSelection(session.setupOptions)
         case .deviceSrpAuth:
             return try await nextStep(
                 after: try await deviceExchange(username: session.username), username: username, signInName: signInName)

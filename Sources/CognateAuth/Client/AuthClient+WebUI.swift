@@ -36,9 +36,9 @@ extension AuthClient {
             URLQueryItem(name: "code_challenge", value: challenge), URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
         if let provider { query.append(URLQueryItem(name: "identity_provider", value: provider)) }
-        guard var components = URLComponents(url: configuration.endpoint.appendingPathComponent("oauth2/authorize"),
+        guard var components = URLComponents(url: configuration.oauthBase.appendingPathComponent("oauth2/authorize"),
                                               resolvingAgainstBaseURL: false)
-        else { throw AuthError.invalidState("The endpoint is not a URL.") }
+        else { throw AuthError.invalidState("The OAuth domain is not a URL.") }
         components.queryItems = query
         guard let authorizeURL = components.url else { throw AuthError.invalidState("The authorization URL cannot be built.") }
 
@@ -63,6 +63,46 @@ extension AuthClient {
         return try await nextStep(
             after: AuthResponse(InitiateAuthResponse(challengeParameters: [:], authenticationResult: result)),
             username: tokens.user.username)
+    }
+
+    /// Signs out of the hosted pages too: the browser opens the pool's `/logout` (on
+    /// ``AuthConfiguration/oauthDomain``), which ends its single sign-on session and sends it on
+    /// to `logoutURL` — one of the app client's LogoutURLs —, then ``signOut(globally:)`` ends
+    /// this profile's session. Without the first part the next ``signInWithWebUI(callbackURL:scopes:provider:presenter:)``
+    /// would sign the same user in again without asking, which an app with several profiles
+    /// (another user on this device) must avoid.
+    ///
+    /// - Returns: as ``signOut(globally:)``; `.localOnly(error)` also when the browser part
+    ///   failed (the presenter's error, as ``AuthError``): the local sign-out happens either way.
+    /// - Throws: as ``signOut(globally:)``; `CancellationError` when the user or the task
+    ///   cancelled the browser part (the local sign-out has happened all the same).
+    @discardableResult
+    public func signOutOfWebUI(logoutURL: URL, globally: Bool = false, presenter: any WebUIPresenter) async throws
+        -> SignOutResult
+    {
+        var outcome = SignOutResult.complete
+        var cancelled = false
+        do {
+            try await presenter.presentSignOut(try hostedSignOutURL(logoutURL: logoutURL), logoutURL: logoutURL)
+        } catch {
+            (outcome, cancelled) = Self.serverOutcome(of: error, outcome)
+        }
+        let local = try await signOut(globally: globally)
+        if cancelled { throw CancellationError() }
+        if case .complete = outcome { return local }
+        return outcome
+    }
+
+    /// The pool's hosted sign-out address for this app client:
+    /// `<oauthDomain>/logout?client_id=…&logout_uri=…`, for apps that open it themselves.
+    public nonisolated func hostedSignOutURL(logoutURL: URL) throws -> URL {
+        guard var components = URLComponents(url: configuration.oauthBase.appendingPathComponent("logout"),
+                                              resolvingAgainstBaseURL: false)
+        else { throw AuthError.invalidState("The OAuth domain is not a URL.") }
+        components.queryItems = [URLQueryItem(name: "client_id", value: configuration.clientId),
+                                 URLQueryItem(name: "logout_uri", value: logoutURL.absoluteString)]
+        guard let url = components.url else { throw AuthError.invalidState("The sign-out address cannot be built.") }
+        return url
     }
 
     /// Checks that the ID token was issued for this sign-in: its `nonce` is the one sent, its
@@ -102,7 +142,7 @@ extension AuthClient {
         let response: HTTPTransportResponse
         do {
             response = try await configuration.transport.send(HTTPTransportRequest(
-                url: configuration.endpoint.appendingPathComponent("oauth2/token"), headers: headers, body: Data(body.utf8)))
+                url: configuration.oauthBase.appendingPathComponent("oauth2/token"), headers: headers, body: Data(body.utf8)))
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw AuthError.network(error)

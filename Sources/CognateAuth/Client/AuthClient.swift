@@ -28,6 +28,9 @@ public actor AuthClient {
     /// same profile await the one in flight (never another profile's, should the client have
     /// switched profiles meanwhile).
     var refreshTasks: [String: Task<AuthTokens, any Error>] = [:]
+    /// The server refused `REFRESH_TOKEN_AUTH` and `GetTokensFromRefreshToken` worked: the app
+    /// client rotates refresh tokens, and refreshes go the second way from then on.
+    var refreshesByRotation = false
     /// The challenge a `confirmSignIn` call would answer.
     var pendingChallenge: ChallengeSession?
     /// SignUp's sessions by the name signed up: ConfirmSignUp sends one with the code, to get

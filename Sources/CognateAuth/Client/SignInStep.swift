@@ -31,6 +31,13 @@ public enum SignInStep: Sendable, Equatable {
     /// QR code of its URI), then answer with a code the app shows,
     /// ``AuthClient/confirmSignIn(mfaCode:)``.
     case totpSetup(TOTPSetup)
+    /// The pool requires MFA, the user has no second factor yet, and the pool offers more than
+    /// one to set up, or email alone, which needs an address (Cognito's `MFA_SETUP` with
+    /// `MFAS_CAN_SETUP`, e.g. the authenticator app and email): let the user pick one of `kinds` and answer with
+    /// ``AuthClient/confirmSignIn(mfaSetup:email:clientMetadata:)`` — `.totp` leads to
+    /// ``totpSetup(_:)``, `.email` (with the address the codes go to) to an emailed code,
+    /// ``mfaCode(_:)``.
+    case mfaSetupSelection([MFACodeChallenge.Kind])
     /// The pool's own challenge (CUSTOM_AUTH: its CreateAuthChallenge function made it; a
     /// question, a one-time code sent elsewhere …): show what `parameters` say and answer with
     /// ``AuthClient/confirmSignIn(challengeResponse:clientMetadata:)``.
@@ -73,6 +80,10 @@ public struct ChallengeSession: Sendable, Equatable, CustomStringConvertible, Cu
     var chosenFactor: FirstFactor?
     /// The name the user signed in with (the account's steps name it, not the internal username).
     var signInName: String?
+    /// MFA_SETUP: the factors the pool offers to set up, and whether an authenticator app was
+    /// associated with the session (its code then completes the set-up).
+    var setupOptions: [MFACodeChallenge.Kind] = []
+    var totpAssociated = false
 
     /// A challenge without a server session, for fakes of ``AuthProviding`` in app tests.
     public init(challengeName: String, username: String, currentAttributes: [String: String] = [:]) {

@@ -3,7 +3,8 @@ import Foundation
 
 /// Everything an ``AuthClient`` needs to talk to one app client of one user pool.
 ///
-/// The same configuration works against Cognate and Amazon Cognito: only ``endpoint`` differs.
+/// The same configuration works against Cognate and Amazon Cognito: ``endpoint`` differs, and
+/// against Cognito web sign-in needs ``oauthDomain`` (the pool's domain).
 public struct AuthConfiguration: Sendable {
     /// Where the Cognito JSON API is served: Cognate's base URL (`http://127.0.0.1:9229`) or
     /// `https://cognito-idp.<region>.amazonaws.com`.
@@ -29,17 +30,36 @@ public struct AuthConfiguration: Sendable {
     public var identityEndpoint: URL
     /// Cached AWS credentials are fetched again when they expire within this many seconds.
     public var credentialsRefreshMargin: TimeInterval = 300
+    /// Where the hosted pages and OAuth endpoints (`/oauth2/authorize`, `/oauth2/token`,
+    /// `/logout`) are served. Cognate serves them beside the API, so nil (the default) means
+    /// ``endpoint``; Amazon Cognito serves them on the pool's domain,
+    /// `https://<prefix>.auth.<region>.amazoncognito.com` or a custom domain, which must be given.
+    public var oauthDomain: URL?
+    /// The app client has refresh token rotation (`RefreshTokenRotation` enabled): refresh
+    /// with `GetTokensFromRefreshToken` at once. Without it the SDK tries `REFRESH_TOKEN_AUTH`
+    /// and switches by itself when the pool refuses it for a rotating client (one extra
+    /// request, once per ``AuthClient``); either way each new refresh token is stored.
+    public var refreshTokenRotation: Bool = false
+
+    /// The base of the OAuth endpoints: ``oauthDomain``, else ``endpoint``.
+    var oauthBase: URL { oauthDomain ?? endpoint }
 
     /// - Parameters:
     ///   - endpoint: the API base URL; nil means Amazon Cognito in `region`.
     ///   - region: the pool's region; nil takes it from `userPoolId` (`eu-west-1_AbC` → `eu-west-1`).
     ///   - identityPoolId: the identity pool for AWS credentials, if the app uses one.
+    ///   - oauthDomain: the pool's domain for web sign-in (nil: `endpoint`, right for Cognate).
+    ///   - refreshTokenRotation: whether the app client rotates refresh tokens (see
+    ///     ``refreshTokenRotation``).
     public init(
         endpoint: URL? = nil, region: String? = nil, userPoolId: String, clientId: String, clientSecret: String? = nil,
-        identityPoolId: String? = nil,
+        identityPoolId: String? = nil, oauthDomain: URL? = nil,
         tokenStore: any TokenStore, profile: String = "default", refreshMargin: TimeInterval = 300,
+        refreshTokenRotation: Bool = false,
         transport: any HTTPTransport = URLSessionTransport()
     ) {
+        self.oauthDomain = oauthDomain
+        self.refreshTokenRotation = refreshTokenRotation
         let region = region ?? userPoolId.split(separator: "_").first.map(String.init) ?? "us-east-1"
         self.endpoint = endpoint ?? URL(string: "https://cognito-idp.\(region).amazonaws.com/")!
         self.identityEndpoint = endpoint ?? URL(string: "https://cognito-identity.\(region).amazonaws.com/")!

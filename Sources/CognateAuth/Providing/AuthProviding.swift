@@ -25,6 +25,9 @@ public protocol AuthProviding: Sendable {
     func confirmSignIn(newPassword: String, attributes: [String: String], clientMetadata: [String: String]) async throws
         -> SignInStep
     func confirmSignIn(mfaCode: String, clientMetadata: [String: String]) async throws -> SignInStep
+    func confirmSignIn(mfaType: MFACodeChallenge.Kind, clientMetadata: [String: String]) async throws -> SignInStep
+    func confirmSignIn(mfaSetup kind: MFACodeChallenge.Kind, email: String?, clientMetadata: [String: String]) async throws
+        -> SignInStep
     func signInWithCustomChallenge(username: String, password: String?, clientMetadata: [String: String]) async throws
         -> SignInStep
     func confirmSignIn(challengeResponse: String, clientMetadata: [String: String]) async throws -> SignInStep
@@ -48,6 +51,17 @@ public protocol AuthProviding: Sendable {
     func setUpTOTP() async throws -> TOTPSetup
     func verifyTOTPSetup(code: String, friendlyName: String?) async throws
     func setTOTPPreference(enabled: Bool) async throws
+
+    // MARK: Web sign-in
+    func signInWithWebUI(callbackURL: URL, scopes: [String], provider: String?, presenter: any WebUIPresenter) async throws
+        -> SignInStep
+    @discardableResult
+    func signOutOfWebUI(logoutURL: URL, globally: Bool, presenter: any WebUIPresenter) async throws -> SignOutResult
+
+    // MARK: Devices
+    func fetchDevices() async throws -> [AuthDevice]
+    func forgetDevice() async throws
+    func forgetDevice(deviceKey: String) async throws
 
     // MARK: Session
     func currentSession() async throws -> AuthTokens
@@ -115,6 +129,25 @@ extension AuthProviding {
 
     public func confirmSignIn(mfaCode: String) async throws -> SignInStep {
         try await confirmSignIn(mfaCode: mfaCode, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(mfaType: MFACodeChallenge.Kind) async throws -> SignInStep {
+        try await confirmSignIn(mfaType: mfaType, clientMetadata: [:])
+    }
+
+    public func confirmSignIn(mfaSetup kind: MFACodeChallenge.Kind, email: String? = nil) async throws -> SignInStep {
+        try await confirmSignIn(mfaSetup: kind, email: email, clientMetadata: [:])
+    }
+
+    public func signInWithWebUI(callbackURL: URL, presenter: any WebUIPresenter) async throws -> SignInStep {
+        try await signInWithWebUI(
+            callbackURL: callbackURL, scopes: ["openid", "email", "profile", "aws.cognito.signin.user.admin"], provider: nil,
+            presenter: presenter)
+    }
+
+    @discardableResult
+    public func signOutOfWebUI(logoutURL: URL, presenter: any WebUIPresenter) async throws -> SignOutResult {
+        try await signOutOfWebUI(logoutURL: logoutURL, globally: false, presenter: presenter)
     }
 
     public func signInWithCustomChallenge(username: String, password: String? = nil) async throws -> SignInStep {

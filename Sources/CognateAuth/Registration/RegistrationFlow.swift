@@ -245,7 +245,7 @@ public actor RegistrationFlow {
             throw AuthError.unsupportedChallenge("\(challenge.kind.rawValue) during registration")
         case .customChallenge:
             throw AuthError.unsupportedChallenge("CUSTOM_CHALLENGE during registration")
-        case .totpSetup:
+        case .totpSetup, .mfaSetupSelection:
             throw AuthError.unsupportedChallenge("MFA_SETUP during registration")
         case .mfaSelection:
             throw AuthError.unsupportedChallenge("SELECT_MFA_TYPE during registration")

@@ -130,8 +130,10 @@ final class LoopbackListener: @unchecked Sendable {
     ///
     /// The connections are served on a thread of the listener's own, not on a shared pool:
     /// the waits block, and a pool of as many threads as cores would stall other work.
+    /// `done` is the title of the page the awaited request is answered with.
     func awaitRequest(
-        path: String, timeout: TimeInterval, accepts: @escaping @Sendable ([String: String]) -> Bool
+        path: String, timeout: TimeInterval, done: String = "Signed in",
+        accepts: @escaping @Sendable ([String: String]) -> Bool
     ) async throws -> String {
         // The port is free again as soon as the wait ends (the listener's thread is done with
         // it by then: the continuation resumes only when the thread returns).
@@ -141,7 +143,7 @@ final class LoopbackListener: @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let thread = Thread { [self] in
-                    continuation.resume(with: serve(path: path, deadline: deadline, stop: signal, accepts: accepts))
+                    continuation.resume(with: serve(path: path, deadline: deadline, done: done, stop: signal, accepts: accepts))
                 }
                 thread.name = "CognateAuth loopback listener"
                 thread.start()
@@ -160,7 +162,7 @@ final class LoopbackListener: @unchecked Sendable {
     /// Accepts connections until one brings the awaited request, the deadline passes or `stop`
     /// is raised; answers each (`200` for the awaited one, `400` for others).
     private func serve(
-        path: String, deadline: Date, stop: StopSignal, accepts: @Sendable ([String: String]) -> Bool
+        path: String, deadline: Date, done: String, stop: StopSignal, accepts: @Sendable ([String: String]) -> Bool
     ) -> Result<String, any Error> {
         let idle = Int32(idleTimeout * 1000)
         while true {
@@ -183,7 +185,7 @@ final class LoopbackListener: @unchecked Sendable {
                 $0.split(separator: "?", maxSplits: 1).first.map(String.init) == path && accepts(Self.query(of: $0))
             } ?? false
             let page = matches
-                ? "<!doctype html><title>Signed in</title><p>You can close this window and return to the app.</p>"
+                ? "<!doctype html><title>\(done)</title><p>You can close this window and return to the app.</p>"
                 : "<!doctype html><title>Not this sign-in</title><p>This request does not belong to the sign-in under way.</p>"
             let status = matches ? "200 OK" : "400 Bad Request"
             let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"

@@ -9,6 +9,16 @@ public protocol WebUIPresenter: Sendable {
     /// Shows `url`; returns the address the hosted pages sent the browser to (it starts with
     /// `callbackURL`).
     func present(_ url: URL, callbackURL: URL) async throws -> URL
+
+    /// Shows the hosted sign-out `url` and returns once the browser was sent on to
+    /// `logoutURL`. The default presents it as a sign-in (``present(_:callbackURL:)``).
+    func presentSignOut(_ url: URL, logoutURL: URL) async throws
+}
+
+extension WebUIPresenter {
+    public func presentSignOut(_ url: URL, logoutURL: URL) async throws {
+        _ = try await present(url, callbackURL: logoutURL)
+    }
 }
 
 /// For Linux and command-line tools: listens on the callback URL's loopback port (it must be
@@ -35,12 +45,7 @@ public struct LoopbackBrowserPresenter: WebUIPresenter {
     }
 
     public func present(_ url: URL, callbackURL: URL) async throws -> URL {
-        guard callbackURL.scheme == "http", let address = callbackURL.host.flatMap(LoopbackListener.Address.init(literal:)),
-            let port = callbackURL.port, let listenPort = UInt16(exactly: port)
-        else {
-            throw AuthError.invalidState(
-                "The callback URL must be http://127.0.0.1:<port>/… or http://[::1]:<port>/… for a loopback sign-in.")
-        }
+        let (address, port, listenPort) = try Self.loopback(callbackURL)
         guard let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
             .first(where: { $0.name == "state" })?.value, !state.isEmpty
         else { throw AuthError.invalidState("The sign-in address carries no state to recognise the browser's return by.") }
@@ -53,6 +58,29 @@ public struct LoopbackBrowserPresenter: WebUIPresenter {
             throw AuthError.invalidResponse("The browser came back to an unreadable address.")
         }
         return redirected
+    }
+
+    /// The hosted sign-out: waits for the browser's return to `logoutURL` (a loopback address
+    /// as for sign-in). The pool's `/logout` sends no `state` back, so any request to that
+    /// path ends the wait: a local process could end it early, which would make the SDK think
+    /// the browser signed out.
+    public func presentSignOut(_ url: URL, logoutURL: URL) async throws {
+        let (address, _, listenPort) = try Self.loopback(logoutURL)
+        let listener = try LoopbackListener(address: address, port: listenPort)
+        async let returned = listener.awaitRequest(
+            path: logoutURL.path.isEmpty ? "/" : logoutURL.path, timeout: timeout, done: "Signed out") { _ in true }
+        try await open(url)
+        _ = try await returned
+    }
+
+    private static func loopback(_ callbackURL: URL) throws -> (LoopbackListener.Address, Int, UInt16) {
+        guard callbackURL.scheme == "http", let address = callbackURL.host.flatMap(LoopbackListener.Address.init(literal:)),
+            let port = callbackURL.port, let listenPort = UInt16(exactly: port)
+        else {
+            throw AuthError.invalidState(
+                "The callback URL must be http://127.0.0.1:<port>/… or http://[::1]:<port>/… for a loopback sign-in.")
+        }
+        return (address, port, listenPort)
     }
 }
 

@@ -100,6 +100,12 @@ struct SignInForm: View {
             nextStep = "Answer the pool's challenge (confirmSignIn(challengeResponse:))."
         case .totpSetup:
             nextStep = "Add the account to your authenticator app, then enter its code (confirmSignIn(mfaCode:))."
+        case .mfaSelection:
+            nextStep = "Choose your second factor (confirmSignIn(mfaType:))."
+        case .mfaSetupSelection:
+            nextStep = "Choose a second factor to set up (confirmSignIn(mfaSetup:email:))."
+        case .firstFactorSelection, .passwordRequired, .otpCode, .passkeyRequired:
+            nextStep = nil  // password sign-in never leads to a choice-based step
         }
     }
 }
