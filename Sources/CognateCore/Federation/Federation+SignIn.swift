@@ -115,8 +115,8 @@ extension Federation {
         else { throw refuse("access_denied", "The user cannot sign in now.") }
         let location = try await oauth.finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client)
         let session = try await tokens.originJti.asyncFlatMap {
-            try await oauth.hostedSessions.begin(ofFamily: $0, pool: pool, binding: state.binding)
-        }
+            try await RecentSignIn.of(family: $0, pool: pool, binding: state.binding, in: store)
+        }.map(oauth.hostedSessions.seal)
         return .signedIn(proof: nil, session: session, then: .redirect(location))
     }
 

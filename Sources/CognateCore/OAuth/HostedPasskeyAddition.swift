@@ -19,15 +19,10 @@ extension HostedPasskeyAddition {
     /// The largest `RegistrationResponseJSON` a page may send (its form holds 16 KiB).
     static let maximumCredentialLength = 12 * 1024
 
-    /// What a hosted sign-in of the token family `originJti` proves in the browser with the
-    /// binding digest `binding`: nil in a pool without passkeys (nothing to prove it for).
-    func recentSignIn(ofFamily originJti: String, pool: PoolRecord, binding: String?) async throws -> RecentSignIn? {
-        guard PasskeyRelyingParty.enabled(in: pool), let binding,
-            let family = try await store.read({ try await $0.tokenFamily(originJti: originJti) })
-        else { return nil }
-        return RecentSignIn(
-            poolId: pool.id, sub: family.userSub, originJti: originJti, authTime: family.authTime.timeIntervalSince1970,
-            binding: binding)
+    /// What a hosted sign-in proves for `/passkeys/add`: nil in a pool without passkeys
+    /// (nothing to prove it for).
+    func proof(of signIn: RecentSignIn, pool: PoolRecord) -> RecentSignIn? {
+        PasskeyRelyingParty.enabled(in: pool) ? signIn : nil
     }
 
     func seal(_ proof: RecentSignIn) throws -> String { try recentSignIns.seal(proof) }

@@ -1,26 +1,14 @@
 import Crypto
 import Foundation
 
-/// A hosted sign-in's single sign-on session: who signed in on the hosted pages of a pool, in
-/// which browser, when, and by which token family.
-struct HostedSession: Codable, Sendable, Equatable {
-    var poolId: String
-    var sub: String
-    /// The sign-in's token family: its revocation (a sign-out, an administrator's) ends the session.
-    var originJti: String
-    /// When the user signed in (epoch seconds).
-    var authTime: Double
-    /// The ``BrowserBinding`` digest of the browser it was issued to.
-    var binding: String
-}
-
 /// Single sign-on on the hosted pages, as Cognito's managed login keeps it: for an hour after
 /// a hosted sign-in, the same browser is signed in to every app client of the pool without the
 /// sign-in page — a new authorization gets its code at once.
 ///
-/// Contract: the session is carried by the browser (an `HttpOnly` cookie, sealed with a key of
-/// its own purpose; nothing stored) and opens only with the browser's ``BrowserBinding``, in the
-/// pool it names, within ``lifetime`` of the sign-in, while the sign-in's token family stands
+/// Contract: the session is a ``RecentSignIn`` carried by the browser (an `HttpOnly` cookie,
+/// sealed with a key of its own purpose, so a `/passkeys/add` proof never opens as one; nothing
+/// stored) and opens only with the browser's ``BrowserBinding``, in the pool it names, within
+/// ``lifetime`` of the sign-in, while the sign-in's token family stands
 /// (GlobalSignOut, RevokeToken, an administrator's sign-out, reset, disable or deletion end it),
 /// while the user may sign in, and while the password is the one of that sign-in (a change
 /// ends it). `/logout` removes the cookie; `prompt=login` asks for the page anyway. A user
@@ -47,23 +35,16 @@ struct HostedSessions: Sendable {
         self.tokenFamilies = tokenFamilies
     }
 
-    /// The sealed session a hosted sign-in (of the token family `originJti`, in the browser
-    /// with the binding digest `binding`) leaves in the browser.
-    func begin(ofFamily originJti: String, pool: PoolRecord, binding: String?) async throws -> String? {
-        guard let binding, let family = try await store.read({ try await $0.tokenFamily(originJti: originJti) }) else {
-            return nil
-        }
-        let session = HostedSession(
-            poolId: pool.id, sub: family.userSub, originJti: originJti, authTime: family.authTime.timeIntervalSince1970,
-            binding: binding)
-        return try sealer.seal(session, expires: family.authTime + Self.lifetime)
+    /// The sealed session a hosted sign-in leaves in the browser.
+    func seal(_ signIn: RecentSignIn) throws -> String {
+        try sealer.seal(signIn, expires: Date(timeIntervalSince1970: signIn.authTime) + Self.lifetime)
     }
 
     /// Tokens for `client` from the session the browser carries (`sealed`), when it stands;
     /// nil otherwise (the sign-in page is shown).
     func signIn(_ sealed: String?, browser: BrowserBinding, pool: PoolRecord, client: ClientRecord) async -> IssuedTokens? {
         guard let sealed, sealed.utf8.count <= 2048,
-            let session = sealer.open(Substring(sealed), as: HostedSession.self, now: time.now),
+            let session = sealer.open(Substring(sealed), as: RecentSignIn.self, now: time.now),
             browser.matches(session.binding), session.poolId == pool.id
         else { return nil }
         let authTime = Date(timeIntervalSince1970: session.authTime)

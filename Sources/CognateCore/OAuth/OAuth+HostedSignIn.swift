@@ -184,12 +184,11 @@ extension OAuth {
     /// passkeys, a proof of the sign-in.
     private func completeHostedSignIn(_ state: HostedFlowState, tokens: IssuedTokens, pool: PoolRecord,
                                       client: ClientRecord) async throws -> HostedSignInStep {
-        let proof = try await tokens.originJti.asyncFlatMap {
-            try await passkeyAddition.recentSignIn(ofFamily: $0, pool: pool, binding: state.binding)
+        let signIn = try await tokens.originJti.asyncFlatMap {
+            try await RecentSignIn.of(family: $0, pool: pool, binding: state.binding, in: store)
         }
-        let session = try await tokens.originJti.asyncFlatMap {
-            try await hostedSessions.begin(ofFamily: $0, pool: pool, binding: state.binding)
-        }
+        let proof = signIn.flatMap { passkeyAddition.proof(of: $0, pool: pool) }
+        let session = try signIn.map(hostedSessions.seal)
         let next: HostedSignInStep
         if state.request.purpose == .addPasskey {
             guard let proof else {

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 
-/// A hosted sign-in this browser completed a moment ago: what `/passkeys/add` takes as proof
-/// that the person at the browser is the user.
+/// A hosted sign-in this browser completed: what `/passkeys/add` takes as proof that the
+/// person at the browser is the user (``RecentSignIns``), and what a single sign-on session
+/// carries (``HostedSessions``).
 struct RecentSignIn: Codable, Sendable, Equatable {
     var poolId: String
     var sub: String
@@ -12,6 +13,21 @@ struct RecentSignIn: Codable, Sendable, Equatable {
     var authTime: Double
     /// The ``BrowserBinding`` digest of the browser it was issued to.
     var binding: String
+}
+
+extension RecentSignIn {
+    /// The hosted sign-in of the token family `originJti` in the browser with the binding
+    /// digest `binding`; nil without a binding or when the family is gone.
+    static func of(family originJti: String, pool: PoolRecord, binding: String?, in store: any Store) async throws
+        -> RecentSignIn?
+    {
+        guard let binding, let family = try await store.read({ try await $0.tokenFamily(originJti: originJti) }) else {
+            return nil
+        }
+        return RecentSignIn(
+            poolId: pool.id, sub: family.userSub, originJti: originJti, authTime: family.authTime.timeIntervalSince1970,
+            binding: binding)
+    }
 }
 
 /// Proofs of a recent sign-in, carried by the browser that signed in (an `HttpOnly` cookie)

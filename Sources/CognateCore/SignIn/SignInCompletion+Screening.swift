@@ -45,17 +45,8 @@ extension SignInCompletion {
         } catch let failure as CommitAndFail {
             outcome = .failure(failure)
         }
-        switch outcome {
-        case .success(.tokens): event.eventResponse = .pass
-        case .success: event.eventResponse = .inProgress
-        case .failure: event.eventResponse = .fail
-        }
-        let feedbackToken = try await authEvents.recordAuthEvent(event, of: user, pool: pool, in: transaction)
-        if assessment.notify {
-            try await authEvents.queueRiskNotification(
-                event, feedbackToken: feedbackToken, user: user, pool: pool, client: client, in: transaction)
-        }
-        return try outcome.get()
+        return try await recordScreened(
+            outcome, event: event, assessment: assessment, user: user, pool: pool, client: client, in: transaction)
     }
 
     /// What follows a passwordless first factor proved (a one-time code, a passkey), inside its
@@ -92,6 +83,16 @@ extension SignInCompletion {
         } catch let failure as CommitAndFail {
             outcome = .failure(failure)
         }
+        return try await recordScreened(
+            outcome, event: event, assessment: assessment, user: user, pool: pool, client: client, in: transaction)
+    }
+
+    /// A screened sign-in's end: its auth event recorded with the outcome (and the risk
+    /// notification queued where the assessment asks for one), then the outcome.
+    private func recordScreened(_ outcome: Result<FirstFactorResult, CommitAndFail>, event: AuthEventType,
+                                assessment: RiskAssessment, user: UserRecord, pool: PoolRecord, client: ClientRecord,
+                                in transaction: any StoreTransaction) async throws -> FirstFactorResult {
+        var event = event
         switch outcome {
         case .success(.tokens): event.eventResponse = .pass
         case .success: event.eventResponse = .inProgress

@@ -154,6 +154,18 @@ enum HostedPages {
             return "<p><a class=\"idp-button idpButton-customizable\" data-provider-type=\"\(escape(provider.type.rawValue))\" "
                 + "href=\"/login?\(query)&amp;identity_provider=\(encoded)\">Continue with \(escape(Self.providerLabel(provider)))</a></p>"
         }
+        let signUpLink =
+            "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>"
+        /// One radio button per factor, the first checked, named and described by `names`.
+        func factorChoices(_ factors: [String], names: [String: (String, String)]) -> [String] {
+            factors.enumerated().map { index, factor in
+                let (name, detail) = names[factor] ?? (factor, "")
+                return """
+                    <label class="choice"><input type="radio" name="factor" value="\(escape(factor))"\(index == 0 ? " checked" : "") required>\
+                    <span>\(escape(name))\(detail.isEmpty ? "" : "<span>\(escape(detail))</span>")</span></label>
+                    """
+            }
+        }
         func sentTo(_ destination: String?) -> String { destination.map { "<strong>\(escape($0))</strong>" } ?? "you" }
         func graphic(for destination: String?) -> String? {
             destination.map { $0.contains("@") ? "email" : "sms" }
@@ -169,7 +181,7 @@ enum HostedPages {
                     \(forgotPassword)
                     """, submit: "Sign in"),
                 alternatives: providerButtons + (canSignUp ? [
-                    "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>",
+                    signUpLink,
                 ] : []))
         case .signUp(let name, let attributes, let values, let rules, let error):
             let first = ["email": 0, "phone_number": 1]
@@ -259,13 +271,7 @@ enum HostedPages {
                 "SMS_MFA": ("Text message", "A code sent to your phone"),
                 "EMAIL_OTP": ("Email", "A code sent to your email address"),
             ]
-            let choices = factors.enumerated().map { index, factor in
-                let (name, detail) = names[factor] ?? (factor, "")
-                return """
-                    <label class="choice"><input type="radio" name="factor" value="\(escape(factor))"\(index == 0 ? " checked" : "") required>\
-                    <span>\(escape(name))\(detail.isEmpty ? "" : "<span>\(escape(detail))</span>")</span></label>
-                    """
-            }
+            let choices = factorChoices(factors, names: names)
             card = Card(
                 title: "Verify it's you", lead: "Choose how to get your sign-in code.", error: error,
                 body: form("<fieldset><legend class=\"visually-hidden\">Verification method</legend>\n\(choices.joined(separator: "\n"))\n</fieldset>",
@@ -276,7 +282,7 @@ enum HostedPages {
                 title: "Sign in", lead: purposeLead, error: error, notice: notice,
                 body: form(nameField(name, value: username ?? "", autofocus: true), submit: "Next"),
                 alternatives: providerButtons + (canSignUp ? [
-                    "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>",
+                    signUpLink,
                 ] : []))
         case .chooseFactor(let factors, let username, let error):
             let names = [
@@ -285,13 +291,7 @@ enum HostedPages {
                 "SMS_OTP": ("Text me a code", "A one-time code to your phone"),
                 "PASSWORD": ("Use my password", "The password of your account"),
             ]
-            let choices = factors.enumerated().map { index, factor in
-                let (name, detail) = names[factor] ?? (factor, "")
-                return """
-                    <label class="choice"><input type="radio" name="factor" value="\(escape(factor))"\(index == 0 ? " checked" : "") required>\
-                    <span>\(escape(name))\(detail.isEmpty ? "" : "<span>\(escape(detail))</span>")</span></label>
-                    """
-            }
+            let choices = factorChoices(factors, names: names)
             card = Card(
                 title: "Choose how to sign in", lead: signingInAs(username), error: error,
                 body: form("<fieldset><legend class=\"visually-hidden\">Sign-in method</legend>\n\(choices.joined(separator: "\n"))\n</fieldset>",
