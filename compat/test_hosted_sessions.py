@@ -104,3 +104,12 @@ def test_a_session_is_of_its_pool_only(server, idp):
     _, elsewhere = oauth_pool(idp)
     landed, _, _ = authorize_in(server, browser, elsewhere)
     assert landed.status_code == 200 and 'autocomplete="current-password"' in landed.text
+
+
+def test_a_prompt_other_than_login_or_none_goes_back_to_the_app(server, idp):
+    _, client = oauth_pool(idp)
+    uri, _ = authorize(server, app_session(server, client), secrets.token_urlsafe(48), prompt="consent")
+    answer = requests.get(uri, allow_redirects=False, timeout=10)
+    assert answer.status_code == 302
+    query = parse_qs(urlparse(answer.headers["Location"]).query)
+    assert answer.headers["Location"].startswith(CALLBACK) and query["error"] == ["invalid_request"]
