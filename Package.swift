@@ -33,6 +33,23 @@ let package = Package(
         .systemLibrary(name: "CGMP", pkgConfig: nil, providers: [.apt(["libgmp-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: nil, providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: nil, providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXMLSec", pkgConfig: "xmlsec1-openssl", providers: [.apt(["libxmlsec1-dev", "pkg-config"])]),
+        // XML signatures and encryption (xmlsec1) behind a few checked C functions.
+        // pkg-config's include paths reach C targets, its definitions do not: these are
+        // `pkg-config --cflags xmlsec1-openssl`'s (they select the engine and xmlsec's size types).
+        .target(
+            name: "CXMLSecurity", dependencies: ["CXMLSec"],
+            cSettings: [
+                .define("XMLSEC_CRYPTO_OPENSSL", to: "1"), .define("XMLSEC_NO_SIZE_T"), .define("XMLSEC_OPENSSL3_ENGINES", to: "1"),
+                .define("XMLSEC_NO_GOST", to: "1"), .define("XMLSEC_NO_GOST2012", to: "1"),
+                .define("XMLSEC_NO_CRYPTO_DYNAMIC_LOADING", to: "1"), .define("__XMLSEC_FUNCTION__", to: "__func__"),
+            ],
+            linkerSettings: [
+                .linkedLibrary("xmlsec1-openssl"), .linkedLibrary("xmlsec1"), .linkedLibrary("xml2"), .linkedLibrary("crypto"),
+                .linkedLibrary("z"),
+            ]),
+        // SAML 2.0 as a service provider speaks it: metadata, requests, verified responses.
+        .target(name: "CognateSAML", dependencies: ["CXMLSecurity"]),
         .target(
             name: "CognateProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
@@ -43,7 +60,7 @@ let package = Package(
         .target(
             name: "CognateCore",
             dependencies: [
-                "CognateProtocol", "CognateIdentityProtocol", "CognateWebAuthn", "CGMP", "COpenSSL",
+                "CognateProtocol", "CognateIdentityProtocol", "CognateWebAuthn", "CognateSAML", "CGMP", "COpenSSL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

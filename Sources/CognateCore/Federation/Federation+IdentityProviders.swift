@@ -6,16 +6,20 @@ extension Federation {
     /// `oidc_issuer`, and optionally `authorize_url`, `token_url`, `attributes_url` — discovered
     /// from the issuer otherwise) or a social provider named as its type (`client_id`,
     /// `client_secret`, `authorize_scopes`; Apple's `team_id`, `key_id`, `private_key` instead of
-    /// the secret), whose endpoints Cognito fills in (`ProviderPreset`). SAML is not served.
+    /// the secret), whose endpoints Cognito fills in (`ProviderPreset`), or a SAML provider
+    /// (`SAMLProviderDetails`: its metadata by URL or document, fetched and read here).
     /// `AttributeMapping` maps pool attributes to provider claims.
     public func createIdentityProvider(_ request: CreateIdentityProviderRequest) async throws -> CreateIdentityProviderResponse {
         let pool = try await directory.requirePool(request.userPoolId)
         try Self.checkProvider(request.providerName, type: request.providerType, details: request.providerDetails)
         try Self.checkAttributeMapping(request.attributeMapping ?? [:], pool: pool)
         let now = time.now
+        let details = request.providerType == .saml
+            ? try await SAMLProviderDetails.completed(request.providerDetails, previous: nil, now: now, fetch: fetchMetadata)
+            : ProviderPreset.completed(request.providerDetails, type: request.providerType)
         let provider = IdentityProviderRecord(
             poolId: pool.id, name: request.providerName, type: request.providerType,
-            details: ProviderPreset.completed(request.providerDetails, type: request.providerType),
+            details: details,
             attributeMapping: ProviderPreset.completedMapping(request.attributeMapping ?? [:], type: request.providerType), identifiers: request.idpIdentifiers ?? [], createdAt: now,
             updatedAt: now)
         do {
@@ -39,7 +43,9 @@ extension Federation {
             // Apple's key is never shown, so an update made from a description keeps it.
             if provider.type == .signInWithApple, details["private_key"] == nil { details["private_key"] = provider.details["private_key"] }
             try Self.checkProvider(provider.name, type: provider.type, details: details)
-            provider.details = ProviderPreset.completed(details, type: provider.type)
+            provider.details = provider.type == .saml
+                ? try await SAMLProviderDetails.completed(details, previous: provider.details, now: time.now, fetch: fetchMetadata)
+                : ProviderPreset.completed(details, type: provider.type)
         }
         if let mapping = request.attributeMapping {
             try Self.checkAttributeMapping(mapping, pool: try await directory.requirePool(request.userPoolId))
@@ -90,6 +96,17 @@ extension Federation {
         throw CognitoError.resourceNotFound("Identity provider with identifier \(request.idpIdentifier) does not exist.")
     }
 
+    /// A SAML provider's metadata document from its `MetadataURL` (at most 1 MB, no redirects;
+    /// the base `identity_provider_urls` gives its host, if any).
+    @Sendable func fetchMetadata(_ url: URL) async throws -> String {
+        let resolved = ProviderURLOverrides(bases: configuration.identityPools.providerURLs).resolve(url)
+        let answer = try await upstream.send(method: "GET", url: resolved, headers: ["Accept": "application/samlmetadata+xml, application/xml, text/xml"], body: nil)
+        guard answer.status == 200, answer.body.count <= 1_000_000, let text = String(data: answer.body, encoding: .utf8) else {
+            throw ProviderFailure(reason: "\(url.path) answered \(answer.status)")
+        }
+        return text
+    }
+
     func requireIdentityProvider(_ name: String, poolId: String) async throws -> IdentityProviderRecord {
         let pool = try await directory.requirePool(poolId)
         guard let provider = try await store.read({ try await $0.identityProvider(poolId: pool.id, name: name) }) else {
@@ -119,7 +136,7 @@ extension Federation {
 
     private static func checkProvider(_ name: String, type: IdentityProviderTypeType, details: [String: String]) throws {
         guard name != "COGNITO", name != "Cognito" else { throw CognitoError.invalidParameter("The provider name \(name) is reserved.") }
-        guard type != .saml else { throw CognitoError(.unsupportedOperation, "SAML identity providers are not supported by this server yet.") }
+        if type == .saml { return }   // SAMLProviderDetails checks its details
         if ProviderPreset.isSocial(type) {
             // Cognito: "Provider NameOfGP cannot be of type Google."; each social type once, by its name.
             guard name == type.rawValue else { throw CognitoError.invalidParameter("Provider \(name) cannot be of type \(type.rawValue).") }
@@ -144,7 +161,7 @@ extension IdentityProviderRecord {
     /// admins; Apple's private key never).
     var wire: IdentityProviderType {
         IdentityProviderType(
-            userPoolId: poolId, providerName: name, providerType: type, providerDetails: ProviderPreset.shown(details, type: type),
+            userPoolId: poolId, providerName: name, providerType: type, providerDetails: type == .saml ? SAMLProviderDetails.shown(details) : ProviderPreset.shown(details, type: type),
             attributeMapping: attributeMapping, idpIdentifiers: identifiers, lastModifiedDate: updatedAt, creationDate: createdAt)
     }
 }

@@ -1,4 +1,5 @@
 import CognateProtocol
+import CognateSAML
 import Foundation
 
 /// A federated sign-in waiting for the provider's answer (a flow: stored, expiring, used once;
@@ -36,6 +37,13 @@ extension Federation {
         guard (client.settings.supportedIdentityProviders ?? []).contains(name),
             let provider = try await store.read({ try await $0.identityProvider(poolId: pool.id, name: name) })
         else { throw refuse("The client does not offer the identity provider \(name).") }
+        if provider.type == .saml {
+            do {
+                return try await saml.begin(request, provider: provider, pool: pool, client: client, browser: browser)
+            } catch let error as SAMLError {
+                throw refuse("The identity provider \(name) cannot be used: \(error.reason)")
+            }
+        }
         let endpoints: ProviderEndpoints
         do {
             endpoints = try await self.endpoints(of: provider)
@@ -99,9 +107,27 @@ extension Federation {
         guard let subject = ProviderPreset.subject(in: claims, provider: provider), !subject.isEmpty else {
             throw refuse("server_error", "The identity provider named no user.")
         }
+        return try await signIn(
+            subject, claims: claims, provider: provider, issuer: nil, request: state.request, binding: state.binding, pool: pool,
+            client: client)
+    }
+
+    /// The end of every federated sign-in: the provider's user `subject` (with `claims`) signed
+    /// in as their pool user (created, linked or updated: `federatedUser`), tokens issued as a
+    /// hosted sign-in's, and the app's redirect with its code or tokens. With the browser's
+    /// `binding`, a single sign-on session for it; without (an unsolicited SAML response, which
+    /// no browser started), none.
+    func signIn(_ subject: String, claims: [String: String], provider: IdentityProviderRecord, issuer: String?,
+                request: AuthorizationRequest, binding: String?, saml: SAMLSessionReference? = nil, pool: PoolRecord,
+                client: ClientRecord) async throws
+        -> HostedSignInStep
+    {
+        func refuse(_ error: String, _ description: String) -> AuthorizationRedirectError {
+            AuthorizationRedirectError(redirectURI: request.redirectURI, state: request.state, error: OAuthError(error, description))
+        }
         let user: UserRecord
         do {
-            user = try await federatedUser(subject, claims: claims, provider: provider, pool: pool, client: client)
+            user = try await federatedUser(subject, claims: claims, provider: provider, issuer: issuer, pool: pool, client: client)
         } catch let error as CognitoError
             where [.userLambdaValidation, .unexpectedLambda, .invalidLambdaResponse].contains(error.code)
         {
@@ -113,10 +139,15 @@ extension Federation {
         guard case .tokens(let tokens) = try await tokenFamilies.outcome(
             of: result, source: "TokenGeneration_HostedAuth", clientMetadata: nil, pool: pool, client: client)
         else { throw refuse("access_denied", "The user cannot sign in now.") }
-        let location = try await oauth.finishHostedSignIn(state.request, tokens: tokens, pool: pool, client: client)
+        let location = try await oauth.finishHostedSignIn(request, tokens: tokens, pool: pool, client: client)
+        guard let binding else { return .redirect(location) }
         let session = try await tokens.originJti.asyncFlatMap {
-            try await RecentSignIn.of(family: $0, pool: pool, binding: state.binding, in: store)
-        }.map(oauth.hostedSessions.seal)
+            try await RecentSignIn.of(family: $0, pool: pool, binding: binding, in: store)
+        }.map { signIn in
+            var signIn = signIn
+            signIn.saml = saml
+            return try oauth.hostedSessions.seal(signIn)
+        }
         return .signedIn(proof: nil, session: session, then: .redirect(location))
     }
 
@@ -127,7 +158,7 @@ extension Federation {
     /// (UserLambdaValidationException), or link the provider user to an existing user
     /// (AdminLinkProviderForUser from inside the function, Cognito's documented pattern for
     /// automatic linking) — then this sign-in goes on as that user.
-    private func federatedUser(_ subject: String, claims: [String: String], provider: IdentityProviderRecord,
+    private func federatedUser(_ subject: String, claims: [String: String], provider: IdentityProviderRecord, issuer: String?,
                                pool: PoolRecord, client: ClientRecord) async throws -> UserRecord {
         let mapped = Self.mappedAttributes(claims, provider: provider, pool: pool)
         let username = "\(provider.name)_\(subject)"
@@ -141,7 +172,7 @@ extension Federation {
         }
         let now = time.now
         let identity = ProviderIdentity(
-            userId: subject, providerName: provider.name, providerType: provider.type.rawValue,
+            userId: subject, providerName: provider.name, providerType: provider.type.rawValue, issuer: issuer,
             dateCreated: String(Int(now.timeIntervalSince1970 * 1000)))
         let names = SignInNames(pool: pool.settings)
         do {

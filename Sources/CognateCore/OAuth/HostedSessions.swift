@@ -40,10 +40,18 @@ struct HostedSessions: Sendable {
         try sealer.seal(signIn, expires: Date(timeIntervalSince1970: signIn.authTime) + Self.lifetime)
     }
 
+    /// The SAML sign-in of the session the browser carries, for its single logout.
+    func samlSession(_ sealed: String?, browser: BrowserBinding) -> SAMLSessionReference? {
+        guard let sealed, sealed.utf8.count <= 4096,
+            let session = sealer.open(Substring(sealed), as: RecentSignIn.self, now: time.now), browser.matches(session.binding)
+        else { return nil }
+        return session.saml
+    }
+
     /// Tokens for `client` from the session the browser carries (`sealed`), when it stands;
     /// nil otherwise (the sign-in page is shown).
     func signIn(_ sealed: String?, browser: BrowserBinding, pool: PoolRecord, client: ClientRecord) async -> IssuedTokens? {
-        guard let sealed, sealed.utf8.count <= 2048,
+        guard let sealed, sealed.utf8.count <= 4096,
             let session = sealer.open(Substring(sealed), as: RecentSignIn.self, now: time.now),
             browser.matches(session.binding), session.poolId == pool.id
         else { return nil }

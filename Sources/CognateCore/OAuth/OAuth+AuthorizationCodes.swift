@@ -134,6 +134,21 @@ extension OAuth {
     }
 
     /// `application/x-www-form-urlencoded` of `pairs`, in order.
+    /// The pairs of an `application/x-www-form-urlencoded` text (`+` a space); the first of a
+    /// repeated name wins.
+    public static func formDecoded(_ text: String) -> [String: String] {
+        var pairs: [String: String] = [:]
+        for part in text.split(separator: "&") {
+            let halves = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ value: Substring) -> String? {
+                String(value).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            guard let name = decode(halves[0]), !name.isEmpty, pairs[name] == nil else { continue }
+            pairs[name] = halves.count > 1 ? decode(halves[1]) ?? "" : ""
+        }
+        return pairs
+    }
+
     public static func formEncoded(_ pairs: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")

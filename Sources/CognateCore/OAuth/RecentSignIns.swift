@@ -13,6 +13,8 @@ struct RecentSignIn: Codable, Sendable, Equatable {
     var authTime: Double
     /// The ``BrowserBinding`` digest of the browser it was issued to.
     var binding: String
+    /// For a sign-in through a SAML provider with single logout: whom `/logout` signs out there.
+    var saml: SAMLSessionReference? = nil
 }
 
 extension RecentSignIn {

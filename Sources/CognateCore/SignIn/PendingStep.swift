@@ -16,6 +16,12 @@ enum PendingStep: Sendable, Equatable {
     /// sign-up waiting for its confirmation to open one.
     case signUpSignIn
     case signUpConfirmation
+    /// A SAML AuthnRequest waiting for its response; a verified response waiting for its
+    /// browser; an unsolicited assertion taken (kept to refuse it again); a SAML logout.
+    case samlRequest
+    case samlAnswer
+    case samlAssertion
+    case samlLogout
 
     /// The name stored with the session.
     var storedName: String {
@@ -27,6 +33,10 @@ enum PendingStep: Sendable, Equatable {
         case .passkeyRegistration: "PASSKEY_REGISTRATION"
         case .signUpSignIn: "SIGN_UP_SIGN_IN"
         case .signUpConfirmation: "SIGN_UP_CONFIRMATION"
+        case .samlRequest: "SAML_REQUEST"
+        case .samlAnswer: "SAML_ANSWER"
+        case .samlAssertion: "SAML_ASSERTION"
+        case .samlLogout: "SAML_LOGOUT"
         }
     }
 

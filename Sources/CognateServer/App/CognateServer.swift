@@ -94,9 +94,9 @@ public struct CognateServer: Sendable {
         ConfirmationLinkRoutes.add(to: router, service: service)
         AuthEventFeedbackRoutes.add(to: router, service: service)
         ImportRoutes.add(to: router, service: service)
-        OAuthRoutes.add(
-            to: router, service: service, secureCookies: configuration.resolvedPublicBaseURL.lowercased().hasPrefix("https:"),
-            placement: placement)
+        let secureCookies = configuration.resolvedPublicBaseURL.lowercased().hasPrefix("https:")
+        OAuthRoutes.add(to: router, service: service, secureCookies: secureCookies, placement: placement)
+        SAMLRoutes.add(to: router, service: service, secureCookies: secureCookies, placement: placement)
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
         return router
     }

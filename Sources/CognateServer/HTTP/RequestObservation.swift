@@ -42,6 +42,7 @@ struct RequestObservation: RouterMiddleware {
     /// Routes besides the API that sign in or change something: audited.
     static let auditedRoutes: Set<String> = [
         "POST /login", "POST /passkeys/add", "POST /oauth2/token", "POST /oauth2/revoke", "GET /oauth2/idpresponse", "GET /logout",
+        "POST /saml2/idpresponse", "GET /saml2/idpresponse", "POST /saml2/logout",
         "GET /confirmUser", "PUT /import/:job", "GET /authEventFeedback",
     ]
 

@@ -175,8 +175,17 @@ enum OAuthRoutes {
         router.get("/logout") { request, _ -> Response in
             let query = queryDictionary(request)
             do {
-                var response = HostedPages.redirect(try await service.oauth.logoutRedirect(
-                    clientId: query["client_id"], logoutURI: query["logout_uri"]))
+                var destination = try await service.oauth.logoutRedirect(clientId: query["client_id"], logoutURI: query["logout_uri"])
+                // A session from a SAML provider with single logout: through the provider first.
+                if let browser = HostedPages.knownBrowser(of: request, secure: secureCookies),
+                    let saml = service.oauth.samlSession(
+                        request.cookies[HostedPages.sessionCookieName(secure: secureCookies)]?.value, browser: browser),
+                    let clientId = query["client_id"],
+                    let providerLogout = try await service.federation.beginSAMLLogout(saml, destination: destination, clientId: clientId)
+                {
+                    destination = providerLogout
+                }
+                var response = HostedPages.redirect(destination)
                 // No more proof of a sign-in, and no more single sign-on session.
                 response.headers[.setCookie] = HostedPages.signedInCookie(nil, secure: secureCookies)
                 response.headers.append(HTTPField(name: .setCookie, value: HostedPages.sessionCookie(nil, secure: secureCookies)))
@@ -187,7 +196,7 @@ enum OAuthRoutes {
         }
     }
 
-    private static func respond(with step: HostedSignInStep, browser: BrowserBinding, service: IdentityService,
+    static func respond(with step: HostedSignInStep, browser: BrowserBinding, service: IdentityService,
                                 secureCookies: Bool) async -> Response {
         switch step {
         case .signedIn(let proof, let session, let then):
@@ -230,7 +239,7 @@ enum OAuthRoutes {
     /// trusted with a redirect, else an error page. The page leads back to the sign-in, in the
     /// client's look, when the request is known: a form's (its query names it, checked again
     /// here) or a refused step's, and any request refused for going too fast.
-    private static func authorizeFailure(_ error: any Error, _ request: Request, service: IdentityService,
+    static func authorizeFailure(_ error: any Error, _ request: Request, service: IdentityService,
                                          status: HTTPResponse.Status? = nil) async -> Response {
         let answer: (status: HTTPResponse.Status, message: String, reason: AuthorizationPageError.Reason?)
         var known: AuthorizationRequest?
@@ -287,12 +296,13 @@ enum OAuthRoutes {
         formFields(request.uri.query ?? "")
     }
 
-    /// An `application/x-www-form-urlencoded` body (at most 16 KiB); the first value of a name wins.
-    static func formBody(_ request: Request) async throws -> [String: String] {
+    /// An `application/x-www-form-urlencoded` body (at most `limit` bytes, 16 KiB unless said);
+    /// the first value of a name wins.
+    static func formBody(_ request: Request, limit: Int = maxFormBytes) async throws -> [String: String] {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
             throw OAuthError("invalid_request", "The body must be application/x-www-form-urlencoded.")
         }
-        let data = try await CognitoAPIResponder.collect(request.body, limit: maxFormBytes)
+        let data = try await CognitoAPIResponder.collect(request.body, limit: limit)
         return formFields(String(decoding: data, as: UTF8.self))
     }
 

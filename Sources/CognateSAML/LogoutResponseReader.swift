@@ -1,0 +1,19 @@
+import Foundation
+
+/// A `samlp:LogoutResponse` as the service provider reads it: which request it answers and
+/// whether the provider ended its session.
+public struct LogoutResponseReader: Sendable, Equatable {
+    public var inResponseTo: String?
+    public var status: String
+    public var succeeded: Bool { status == SAMLResponseVerifier.success }
+
+    /// The POST binding's base64 LogoutResponse.
+    public static func read(base64 value: String) throws -> LogoutResponseReader {
+        guard value.count <= 100_000, let data = Data(base64Encoded: value.filter { !$0.isWhitespace }),
+            let tree = XMLTree(data), let root = tree.root, root.isElement("LogoutResponse", in: SAMLNamespace.protocol_)
+        else { throw SAMLError("The document is not a SAML LogoutResponse.") }
+        let code = root.child("Status", in: SAMLNamespace.protocol_)?.child("StatusCode", in: SAMLNamespace.protocol_)?
+            .attribute("Value")
+        return LogoutResponseReader(inResponseTo: root.attribute("InResponseTo"), status: code ?? "")
+    }
+}
