@@ -181,6 +181,7 @@ let package = Package(
         .testTarget(
             name: "CognateCoreTests",
             dependencies: ["CognateCore", "CognateStorage", "CognateIdentityProtocol", .product(name: "CryptoExtras", package: "swift-crypto")]),
+        .testTarget(name: "CognateSAMLTests", dependencies: ["CognateSAML"], exclude: ["Fixtures"]),
         .testTarget(name: "CognateStorageTests", dependencies: ["CognateStorage", "CognateCore", "CognateIdentityProtocol"]),
         .testTarget(
             name: "CognateServerTests",
