@@ -297,3 +297,28 @@ def test_idp_initiated_sign_in(server, idp, saml_idp):
         AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True, SupportedIdentityProviders=["Corp"])
     answer = post_response(server, saml_idp.response(sp, acs, "lee", attributes("l@x.example")), relay)
     assert "does not accept IdP-initiated" in parse_qs(urlparse(answer.headers["Location"]).query)["error_description"][0]
+
+
+def test_the_sign_in_page_finds_the_provider_by_email_domain(server, idp, saml_idp):
+    pool, client, _ = saml_pool(idp, saml_idp, server, {"MetadataFile": saml_idp.metadata()}, providers=["Corp", "COGNITO"])
+    app = app_session(server, client, scope="openid email")
+    uri, _ = authorize(server, app, secrets.token_urlsafe(48))
+    browser = requests.Session()
+    page = browser.get(uri, timeout=10)
+    assert page.status_code == 200 and 'action="/login/domain"' in page.text and 'name="email"' in page.text
+    assert "Continue with Corp" not in page.text   # every SAML provider has an identifier: no buttons for them
+    form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page.text.split('action="/login/domain"')[1]
+                           .split("</form>")[0]))
+    found = browser.get(server.endpoint + "/login/domain", params={**form, "email": "Pat@Corp.Example.com"},
+                        allow_redirects=False, timeout=10)
+    assert found.status_code == 302 and "identity_provider=Corp" in found.headers["Location"], found.text[:300]
+    to_idp = browser.get(server.endpoint + found.headers["Location"], allow_redirects=False, timeout=10)
+    assert to_idp.status_code == 302 and to_idp.headers["Location"].startswith(saml_idp.sso + "?")
+
+    unknown = browser.get(server.endpoint + "/login/domain", params={**form, "email": "pat@elsewhere.example"}, timeout=10)
+    assert unknown.status_code == 200 and "No sign-in is set up for elsewhere.example." in unknown.text
+
+    # Without an identifier on the SAML provider, the page shows its button instead.
+    idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Corp", IdpIdentifiers=[])
+    page = requests.get(uri, timeout=10)
+    assert "Continue with Corp" in page.text and 'action="/login/domain"' not in page.text

@@ -30,12 +30,40 @@ struct ClientIdentityProviders: Sendable {
     }
 }
 
+/// What the hosted sign-in page offers an app client's users besides the pool's own sign-in.
+public struct SignInOffer: Sendable {
+    /// "Continue with …" buttons, in the client's order.
+    public var buttons: [(name: String, type: IdentityProviderTypeType)] = []
+    /// An email field that finds the provider by the address's domain: shown, as by Cognito's
+    /// managed login, when every SAML provider of the client has IdpIdentifiers (those providers
+    /// then get no buttons).
+    public var emailDiscovery = false
+
+    public init(buttons: [(name: String, type: IdentityProviderTypeType)] = [], emailDiscovery: Bool = false) {
+        self.buttons = buttons
+        self.emailDiscovery = emailDiscovery
+    }
+}
+
 extension OAuth {
-    /// The names of the providers the hosted sign-in page offers as buttons for `clientId`.
-    public func signInProviders(clientId: String) async -> [(name: String, type: IdentityProviderTypeType)] {
+    /// What the hosted sign-in page offers for `clientId` (``SignInOffer``).
+    public func signInOffer(clientId: String) async -> SignInOffer {
         guard let client = try? await directory.cachedClient(clientId),
             let providers = try? await ClientIdentityProviders(store: store).offered(by: client)
-        else { return [] }
-        return providers.map { ($0.name, $0.type) }
+        else { return SignInOffer() }
+        let saml = providers.filter { $0.type == .saml }
+        let discovery = !saml.isEmpty && saml.allSatisfy { !$0.identifiers.isEmpty }
+        return SignInOffer(
+            buttons: providers.filter { !discovery || $0.type != .saml }.map { ($0.name, $0.type) }, emailDiscovery: discovery)
+    }
+
+    /// The provider of `clientId` one of whose IdpIdentifiers is the domain of `email` (the
+    /// part after its last `@`, without case); nil when none is.
+    public func provider(forEmail email: String, clientId: String) async -> String? {
+        guard email.count <= 320, let at = email.lastIndex(of: "@"), let client = try? await directory.cachedClient(clientId)
+        else { return nil }
+        let domain = String(email[email.index(after: at)...]).trimmingCharacters(in: .whitespaces)
+        guard !domain.isEmpty, domain.count <= 40 else { return nil }
+        return try? await ClientIdentityProviders(store: store).provider(identifiedBy: domain, client: client)
     }
 }

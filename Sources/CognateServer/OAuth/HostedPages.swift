@@ -89,10 +89,10 @@ enum HostedPages {
     }
 
     /// `terms`: the client's terms of use and privacy policy (name, URL), shown on the sign-up page.
-    /// `providers`: the client's identity providers, offered as buttons on the sign-in page.
+    /// `offer`: the client's identity providers, offered as buttons on the sign-in page, and the
+    /// email field that finds a SAML provider by domain.
     static func page(_ page: HostedPage, flow: String, request: AuthorizationRequest, style: HostedPageStyle,
-                     terms: [(name: String, url: String)] = [],
-                     providers: [(name: String, type: IdentityProviderTypeType)] = []) -> Response {
+                     terms: [(name: String, url: String)] = [], offer: SignInOffer = SignInOffer()) -> Response {
         let query = escape(request.query)
         let signIn = "\(request.pagePath)?\(query)"
         let backToSignIn = "<p><a class=\"redirect-customizable\" href=\"\(signIn)\">Back to sign in</a></p>"
@@ -149,10 +149,20 @@ enum HostedPages {
         }
         /// "Continue with …": a link per identity provider of the client, to the same
         /// authorization request through that provider (not on `/passkeys/add`'s sign-in).
-        let providerButtons: [String] = request.purpose != nil ? [] : providers.map { provider in
+        var providerButtons: [String] = request.purpose != nil ? [] : offer.buttons.map { provider in
             let encoded = provider.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             return "<p><a class=\"idp-button idpButton-customizable\" data-provider-type=\"\(escape(provider.type.rawValue))\" "
                 + "href=\"/login?\(query)&amp;identity_provider=\(encoded)\">Continue with \(escape(Self.providerLabel(provider)))</a></p>"
+        }
+        if request.purpose == nil, offer.emailDiscovery {
+            let hidden = OAuth.formDecoded(request.query).sorted { $0.key < $1.key }.map {
+                "<input type=\"hidden\" name=\"\(escape($0.key))\" value=\"\(escape($0.value))\">"
+            }.joined()
+            providerButtons.insert("""
+                <form method="get" action="/login/domain" class="domain-discovery">\(hidden)
+                \(field("email", label: "Sign in with your corporate email", type: "email", autocomplete: "email"))
+                <button class="idp-button idpButton-customizable" type="submit">Continue</button></form>
+                """, at: 0)
         }
         let signUpLink =
             "<p>\(app.map { "New to \($0)?" } ?? "New here?") <a class=\"redirect-customizable\" href=\"/signup?\(query)\">Create an account</a></p>"

@@ -44,6 +44,32 @@ enum OAuthRoutes {
                 return await authorizeFailure(error, request, service: service)
             }
         }
+        // The sign-in page's email field (``SignInOffer/emailDiscovery``): on to the provider
+        // whose IdpIdentifiers has the address's domain, or back to the page saying there is none.
+        router.get("/login/domain") { request, _ -> Response in
+            do {
+                var query = queryDictionary(request)
+                let email = query.removeValue(forKey: "email") ?? ""
+                query["identity_provider"] = nil
+                query["idp_identifier"] = nil
+                let validated = try await service.oauth.authorizationRequest(query)
+                try await checkDomain(request, clientId: validated.clientId, service: service)
+                if let provider = await service.oauth.provider(forEmail: email, clientId: validated.clientId) {
+                    return HostedPages.redirect("/login?" + validated.query + "&" + OAuth.formEncoded([("identity_provider", provider)]))
+                }
+                let browser = HostedPages.browser(of: request, secure: secureCookies).binding
+                var step = try await service.oauth.beginHostedSignIn(validated, browser: browser)
+                if case .page(.signIn(let username, let name, _, let notice, let canSignUp), let flow, let pageRequest) = step {
+                    let domain = email.split(separator: "@").last.map(String.init) ?? email
+                    step = .page(
+                        .signIn(username: username, name: name, error: "No sign-in is set up for \(domain.prefix(64)).", notice: notice,
+                                canSignUp: canSignUp), flow: flow, request: pageRequest)
+                }
+                return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
+            } catch {
+                return await authorizeFailure(error, request, service: service)
+            }
+        }
         let starts: [(String, @Sendable (AuthorizationRequest, BrowserBinding) async throws -> HostedSignInStep)] = [
             ("/signup", service.oauth.beginHostedSignUp), ("/forgotPassword", service.oauth.beginHostedPasswordReset),
         ]
@@ -212,12 +238,12 @@ enum OAuthRoutes {
             let style = (try? await service.managedLogin.hostedPageStyle(clientId: request.clientId)) ?? HostedPageStyle()
             var terms: [(name: String, url: String)] = []
             if case .signUp = page { terms = (try? await service.managedLogin.termsLinks(clientId: request.clientId)) ?? [] }
-            var providers: [(name: String, type: IdentityProviderTypeType)] = []
+            var offer = SignInOffer()
             switch page {
-            case .signIn, .signInName: providers = await service.oauth.signInProviders(clientId: request.clientId)
+            case .signIn, .signInName: offer = await service.oauth.signInOffer(clientId: request.clientId)
             default: break
             }
-            var response = HostedPages.page(page, flow: flow, request: request, style: style, terms: terms, providers: providers)
+            var response = HostedPages.page(page, flow: flow, request: request, style: style, terms: terms, offer: offer)
             response.headers[.setCookie] = HostedPages.browserCookie(browser, secure: secureCookies)
             return response
         case .redirect(let location): return HostedPages.redirect(location)
