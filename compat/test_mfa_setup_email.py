@@ -81,8 +81,10 @@ def test_what_is_offered_follows_the_pool_and_the_user(server, idp):
     with cognito_error("InvalidParameterException", "Answer with EMAIL, the address email MFA codes go to."):
         idp.respond_to_auth_challenge(ClientId=client["ClientId"], ChallengeName="MFA_SETUP", Session=started["Session"],
                                       ChallengeResponses={"USERNAME": username})
-    with cognito_error("InvalidUserPoolConfigurationException"):
+    with cognito_error("InvalidUserPoolConfigurationException", "Software token MFA is not enabled for the user pool."):
         idp.associate_software_token(Session=started["Session"])
+    with cognito_error("InvalidUserPoolConfigurationException", "Software token MFA is not enabled for the user pool."):
+        idp.verify_software_token(Session=started["Session"], UserCode="123456")
     email = email_for(unique("only"))
     challenge = set_up(idp, client, started, username, email)
     code = last_message(server, pool["Id"], destination=email, purpose="mfa")["code"]
