@@ -103,6 +103,16 @@ Where Cognate does differently from Cognito on purpose:
   "Passkey"; auth events name the factor (`EMAIL_OTP`, `SMS_OTP`, `WEB_AUTHN`) in
   `ChallengeResponses`; a user with a temporary password who signs in with a code must still
   choose a password (`NEW_PASSWORD_REQUIRED`).
+- **Setting up MFA during sign-in** (`MFA_SETUP`): `MFAS_CAN_SETUP` lists what the answer can
+  set up — `SOFTWARE_TOKEN_MFA` where the pool enables it, `EMAIL_OTP` where it enables email MFA
+  and the user has no email address — and not `SMS_MFA`, which Cognito lists too though no
+  phone number can be given in the answer. An answer with `EMAIL` is checked as any address a
+  user writes (the app client must be allowed to write `email`) and gets a code there
+  (`EMAIL_OTP`); only the right code makes the address the user's, verified, and turns email
+  MFA on. It never replaces an address the user has ("Cannot modify an already provided
+  email"), and where the email is the username another user's address is refused
+  (`AliasExistsException`) before a code is sent. The hosted pages set up the authenticator app
+  only.
 - **GetClientToken** is for app clients with a secret that allow the client credentials grant
   (`AllowedOAuthFlows: client_credentials`): Cognito's guide names an `ALLOW_CLIENT_TOKEN_AUTH`
   flow, which botocore's model does not list among `ExplicitAuthFlows`. Its client secret

@@ -92,10 +92,10 @@ struct MFATests {
     }
 
     /// A pool requiring MFA with the authenticator app and email codes: a user with an email
-    /// address is asked for an emailed code at once; one without is sent to MFA_SETUP. Cognate
-    /// lists only SOFTWARE_TOKEN_MFA in MFAS_CAN_SETUP, so the app's set-up starts without a
-    /// choice, and the choice's answers refuse what was not offered. (Cognito, which may offer
-    /// EMAIL_OTP there too, makes the SDK return `.mfaSetupSelection`.)
+    /// address is asked for an emailed code at once; one without is sent to MFA_SETUP, which
+    /// offers both (`.mfaSetupSelection`). Email: the address given gets a code, and the code
+    /// signs in and makes the address the user's, verified, with email MFA on. The app: set up
+    /// as when it is the only factor offered. What was not offered is refused before any request.
     @Test func aPoolRequiringAppOrEmailMFASetsUpWhatItOffers() async throws {
         try await LiveServer.with { live in
             let pool = try await live.makePool()
@@ -114,22 +114,86 @@ struct MFATests {
             }
             try await client.signOut()
 
-            _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
-                userPoolId: pool, username: "eli", temporaryPassword: "Temp0rary1", messageAction: .suppress))
-            _ = try await live.service.userAdministration.adminSetUserPassword(AdminSetUserPasswordRequest(
-                userPoolId: pool, username: "eli", password: "Passw0rd1", permanent: true))
-            guard case .totpSetup(let setup) = try await client.signIn(username: "eli", password: "Passw0rd1") else {
-                Issue.record("expected the app's set-up (the only factor offered) as the next step")
+            // Email MFA set up during sign-in.
+            try await Self.userWithoutEmail(live, pool: pool, username: "eli")
+            #expect(try await client.signIn(username: "eli", password: "Passw0rd1") == .mfaSetupSelection([.totp, .email]))
+            await expectAuthError({ _ = try await client.confirmSignIn(mfaSetup: .sms) }) {
+                if case .invalidState = $0 { true } else { false }
+            }
+            await expectAuthError({ _ = try await client.confirmSignIn(mfaSetup: .email) }) {
+                if case .invalidState = $0 { true } else { false }
+            }
+            let address = uniqueEmail("eli")
+            #expect(try await client.confirmSignIn(mfaSetup: .email, email: address)
+                == .mfaCode(MFACodeChallenge(kind: .email, destination: "e***@e***")))
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: try await live.lastCode(to: address)) else {
+                Issue.record("expected signedIn after the code sent to the new address")
                 return
             }
-            await expectAuthError({ _ = try await client.confirmSignIn(mfaSetup: .email, email: uniqueEmail("eli")) }) {
+            let attributes = try await client.fetchUserAttributes()
+            #expect(attributes["email"] == address && attributes["email_verified"] == "true")
+            #expect(try await client.fetchMFAPreference().enabled == ["EMAIL_OTP"])
+            try await client.signOut()
+            #expect(try await client.signIn(username: "eli", password: "Passw0rd1")
+                == .mfaCode(MFACodeChallenge(kind: .email, destination: "e***@e***")))
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: try await live.lastCode(to: address)) else {
+                Issue.record("expected signedIn with the emailed code")
+                return
+            }
+            try await client.signOut()
+
+            // The authenticator app chosen instead.
+            try await Self.userWithoutEmail(live, pool: pool, username: "fay")
+            #expect(try await client.signIn(username: "fay", password: "Passw0rd1") == .mfaSetupSelection([.totp, .email]))
+            await expectAuthError({ _ = try await client.confirmSignIn(mfaCode: "123456") }) {
                 if case .invalidState = $0 { true } else { false }
+            }
+            guard case .totpSetup(let setup) = try await client.confirmSignIn(mfaSetup: .totp) else {
+                Issue.record("expected the app's set-up after choosing it")
+                return
             }
             guard case .signedIn = try await client.confirmSignIn(mfaCode: Self.code(setup)) else {
                 Issue.record("expected signedIn once the app is set up")
                 return
             }
+            #expect(try await client.fetchMFAPreference().enabled == ["SOFTWARE_TOKEN_MFA"])
         }
+    }
+
+    /// A pool requiring email MFA alone: a user without an address is asked for one
+    /// (`.mfaSetupSelection([.email])`), and a wrong code to it keeps the challenge open.
+    @Test func aPoolRequiringEmailMFAAloneAsksForTheAddress() async throws {
+        try await LiveServer.with { live in
+            let pool = try await live.makePool()
+            _ = try await live.service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+                userPoolId: pool, emailMfaConfiguration: EmailMfaConfigType(), mfaConfiguration: .on))
+            let client = live.authClient(pool: pool, client: try await live.makeClient(pool: pool))
+            try await Self.userWithoutEmail(live, pool: pool, username: "gus")
+            #expect(try await client.signIn(username: "gus", password: "Passw0rd1") == .mfaSetupSelection([.email]))
+            await expectAuthError({ _ = try await client.confirmSignIn(mfaSetup: .totp) }) {
+                if case .invalidState = $0 { true } else { false }
+            }
+            let address = uniqueEmail("gus")
+            #expect(try await client.confirmSignIn(mfaSetup: .email, email: address)
+                == .mfaCode(MFACodeChallenge(kind: .email, destination: "g***@e***")))
+            let code = try await live.lastCode(to: address)
+            await expectAuthError({ _ = try await client.confirmSignIn(mfaCode: code == "000000" ? "111111" : "000000") }) {
+                if case .codeMismatch = $0 { true } else { false }
+            }
+            guard case .signedIn = try await client.confirmSignIn(mfaCode: code) else {
+                Issue.record("expected signedIn after the right code")
+                return
+            }
+            #expect(try await client.fetchUserAttributes()["email"] == address)
+        }
+    }
+
+    /// A confirmed user with a password and no email address (made by an administrator).
+    private static func userWithoutEmail(_ live: LiveServer, pool: String, username: String) async throws {
+        _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
+            userPoolId: pool, username: username, temporaryPassword: "Temp0rary1", messageAction: .suppress))
+        _ = try await live.service.userAdministration.adminSetUserPassword(AdminSetUserPasswordRequest(
+            userPoolId: pool, username: username, password: "Passw0rd1", permanent: true))
     }
 
     /// A pool with authenticator-app MFA `mode` (optional or required).

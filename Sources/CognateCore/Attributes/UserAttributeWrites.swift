@@ -1,7 +1,8 @@
 import CognateProtocol
 
 /// The one rule set for attributes users write about themselves, on every path that lets them:
-/// SignUp, UpdateUserAttributes, DeleteUserAttributes and the answer to NEW_PASSWORD_REQUIRED
+/// SignUp, UpdateUserAttributes, DeleteUserAttributes, the answer to NEW_PASSWORD_REQUIRED and
+/// the address an MFA_SETUP answer gives (`EMAIL`, made the user's only by the code sent to it)
 /// (and, later, hosted sign-up pages). Administrators go through `AttributeRules` with
 /// `.admin` instead.
 ///

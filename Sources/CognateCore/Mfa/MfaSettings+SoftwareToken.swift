@@ -85,6 +85,7 @@ extension MfaSettings {
 
     /// One step of MFA_SETUP by session: `body` acts for the session's user; the old session
     /// is used up and a new one returned (`verified` when `body` says the app is verified).
+    /// Only where the pool enables the app: an MFA_SETUP that offers email alone sets up no app.
     private func continueMfaSetup(
         _ session: String,
         _ body: @escaping @Sendable (UserRecord, PoolRecord, any StoreTransaction) async throws -> Bool
@@ -92,6 +93,7 @@ extension MfaSettings {
         guard let record = try await store.read({ try await $0.authSession(tokenHash: AuthSessions.hash(session)) }),
             let (pool, client) = try? await directory.requireClient(record.clientId)
         else { throw AuthSessions.invalid }
+        try Self.requireSoftwareTokenMfa(pool)
         return try await store.write { transaction in
             let (pending, user) = try await authSessions.openMfaSession(
                 session, challenge: .mfaSetup, username: nil, responses: [:], pool: pool, client: client, in: transaction)

@@ -8,12 +8,14 @@ extension SecondFactorChallenges {
     /// the address it went to for as long as the session lives (the client's
     /// AuthSessionValidity, three minutes by default). Choice-based sign-in sends its
     /// first-factor codes (EMAIL_OTP, SMS_OTP: eight digits, as Cognito's) the same way.
+    /// `address`: where the code goes instead of the user's own address — the email address an
+    /// MFA_SETUP answer gives (`state.setupAddress`), which the code then proves.
     func sendMfaCode(_ factor: ChallengeNameType, user: UserRecord, state: MfaSessionState, pool: PoolRecord,
-                     client: ClientRecord, digits: Int = 6, in transaction: any StoreTransaction) async throws
-        -> FirstFactorResult
+                     client: ClientRecord, digits: Int = 6, to address: CodeDestination? = nil,
+                     in transaction: any StoreTransaction) async throws -> FirstFactorResult
     {
         let attribute = Self.codeAttribute(of: factor)
-        guard let destination = user.destination(for: attribute) else { throw AuthSessions.invalid }
+        guard let destination = address ?? user.destination(for: attribute) else { throw AuthSessions.invalid }
         try await allowances.consumeMessageAllowance(to: destination, pool: pool, in: transaction)
         let code = random.numericCode(digits: digits)
         var state = state

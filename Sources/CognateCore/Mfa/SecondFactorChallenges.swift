@@ -16,9 +16,10 @@ extension SecondFactorChallenges {
     /// has: a verified authenticator app (SOFTWARE_TOKEN_MFA), a `phone_number` (SMS_MFA), an
     /// `email` (EMAIL_OTP) — each when the pool requires MFA or the user enabled it. The
     /// preferred one, or the only one, is asked for; with several and none preferred the user
-    /// chooses (SELECT_MFA_TYPE). A user with none, in a pool that requires MFA, must set up an
-    /// authenticator app first (MFA_SETUP). `forced` (threat protection's risk-based MFA): every
-    /// factor the pool enables and the user has, as if MFA were required, even in an OPTIONAL pool.
+    /// chooses (SELECT_MFA_TYPE). A user with none, in a pool that requires MFA, must set one
+    /// up first (MFA_SETUP, `MFAS_CAN_SETUP`: ``setupFactors(pool:user:)``). `forced` (threat
+    /// protection's risk-based MFA): every factor the pool enables and the user has, as if MFA
+    /// were required, even in an OPTIONAL pool.
     func mfaChallenge(for user: UserRecord, pool: PoolRecord, client: ClientRecord, device: String?, forced: Bool = false,
                       in transaction: any StoreTransaction) async throws -> FirstFactorResult? {
         let mode = pool.settings.mfaConfiguration ?? .off
@@ -41,14 +42,27 @@ extension SecondFactorChallenges {
         }
         guard mode == .on else { return nil }
         // Required MFA with no factor to set up must not let users in without one.
-        guard pool.mfa.softwareToken else {
+        let setup = Self.setupFactors(pool: pool, user: user)
+        guard !setup.isEmpty else {
             throw CognitoError(.invalidUserPoolConfiguration, "MFA is required but no MFA method is enabled for the user pool.")
         }
         let session = try await authSessions.openAuthSession(
             .mfaSetup, state: state, user: user, pool: pool, client: client, encoding: .session, in: transaction)
         return .challenge(.challenge(.mfaSetup, parameters: [
-            "MFAS_CAN_SETUP": Self.jsonList([.softwareTokenMfa]), "USER_ID_FOR_SRP": user.username,
+            "MFAS_CAN_SETUP": Self.jsonList(setup), "USER_ID_FOR_SRP": user.username,
         ], session: session))
+    }
+
+    /// The factors a user can set up during sign-in (MFA_SETUP's `MFAS_CAN_SETUP`), in the
+    /// order Cognito lists them: an authenticator app where the pool enables it, and email MFA
+    /// where the pool enables it and the user has no email address yet (the answer gives one,
+    /// `EMAIL`, proved by the code sent to it). SMS is never offered: a phone number cannot be
+    /// given in the answer (Cognito lists `SMS_MFA` too, and its clients skip it).
+    static func setupFactors(pool: PoolRecord, user: UserRecord) -> [ChallengeNameType] {
+        var factors: [ChallengeNameType] = []
+        if pool.mfa.softwareToken { factors.append(.softwareTokenMfa) }
+        if pool.mfa.email, user.destination(for: "email") == nil { factors.append(.emailOtp) }
+        return factors
     }
 
     /// The factors `user` can be asked for, in the order Cognito lists them.

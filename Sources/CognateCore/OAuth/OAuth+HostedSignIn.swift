@@ -147,8 +147,11 @@ extension OAuth {
             next.page?.offered = offered.map(HostedChoiceSignIn.pageFactors) ?? state.page?.offered
             next.page?.firstFactor = name == .emailOtp || name == .smsOtp ? true : nil
         }
-        if name == .mfaSetup {
-            // The authenticator app to set up: its secret now, its first code on the next page.
+        // The authenticator app to set up: its secret now, its first code on the next page. The
+        // pages set up nothing else: without the app on offer (email MFA alone), the page says
+        // to sign in in the app.
+        let setup = Self.jsonStrings(parameters["MFAS_CAN_SETUP"]) ?? []
+        if name == .mfaSetup, setup.contains(ChallengeNameType.softwareTokenMfa.rawValue) {
             let associated = try await mfaSettings.associateSoftwareToken(AssociateSoftwareTokenRequest(session: session))
             next.session = associated.session
             next.page?.secret = associated.secretCode

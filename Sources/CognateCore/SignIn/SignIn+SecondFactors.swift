@@ -20,9 +20,10 @@ extension SignIn {
     }
 
     /// An MFA code answered: `check` says whether the code is right (inside the transaction,
-    /// the user locked). A right code completes the sign-in; wrong codes are counted per
-    /// session, and the third uses the session up, and per user (`mfaLockoutSubject`): while
-    /// the user is locked out every answer is refused, right or wrong.
+    /// the user locked). A right code completes the sign-in (a code to an address MFA_SETUP gave
+    /// first makes that address the user's: ``adoptSetUpEmail(_:for:pool:in:)``); wrong codes
+    /// are counted per session, and the third uses the session up, and per user
+    /// (`mfaLockoutSubject`): while the user is locked out every answer is refused, right or wrong.
     func answerMfaCode(
         _ challenge: ChallengeNameType, responses: [String: String], session: String, clientMetadata: [String: String]?,
         pool: PoolRecord, client: ClientRecord,
@@ -47,12 +48,15 @@ extension SignIn {
             }
             if lockout != nil { try await transaction.clearSignInLockout(poolId: pool.id, subject: subject) }
             try await authSessions.consumeAuthSession(pending.record, in: transaction)
+            let signedIn = if let address = pending.state.setupAddress {
+                try await adoptSetUpEmail(address, for: user, pool: pool, in: transaction)
+            } else { user }
             if pending.state.firstFactor == true {
                 return try await completion.completePasswordless(
-                    user, factor: challenge, pool: pool, client: client, device: pending.state.deviceKey, in: transaction)
+                    signedIn, factor: challenge, pool: pool, client: client, device: pending.state.deviceKey, in: transaction)
             }
             return try await completion.completeFirstFactor(
-                user, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
+                signedIn, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
         }
         return try await tokenFamilies.outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
@@ -73,25 +77,6 @@ extension SignIn {
             }
             try await authSessions.consumeAuthSession(pending.record, in: transaction)
             return try await challenges.askForFactor(answer, user: user, state: pending.state, pool: pool, client: client, in: transaction)
-        }
-        return try await tokenFamilies.outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
-    }
-
-    /// MFA_SETUP answered, once VerifySoftwareToken verified the new app with this session:
-    /// the user is signed in.
-    func answerMfaSetup(_ responses: [String: String], session: String, clientMetadata: [String: String]?,
-                        pool: PoolRecord, client: ClientRecord) async throws -> AuthOutcome {
-        let username = try AuthParameter.require(AuthParameter.username, in: responses)
-        let result = try await store.transaction { transaction in
-            let (pending, user) = try await authSessions.openMfaSession(
-                session, challenge: .mfaSetup, username: username, responses: responses, pool: pool, client: client,
-                in: transaction)
-            guard pending.state.verified else {
-                throw CognitoError.invalidParameter("Set up an authenticator app first (AssociateSoftwareToken, VerifySoftwareToken).")
-            }
-            try await authSessions.consumeAuthSession(pending.record, in: transaction)
-            return try await completion.completeFirstFactor(
-                user, pool: pool, client: client, askingForMfa: false, device: pending.state.deviceKey, in: transaction)
         }
         return try await tokenFamilies.outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
@@ -131,9 +116,10 @@ extension SignIn {
 
 extension SignIn {
     /// SMS_MFA (`SMS_MFA_CODE`), EMAIL_OTP (`EMAIL_OTP_CODE`) or SMS_OTP (`SMS_OTP_CODE`)
-    /// answered: the code sent for this session, to the address the user still has. EMAIL_OTP
-    /// and SMS_OTP may be a choice-based sign-in's first factor: answered alike, and no second
-    /// factor follows either.
+    /// answered: the code sent for this session, to the address the user still has (or, for
+    /// email MFA being set up, to the address the MFA_SETUP answer gave). EMAIL_OTP and SMS_OTP
+    /// may be a choice-based sign-in's first factor: answered alike, and no second factor
+    /// follows either.
     func answerSentMfaCode(_ challenge: ChallengeNameType, _ responses: [String: String], session: String,
                            clientMetadata: [String: String]?, pool: PoolRecord, client: ClientRecord) async throws
         -> AuthOutcome
@@ -148,7 +134,7 @@ extension SignIn {
             challenge, responses: responses, session: session, clientMetadata: clientMetadata, pool: pool, client: client
         ) { state, user, _ in
             guard let expected = state.codeHash, let attribute = state.codeAttribute,
-                let address = user.destination(for: attribute)?.address
+                let address = state.setupAddress ?? user.destination(for: attribute)?.address
             else { return false }
             return ConstantTime.equals(challenges.mfaCodeHash(code, user: user, address: address), expected)
         }
