@@ -121,6 +121,15 @@ Where Cognate does differently from Cognito on purpose:
   SAML assertions, no tokens of other providers); the requesting client gives its secret when
   it has one (its secret authorizes the call, not SigV4); the new token keeps the subject's
   sign-in, so signing it out ends the new token too.
+- **SAML providers**: a `MetadataURL` is fetched when the provider is created or updated
+  (Cognito refreshes it within six hours: update the provider to refresh it), on any port (Cognito
+  takes 80 and 443 only); an app client that takes IdP-initiated sign-in must offer SAML
+  providers only, which Cognate checks when the response arrives (Cognito refuses the client
+  configuration); an attribute with several values maps as `[a, b]` (Cognito documents the
+  encoding of each value, not the joining); a response with a status other than Success goes back
+  to the app as `invalid_request` with the status; the hosted pages accept a LogoutResponse by
+  POST only and do not take the IdP's own LogoutRequests (IdP-initiated logout), as Cognito
+  documents none.
 - **Dev mode** (`cognate serve` without `--mode production`) accepts any credentials, keeps
   every message in an outbox, answers only to local names and refuses admin operations from
   web pages (docs/security.md).
