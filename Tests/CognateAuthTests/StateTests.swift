@@ -1,4 +1,5 @@
 import CognateAuth
+import CognateProtocol
 import Foundation
 import Testing
 
@@ -156,6 +157,22 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         try await client.signOutOfWebUI(logoutURL: logoutURL, globally: globally, presenter: presenter)
     }
     func fetchDevices() async throws -> [AuthDevice] { try await client.fetchDevices() }
+    func currentDevice() async throws -> RememberedDevice? { try await client.currentDevice() }
+    func rememberDevice() async throws { try await client.rememberDevice() }
+    func deregister() async throws -> SignOutResult { try await client.deregister() }
+    func pinPolicy() async throws -> PinPolicy? { try await client.pinPolicy() }
+    func registerPIN(_ pin: String) async throws { try await client.registerPIN(pin) }
+    func changePIN(from current: String, to new: String) async throws { try await client.changePIN(from: current, to: new) }
+    func signIn(withPIN pin: String, profile name: String?) async throws -> SignInStep {
+        try await client.signIn(withPIN: pin, profile: name)
+    }
+    func lock() async throws -> SignOutResult { try await client.lock() }
+    func pinProfiles() async throws -> [PINProfile] { try await client.pinProfiles() }
+    func deregister(profile name: String) async throws -> SignOutResult { try await client.deregister(profile: name) }
+    func setMFAPreference(_ kind: MFACodeChallenge.Kind, enabled: Bool, preferred: Bool) async throws {
+        try await client.setMFAPreference(kind, enabled: enabled, preferred: preferred)
+    }
+    func fetchMFAPreference() async throws -> (enabled: [String], preferred: String?) { try await client.fetchMFAPreference() }
     func forgetDevice() async throws { try await client.forgetDevice() }
     func forgetDevice(deviceKey: String) async throws { try await client.forgetDevice(deviceKey: deviceKey) }
     func setUpTOTP() async throws -> TOTPSetup { try await client.setUpTOTP() }

@@ -1,3 +1,4 @@
+import CognateProtocol
 import Foundation
 
 /// Everything an app does with an ``AuthClient``, as a protocol: hold an `any AuthProviding`
@@ -51,6 +52,8 @@ public protocol AuthProviding: Sendable {
     func setUpTOTP() async throws -> TOTPSetup
     func verifyTOTPSetup(code: String, friendlyName: String?) async throws
     func setTOTPPreference(enabled: Bool) async throws
+    func setMFAPreference(_ kind: MFACodeChallenge.Kind, enabled: Bool, preferred: Bool) async throws
+    func fetchMFAPreference() async throws -> (enabled: [String], preferred: String?)
 
     // MARK: Web sign-in
     func signInWithWebUI(callbackURL: URL, scopes: [String], provider: String?, presenter: any WebUIPresenter) async throws
@@ -60,8 +63,23 @@ public protocol AuthProviding: Sendable {
 
     // MARK: Devices
     func fetchDevices() async throws -> [AuthDevice]
+    func currentDevice() async throws -> RememberedDevice?
+    func rememberDevice() async throws
     func forgetDevice() async throws
     func forgetDevice(deviceKey: String) async throws
+    @discardableResult
+    func deregister() async throws -> SignOutResult
+
+    // MARK: PIN sign-in and profiles
+    func pinPolicy() async throws -> PinPolicy?
+    func registerPIN(_ pin: String) async throws
+    func changePIN(from current: String, to new: String) async throws
+    func signIn(withPIN pin: String, profile name: String?) async throws -> SignInStep
+    @discardableResult
+    func lock() async throws -> SignOutResult
+    func pinProfiles() async throws -> [PINProfile]
+    @discardableResult
+    func deregister(profile name: String) async throws -> SignOutResult
 
     // MARK: Session
     func currentSession() async throws -> AuthTokens
@@ -133,6 +151,14 @@ extension AuthProviding {
 
     public func confirmSignIn(mfaType: MFACodeChallenge.Kind) async throws -> SignInStep {
         try await confirmSignIn(mfaType: mfaType, clientMetadata: [:])
+    }
+
+    public func signIn(withPIN pin: String) async throws -> SignInStep {
+        try await signIn(withPIN: pin, profile: nil)
+    }
+
+    public func setMFAPreference(_ kind: MFACodeChallenge.Kind, enabled: Bool) async throws {
+        try await setMFAPreference(kind, enabled: enabled, preferred: false)
     }
 
     public func confirmSignIn(mfaSetup kind: MFACodeChallenge.Kind, email: String? = nil) async throws -> SignInStep {
