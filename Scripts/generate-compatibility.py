@@ -123,9 +123,9 @@ Where Cognate does differently from Cognito on purpose:
   sign-in, so signing it out ends the new token too.
 - **SAML providers**: a `MetadataURL` is fetched when the provider is created or updated
   (Cognito refreshes it within six hours: update the provider to refresh it), on any port (Cognito
-  takes 80 and 443 only); an app client that takes IdP-initiated sign-in must offer SAML
-  providers only, which Cognate checks when the response arrives (Cognito refuses the client
-  configuration); an attribute with several values maps as `[a, b]` (Cognito documents the
+  takes 80 and 443 only); the refusal of an app client that mixes an IdP-initiated SAML provider
+  with other providers is `InvalidParameterException` with Cognate's own message (Cognito
+  documents the rule, not the error); an attribute with several values maps as `[a, b]` (Cognito documents the
   encoding of each value, not the joining); a response with a status other than Success goes back
   to the app as `invalid_request` with the status; the hosted pages accept a LogoutResponse by
   POST only and do not take the IdP's own LogoutRequests (IdP-initiated logout), as Cognito

@@ -281,20 +281,23 @@ def test_idp_initiated_sign_in(server, idp, saml_idp):
     answer = post_response(server, saml_idp.response(sp, acs, "lee", attributes("l@x.example"), in_response_to="_x"), relay)
     assert "InResponseTo" in parse_qs(urlparse(answer.headers["Location"]).query)["error_description"][0]
 
-    # A client that also offers the pool's own sign-in takes no IdP-initiated sign-in.
-    idp.update_user_pool_client(
-        UserPoolId=pool["Id"], ClientId=client["ClientId"], CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
-        AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True,
-        SupportedIdentityProviders=["Corp", "COGNITO"])
-    answer = post_response(server, saml_idp.response(sp, acs, "lee", attributes("l@x.example")), relay)
-    assert "SAML providers only" in parse_qs(urlparse(answer.headers["Location"]).query)["error_description"][0]
-
-    # Without IDPInit the provider takes none.
+    # As in Cognito, a client that offers such a provider offers SAML providers only: not the
+    # pool's own sign-in; and such a client's provider cannot start accepting IdP-initiated sign-in.
+    with cognito_error("InvalidParameterException", contains="can offer only SAML providers, not COGNITO"):
+        idp.update_user_pool_client(
+            UserPoolId=pool["Id"], ClientId=client["ClientId"], CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
+            AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True,
+            SupportedIdentityProviders=["Corp", "COGNITO"])
     idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Corp",
                                  ProviderDetails={"MetadataFile": saml_idp.metadata()})
     idp.update_user_pool_client(
         UserPoolId=pool["Id"], ClientId=client["ClientId"], CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
-        AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True, SupportedIdentityProviders=["Corp"])
+        AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True, SupportedIdentityProviders=["Corp", "COGNITO"])
+    with cognito_error("InvalidParameterException", contains="offers COGNITO"):
+        idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Corp",
+                                     ProviderDetails={"MetadataFile": saml_idp.metadata(), "IDPInit": "true"})
+
+    # Without IDPInit the provider takes none.
     answer = post_response(server, saml_idp.response(sp, acs, "lee", attributes("l@x.example")), relay)
     assert "does not accept IdP-initiated" in parse_qs(urlparse(answer.headers["Location"]).query)["error_description"][0]
 

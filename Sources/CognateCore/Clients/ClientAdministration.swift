@@ -26,7 +26,11 @@ extension ClientAdministration {
         for _ in 0..<5 {
             client.clientId = random.string(26, from: Alphabet.lowerAlphanumeric)
             do {
-                try await store.write { [client] in try await $0.insertClient(client) }
+                try await store.write { [client] transaction in
+                    try await IdPInitiatedClients.check(
+                        client.settings.supportedIdentityProviders ?? [], poolId: pool.id, in: transaction)
+                    try await transaction.insertClient(client)
+                }
                 return CreateUserPoolClientResponse(userPoolClient: describe(client))
             } catch StoreError.conflict(.client) {
                 continue
@@ -50,6 +54,7 @@ extension ClientAdministration {
             guard var client = try await transaction.client(id: request.clientId), client.poolId == pool.id else {
                 throw PoolDirectory.clientNotFound(request.clientId)
             }
+            try await IdPInitiatedClients.check(settings.supportedIdentityProviders ?? [], poolId: pool.id, in: transaction)
             let secret = client.settings.clientSecret
             client.settings = settings
             client.settings.clientSecret = secret

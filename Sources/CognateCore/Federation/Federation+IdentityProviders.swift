@@ -23,7 +23,12 @@ extension Federation {
             attributeMapping: ProviderPreset.completedMapping(request.attributeMapping ?? [:], type: request.providerType), identifiers: request.idpIdentifiers ?? [], createdAt: now,
             updatedAt: now)
         do {
-            try await store.write { try await $0.insertIdentityProvider(provider) }
+            try await store.write { transaction in
+                if provider.type == .saml, SAMLProviderDetails.isTrue(provider.details, SAMLProviderDetails.idpInitiated) {
+                    try await IdPInitiatedClients.check(enabling: provider.name, poolId: provider.poolId, in: transaction)
+                }
+                try await transaction.insertIdentityProvider(provider)
+            }
         } catch StoreError.conflict(.identityProvider) {
             throw CognitoError(.duplicateProvider, "A provider with the name \(request.providerName) already exists in this user pool.")
         }
@@ -54,7 +59,12 @@ extension Federation {
         if let identifiers = request.idpIdentifiers { provider.identifiers = identifiers }
         provider.updatedAt = time.now
         let updated = provider
-        try await store.write { try await $0.updateIdentityProvider(updated) }
+        try await store.write { transaction in
+            if updated.type == .saml, SAMLProviderDetails.isTrue(updated.details, SAMLProviderDetails.idpInitiated) {
+                try await IdPInitiatedClients.check(enabling: updated.name, poolId: updated.poolId, in: transaction)
+            }
+            try await transaction.updateIdentityProvider(updated)
+        }
         await discovery.drop(DiscoveryDocuments.Key(poolId: updated.poolId, provider: updated.name))
         return UpdateIdentityProviderResponse(identityProvider: updated.wire)
     }
