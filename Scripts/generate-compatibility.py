@@ -121,9 +121,10 @@ Where Cognate does differently from Cognito on purpose:
   SAML assertions, no tokens of other providers); the requesting client gives its secret when
   it has one (its secret authorizes the call, not SigV4); the new token keeps the subject's
   sign-in, so signing it out ends the new token too.
-- **SAML providers**: a `MetadataURL` is fetched when the provider is created or updated
-  (Cognito refreshes it within six hours: update the provider to refresh it), on any port (Cognito
-  takes 80 and 443 only); the refusal of an app client that mixes an IdP-initiated SAML provider
+- **SAML providers**: a `MetadataURL` may use any port (Cognito takes 80 and 443 only); what
+  DescribeIdentityProvider shows (`SSORedirectBindingURI`, `SLORedirectBindingURI`) is read
+  when the provider is created or updated, while sign-ins use the URL's document of the last six
+  hours; the refusal of an app client that mixes an IdP-initiated SAML provider
   with other providers is `InvalidParameterException` with Cognate's own message (Cognito
   documents the rule, not the error); an attribute with several values maps as `[a, b]` (Cognito documents the
   encoding of each value, not the joining); a response with a status other than Success goes back

@@ -34,9 +34,9 @@ struct TestEnvironment {
     let store: SQLStore
 
     /// Runs `body` with a fresh environment and closes its database afterwards.
-    static func with(configuration: CoreConfiguration = CoreConfiguration(),
+    static func with(configuration: CoreConfiguration = CoreConfiguration(), upstream: (any UpstreamHTTP)? = nil,
                      _ body: (TestEnvironment) async throws -> Void) async throws {
-        let env = try await make(configuration: configuration)
+        let env = try await make(configuration: configuration, upstream: upstream)
         do {
             try await body(env)
         } catch {
@@ -46,12 +46,18 @@ struct TestEnvironment {
         await env.store.close()
     }
 
-    private static func make(configuration: CoreConfiguration) async throws -> TestEnvironment {
+    private static func make(configuration: CoreConfiguration, upstream: (any UpstreamHTTP)?) async throws -> TestEnvironment {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cognate-core-\(UUID().uuidString)")
         let store = try await SQLStore.open(directory.appendingPathComponent("test.sqlite").path, logger: Logger(label: "test"))
         let time = ManualTime()
         let delivery = CapturingDelivery()
-        let service = try await IdentityService.start(store: store, delivery: delivery, configuration: configuration, time: time)
+        let service: IdentityService
+        if let upstream {
+            service = try await IdentityService.start(
+                store: store, channels: DeliveryChannels(delivery), configuration: configuration, time: time, upstream: upstream)
+        } else {
+            service = try await IdentityService.start(store: store, delivery: delivery, configuration: configuration, time: time)
+        }
         return TestEnvironment(service: service, time: time, delivery: delivery, store: store)
     }
 

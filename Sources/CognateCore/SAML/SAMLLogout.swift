@@ -25,7 +25,7 @@ struct SAMLLogout: Sendable {
         guard let (pool, client) = try? await federation.directory.requireClient(clientId), pool.id == session.poolId,
             let provider = try await federation.store.read({ try await $0.identityProvider(poolId: pool.id, name: session.provider) }),
             provider.type == .saml, SAMLProviderDetails.isTrue(provider.details, SAMLProviderDetails.signOut),
-            let metadata = try? SAMLProviderDetails.metadata(of: provider, now: federation.time.now),
+            let metadata = try? await federation.saml.currentMetadata(of: provider),
             let endpoint = metadata.singleLogoutRedirect
         else { return nil }
         let requestID = "_" + federation.random.bytes(16).map { String(format: "%02x", $0) }.joined()

@@ -49,7 +49,7 @@ struct SAMLSignIn: Sendable {
     /// The provider's SingleSignOnService address with the AuthnRequest, for `browser`.
     func begin(_ request: AuthorizationRequest, provider: IdentityProviderRecord, pool: PoolRecord, client: ClientRecord,
                browser: BrowserBinding) async throws -> String {
-        let metadata = try SAMLProviderDetails.metadata(of: provider, now: federation.time.now)
+        let metadata = try await currentMetadata(of: provider)
         guard let destination = metadata.singleSignOnRedirect else { throw SAMLError("The provider has no redirect SingleSignOnService.") }
         let requestID = "_" + federation.random.bytes(16).map { String(format: "%02x", $0) }.joined()
         let relayState = try await federation.store.write { transaction in
@@ -111,7 +111,7 @@ struct SAMLSignIn: Sendable {
     {
         let (pool, client, state) = opened
         let provider = try await requireProvider(state.provider, pool: pool, request: state.request)
-        let assertion = try verify(response, provider: provider, pool: pool, inResponseTo: state.requestID, request: state.request)
+        let assertion = try await verify(response, provider: provider, pool: pool, inResponseTo: state.requestID, request: state.request)
         let answered = SAMLAnsweredState(
             request: state.request, provider: provider.name, subject: assertion.nameID, issuer: assertion.issuer,
             claims: Self.claims(of: assertion), session: SAMLSessionReference(assertion, provider: provider.name, poolId: pool.id),
@@ -165,7 +165,7 @@ struct SAMLSignIn: Sendable {
         guard !(client.settings.supportedIdentityProviders ?? []).contains("COGNITO"), offered.allSatisfy({ $0.type == .saml }) else {
             throw refuse("An app client that takes IdP-initiated SAML sign-in may offer SAML providers only.")
         }
-        let assertion = try verify(response, provider: provider, pool: pool, inResponseTo: nil, request: request)
+        let assertion = try await verify(response, provider: provider, pool: pool, inResponseTo: nil, request: request)
         do {
             try await federation.store.write { transaction in
                 _ = try await federation.authSessions.openAuthSession(
@@ -193,10 +193,43 @@ struct SAMLSignIn: Sendable {
         return provider
     }
 
+    /// Cognito's longest wait before a `MetadataURL` is read again.
+    static let metadataLifetime: TimeInterval = 6 * 60 * 60
+
+    /// The provider's metadata as of now: the stored document, or — for a `MetadataURL` stored
+    /// more than six hours ago — the URL's current document, kept per node for six hours
+    /// (``DiscoveryDocuments``; a change of the provider drops it). A document that cannot be
+    /// fetched or read leaves the stored one in use for a minute, and is logged.
+    func currentMetadata(of provider: IdentityProviderRecord) async throws -> IdentityProviderMetadata {
+        let now = federation.time.now
+        let stored = try SAMLProviderDetails.metadata(of: provider, now: now)
+        guard let url = provider.details[SAMLProviderDetails.metadataURL].flatMap(URL.init(string:)),
+            now.timeIntervalSince(provider.updatedAt) > Self.metadataLifetime
+        else { return stored }
+        let federation = self.federation
+        let kept = try? await federation.discovery.document(
+            DiscoveryDocuments.Key(poolId: provider.poolId, provider: provider.name),
+            version: "saml \(provider.updatedAt.timeIntervalSince1970) \(url.absoluteString)", now: now
+        ) {
+            do {
+                let document = try await federation.fetchMetadata(url)
+                _ = try IdentityProviderMetadata.parse(document, now: now)
+                return (["document": .string(document)], Self.metadataLifetime)
+            } catch {
+                federation.log("saml: \(provider.name): its MetadataURL could not be read again (\(error)); the stored metadata stays in use")
+                return ([:], DiscoveryDocuments.shortest)
+            }
+        }
+        guard let document = kept?["document"]?.stringValue,
+            let current = try? IdentityProviderMetadata.parse(document, now: now)
+        else { return stored }
+        return current
+    }
+
     private func verify(_ response: String, provider: IdentityProviderRecord, pool: PoolRecord, inResponseTo: String?,
-                        request: AuthorizationRequest) throws -> VerifiedAssertion {
+                        request: AuthorizationRequest) async throws -> VerifiedAssertion {
         do {
-            let metadata = try SAMLProviderDetails.metadata(of: provider, now: federation.time.now)
+            let metadata = try await currentMetadata(of: provider)
             return try SAMLResponseVerifier.verify(base64: response, expecting: ResponseExpectations(
                 identityProvider: metadata, entityID: Self.entityID(of: pool.id), assertionConsumer: assertionConsumer,
                 inResponseTo: inResponseTo, decryptionKey: provider.details[SAMLProviderDetails.encryptionKey],
