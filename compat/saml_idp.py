@@ -4,7 +4,9 @@ LogoutRequests from the redirect binding (checking their signatures with the poo
 certificate), and makes signed (optionally encrypted) responses for the test to post as a
 provider's page would. Its metadata is served over HTTP for `MetadataURL`."""
 import base64
+import contextlib
 import datetime
+import functools
 import shutil
 import tempfile
 from pathlib import Path
@@ -13,6 +15,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
+import saml2.entity
 from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT
 from saml2.config import IdPConfig
 from saml2.metadata import entity_descriptor
@@ -23,6 +26,27 @@ from saml2.sigver import verify_redirect_signature
 from helpers import QuietHandler, local_http_server
 
 XMLSEC = shutil.which("xmlsec1")
+AES256_CBC = "http://www.w3.org/2001/04/xmlenc#aes256-cbc"
+AES128_GCM = "http://www.w3.org/2009/xmlenc11#aes128-gcm"
+TRIPLE_DES = "http://www.w3.org/2001/04/xmlenc#tripledes-cbc"
+RSA_OAEP = "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p"
+RSA_1_5 = "http://www.w3.org/2001/04/xmlenc#rsa-1_5"
+
+
+SESSION_KEYS = {AES256_CBC: "aes-256", AES128_GCM: "aes-128", TRIPLE_DES: "des-192"}
+
+
+@contextlib.contextmanager
+def encryption(server, cipher, key_transport):
+    """pysaml2 encrypts with Triple DES unless told otherwise, and has no option for it: its
+    template function and the session key it asks xmlsec1 for are set for the duration."""
+    original = saml2.entity.pre_encryption_part
+    saml2.entity.pre_encryption_part = functools.partial(original, msg_enc=cipher, key_enc=key_transport)
+    server.sec.encrypt_assertion = functools.partial(server.sec.encrypt_assertion, key_type=SESSION_KEYS[cipher])
+    try:
+        yield
+    finally:
+        saml2.entity.pre_encryption_part = original
 
 
 def key_and_certificate(common_name, days=365):
@@ -128,18 +152,19 @@ class SAMLIdentityProvider:
         return server.parse_authn_request(query["SAMLRequest"], BINDING_HTTP_REDIRECT).message
 
     def response(self, sp_entity_id, acs, user, attributes, in_response_to=None, encrypt_for=None,
-                 sign_assertion=True, sign_response=False, session_index=None):
+                 sign_assertion=True, sign_response=False, session_index=None, cipher=AES256_CBC, key_transport=RSA_OAEP):
         """A base64 SAMLResponse for `user` (the NameID) with `attributes` (name → [values])."""
         server = self.server()
         extra = {}
         if encrypt_for:
             extra = {"encrypt_assertion": True, "encrypted_advice_attributes": False,
                      "encrypt_cert_assertion": encrypt_for}
-        response = server.create_authn_response(
-            identity=attributes, in_response_to=in_response_to, destination=acs, sp_entity_id=sp_entity_id,
-            name_id=NameID(format=NAMEID_FORMAT_PERSISTENT, text=user), sign_assertion=sign_assertion,
-            sign_response=sign_response, authn={"class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:Password",
-                                                "authn_auth": self.entity_id}, **extra)
+        with encryption(server, cipher, key_transport):
+            response = server.create_authn_response(
+                identity=attributes, in_response_to=in_response_to, destination=acs, sp_entity_id=sp_entity_id,
+                name_id=NameID(format=NAMEID_FORMAT_PERSISTENT, text=user), sign_assertion=sign_assertion,
+                sign_response=sign_response, authn={"class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:Password",
+                                                    "authn_auth": self.entity_id}, **extra)
         text = str(response)
         if session_index is not None:
             assert "SessionIndex" in text

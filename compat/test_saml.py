@@ -16,7 +16,7 @@ import requests
 pytestmark = pytest.mark.filterwarnings("ignore:CFB has been moved")
 
 from helpers import cognito_error, unique, verify_token
-from saml_idp import SAMLIdentityProvider, key_and_certificate, pem_of_base64_der
+from saml_idp import AES128_GCM, RSA_1_5, TRIPLE_DES, SAMLIdentityProvider, key_and_certificate, pem_of_base64_der
 from test_oauth import CALLBACK, app_session, authorize
 
 EMAIL_CLAIM = "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"
@@ -190,10 +190,15 @@ def test_responses_a_service_provider_must_refuse(server, idp, saml_idp):
         return posted
 
     def refused(answer, reason):
+        """Back to the app with one answer whatever failed (none tells about an encrypted
+        assertion's plaintext); the reason is in the server's log."""
         assert answer.status_code == 302, (answer.status_code, answer.text[:300])
         location = answer.headers["Location"]
         assert location.startswith(CALLBACK + "?error=invalid_request"), location
-        assert reason in parse_qs(urlparse(location).query)["error_description"][0], location
+        assert parse_qs(urlparse(location).query)["error_description"][0] == \
+            "Signing in with Corp failed: its SAML response was refused."
+        logged = [line for line in server.log_path.read_text().splitlines() if "saml: Corp: response refused" in line]
+        assert logged and reason in logged[-1], (reason, logged[-1:])
 
     good = lambda request_id: saml_idp.response(sp, acs, "kim", attributes("kim@corp.example.com"), in_response_to=request_id)
     assert attempt(good).headers["Location"].startswith(CALLBACK + "?code=")
@@ -235,7 +240,7 @@ def test_responses_a_service_provider_must_refuse(server, idp, saml_idp):
 
     # For another service provider (audience), another request.
     refused(attempt(lambda rid: saml_idp.response("urn:amazon:cognito:sp:other", acs, "kim", attributes("k@x.example"),
-                                                  in_response_to=rid)), f"not {sp}")
+                                                  in_response_to=rid)), f"another audience, not {sp}")
     refused(attempt(lambda rid: saml_idp.response(sp, acs, "kim", attributes("k@x.example"), in_response_to="_other")),
             "another request")
 
@@ -243,10 +248,22 @@ def test_responses_a_service_provider_must_refuse(server, idp, saml_idp):
     elsewhere = attempt(good, finish_with=requests.Session())
     assert elsewhere.status_code == 400 and "another browser" in elsewhere.text
 
-    # Encryption required: a plain assertion is refused.
-    idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Corp",
-                                 ProviderDetails={"MetadataFile": saml_idp.metadata(), "EncryptedResponses": "true"})
+    # Encryption required: a plain assertion is refused; so are ciphers and key transports
+    # outside AES and RSA-OAEP (Triple DES, RSA PKCS #1 v1.5: a padding oracle's food).
+    provider = idp.update_identity_provider(
+        UserPoolId=pool["Id"], ProviderName="Corp",
+        ProviderDetails={"MetadataFile": saml_idp.metadata(), "EncryptedResponses": "true"})["IdentityProvider"]
     refused(attempt(good), "must encrypt")
+    encryption = pem_of_base64_der(provider["ProviderDetails"]["ActiveEncryptionCertificate"])
+    saml_idp.service_providers.clear()
+    saml_idp.trust(pool["Id"], server.endpoint, provider["ProviderDetails"]["ActiveEncryptionCertificate"])
+
+    def encrypted(**kind):
+        return lambda rid: saml_idp.response(sp, acs, "kim", attributes("kim@corp.example.com"), in_response_to=rid,
+                                             encrypt_for=encryption, **kind)
+    assert attempt(encrypted(cipher=AES128_GCM)).headers["Location"].startswith(CALLBACK + "?code=")
+    refused(attempt(encrypted(cipher=TRIPLE_DES)), "cannot be decrypted")
+    refused(attempt(encrypted(key_transport=RSA_1_5)), "cannot be decrypted")
 
     # Garbage and an unknown RelayState get an error page, not a 500.
     assert post_response(server, "bm90IHhtbA==", "nope").status_code == 400
@@ -279,7 +296,10 @@ def test_idp_initiated_sign_in(server, idp, saml_idp):
     assert answer.headers["Location"].startswith(CALLBACK + "?code=")
     # An unsolicited response must not claim to answer a request.
     answer = post_response(server, saml_idp.response(sp, acs, "lee", attributes("l@x.example"), in_response_to="_x"), relay)
-    assert "InResponseTo" in parse_qs(urlparse(answer.headers["Location"]).query)["error_description"][0]
+    assert parse_qs(urlparse(answer.headers["Location"]).query)["error_description"][0] == \
+        "Signing in with Corp failed: its SAML response was refused."
+    assert "must not answer a request (InResponseTo)" in server.log_path.read_text().splitlines()[-1] or \
+        any("must not answer a request" in line for line in server.log_path.read_text().splitlines()[-5:])
 
     # As in Cognito, a client that offers such a provider offers SAML providers only: not the
     # pool's own sign-in; and such a client's provider cannot start accepting IdP-initiated sign-in.

@@ -87,10 +87,17 @@ const char *cognate_xml_namespace(cognate_xml_node *node) {
     return element == NULL || element->ns == NULL ? NULL : (const char *)element->ns->href;
 }
 
-static int registerIds(xmlDocPtr doc, xmlNodePtr node) {
+/// Namespace declarations a document may make in all: SAML documents make a handful; many make
+/// inclusive canonicalization quadratic.
+#define MAX_NAMESPACE_DECLARATIONS 64
+
+static int registerIds(xmlDocPtr doc, xmlNodePtr node, int *namespaces) {
     for (xmlNodePtr cur = node; cur != NULL; cur = cur->next) {
         if (cur->type != XML_ELEMENT_NODE) continue;
-        xmlAttrPtr attr = xmlHasProp(cur, BAD_CAST "ID");
+        for (xmlNsPtr ns = cur->nsDef; ns != NULL; ns = ns->next) {
+            if (++*namespaces > MAX_NAMESPACE_DECLARATIONS) return -2;
+        }
+        xmlAttrPtr attr = xmlHasNsProp(cur, BAD_CAST "ID", NULL);
         if (attr != NULL) {
             xmlChar *value = xmlNodeListGetString(doc, attr->children, 1);
             if (value == NULL || value[0] == 0) { xmlFree(value); return -1; }
@@ -99,7 +106,8 @@ static int registerIds(xmlDocPtr doc, xmlNodePtr node) {
             if (known == NULL && xmlAddID(NULL, doc, value, attr) == NULL) { xmlFree(value); return -1; }
             xmlFree(value);
         }
-        if (registerIds(doc, cur->children) < 0) return -1;
+        int nested = registerIds(doc, cur->children, namespaces);
+        if (nested < 0) return nested;
     }
     return 0;
 }
@@ -107,13 +115,13 @@ static int registerIds(xmlDocPtr doc, xmlNodePtr node) {
 int cognate_xml_register_ids(cognate_xml_document *document) {
     xmlDocPtr doc = (xmlDocPtr)document;
     if (doc == NULL) return -1;
-    return registerIds(doc, xmlDocGetRootElement(doc));
+    int namespaces = 0;
+    return registerIds(doc, xmlDocGetRootElement(doc), &namespaces);
 }
 
 static int enableSAMLTransforms(xmlSecDSigCtxPtr ctx) {
     xmlSecTransformId references[] = {
         xmlSecTransformEnvelopedId, xmlSecTransformExclC14NId, xmlSecTransformExclC14NWithCommentsId,
-        xmlSecTransformInclC14NId, xmlSecTransformInclC14NWithCommentsId,
         xmlSecTransformSha1Id, xmlSecTransformSha256Id, xmlSecTransformSha384Id, xmlSecTransformSha512Id,
     };
     xmlSecTransformId signatures[] = {
@@ -131,14 +139,80 @@ static int enableSAMLTransforms(xmlSecDSigCtxPtr ctx) {
     return 0;
 }
 
+static const char *const DSIG = "http://www.w3.org/2000/09/xmldsig#";
+static const char *const XMLENC = "http://www.w3.org/2001/04/xmlenc#";
+
+static int isElement(xmlNodePtr node, const char *name, const char *ns) {
+    return node != NULL && node->type == XML_ELEMENT_NODE && xmlStrEqual(node->name, BAD_CAST name) &&
+        node->ns != NULL && xmlStrEqual(node->ns->href, BAD_CAST ns);
+}
+
+static xmlNodePtr firstElement(xmlNodePtr node) {
+    while (node != NULL && node->type != XML_ELEMENT_NODE) node = node->next;
+    return node;
+}
+
+static int countChildren(xmlNodePtr parent, const char *name, const char *ns, xmlNodePtr *found) {
+    int count = 0;
+    for (xmlNodePtr cur = firstElement(parent->children); cur != NULL; cur = firstElement(cur->next)) {
+        if (isElement(cur, name, ns)) {
+            if (count++ == 0 && found != NULL) *found = cur;
+        }
+    }
+    return count;
+}
+
+static int algorithmIn(xmlNodePtr node, const char *const *allowed) {
+    xmlChar *algorithm = xmlGetNoNsProp(node, BAD_CAST "Algorithm");
+    int ok = 0;
+    for (const char *const *candidate = allowed; algorithm != NULL && *candidate != NULL; candidate++) {
+        if (xmlStrEqual(algorithm, BAD_CAST *candidate)) ok = 1;
+    }
+    xmlFree(algorithm);
+    return ok;
+}
+
+/// The shape SAML's profile gives an enveloped signature (SAML core 5.4), checked before any
+/// digest is computed: one Reference, to `#parentId`, with at most the enveloped-signature and
+/// an exclusive canonicalization transform. Anything else costs nothing to refuse.
+static int hasSAMLSignatureShape(xmlNodePtr signature, const xmlChar *parentId) {
+    xmlNodePtr signedInfo = NULL;
+    if (countChildren(signature, "SignedInfo", DSIG, &signedInfo) != 1) return 0;
+    xmlNodePtr reference = NULL;
+    if (countChildren(signedInfo, "Reference", DSIG, &reference) != 1) return 0;
+    xmlChar *uri = xmlGetNoNsProp(reference, BAD_CAST "URI");
+    int sameElement = uri != NULL && uri[0] == '#' && xmlStrEqual(uri + 1, parentId);
+    xmlFree(uri);
+    if (!sameElement) return 0;
+    xmlNodePtr transforms = NULL;
+    int transformLists = countChildren(reference, "Transforms", DSIG, &transforms);
+    if (transformLists > 1) return 0;
+    if (transformLists == 1) {
+        static const char *const allowed[] = {
+            "http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#",
+            "http://www.w3.org/2001/10/xml-exc-c14n#WithComments", NULL,
+        };
+        int count = 0;
+        for (xmlNodePtr cur = firstElement(transforms->children); cur != NULL; cur = firstElement(cur->next)) {
+            if (!isElement(cur, "Transform", DSIG) || !algorithmIn(cur, allowed)) return 0;
+            if (++count > 2) return 0;
+        }
+    }
+    return 1;
+}
+
 int cognate_xmlsec_verify_enveloped(cognate_xml_node *signatureNode, const unsigned char *certificate, int length) {
     xmlNodePtr signature = (xmlNodePtr)signatureNode;
     if (cognate_xmlsec_start() < 0 || signature == NULL || certificate == NULL || length <= 0) return -1;
     if (!xmlSecCheckNodeName(signature, xmlSecNodeSignature, xmlSecDSigNs)) return -1;
     xmlNodePtr parent = signature->parent;
     if (parent == NULL || parent->type != XML_ELEMENT_NODE) return -1;
-    xmlChar *parentId = xmlGetProp(parent, BAD_CAST "ID");
+    xmlChar *parentId = xmlGetNoNsProp(parent, BAD_CAST "ID");
     if (parentId == NULL) return 0;
+    if (!hasSAMLSignatureShape(signature, parentId)) {
+        xmlFree(parentId);
+        return 0;
+    }
 
     int result = -1;
     xmlSecDSigCtxPtr ctx = NULL;
@@ -168,10 +242,54 @@ done:
     return result;
 }
 
+static const char *const BLOCK_CIPHERS[] = {
+    "http://www.w3.org/2001/04/xmlenc#aes128-cbc", "http://www.w3.org/2001/04/xmlenc#aes192-cbc",
+    "http://www.w3.org/2001/04/xmlenc#aes256-cbc", "http://www.w3.org/2009/xmlenc11#aes128-gcm",
+    "http://www.w3.org/2009/xmlenc11#aes192-gcm", "http://www.w3.org/2009/xmlenc11#aes256-gcm", NULL,
+};
+static const char *const KEY_TRANSPORTS[] = {
+    "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p", "http://www.w3.org/2009/xmlenc11#rsa-oaep", NULL,
+};
+
+/// Brings `encryptedData` into the one shape decrypted here: AES (CBC or GCM) content, its key in
+/// one xenc:EncryptedKey by RSA-OAEP, inside ds:KeyInfo — an EncryptedKey given as the
+/// EncryptedData's sibling (referenced by a RetrievalMethod) is moved there. 0, or -1 when the
+/// shape or an algorithm is another.
+static int normalizeEncryptedData(xmlNodePtr encryptedData) {
+    xmlNodePtr method = NULL;
+    if (countChildren(encryptedData, "EncryptionMethod", XMLENC, &method) != 1 || !algorithmIn(method, BLOCK_CIPHERS)) return -1;
+    xmlNodePtr keyInfo = NULL;
+    if (countChildren(encryptedData, "KeyInfo", DSIG, &keyInfo) != 1) return -1;
+    xmlNodePtr child = firstElement(keyInfo->children);
+    if (child == NULL || firstElement(child->next) != NULL) return -1;
+    xmlNodePtr encryptedKey = NULL;
+    if (isElement(child, "EncryptedKey", XMLENC)) {
+        encryptedKey = child;
+    } else if (isElement(child, "RetrievalMethod", DSIG) && encryptedData->parent != NULL) {
+        if (countChildren(encryptedData->parent, "EncryptedKey", XMLENC, &encryptedKey) != 1) return -1;
+        xmlUnlinkNode(child);
+        xmlFreeNode(child);
+        xmlUnlinkNode(encryptedKey);
+        if (xmlAddChild(keyInfo, encryptedKey) == NULL) return -1;
+    } else {
+        return -1;
+    }
+    xmlNodePtr transport = NULL;
+    if (countChildren(encryptedKey, "EncryptionMethod", XMLENC, &transport) != 1 || !algorithmIn(transport, KEY_TRANSPORTS)) return -1;
+    xmlNodePtr keyInfoOfKey = NULL;
+    if (countChildren(encryptedKey, "KeyInfo", DSIG, &keyInfoOfKey) > 1) return -1;
+    if (keyInfoOfKey != NULL && (countChildren(keyInfoOfKey, "EncryptedKey", XMLENC, NULL) > 0 ||
+                                 countChildren(keyInfoOfKey, "RetrievalMethod", DSIG, NULL) > 0)) {
+        return -1;
+    }
+    return 0;
+}
+
 int cognate_xmlsec_decrypt(cognate_xml_node *encryptedNode, const unsigned char *keyPEM, int length) {
     xmlNodePtr encryptedData = (xmlNodePtr)encryptedNode;
     if (cognate_xmlsec_start() < 0 || encryptedData == NULL || keyPEM == NULL || length <= 0) return -1;
     if (!xmlSecCheckNodeName(encryptedData, xmlSecNodeEncryptedData, xmlSecEncNs)) return -1;
+    if (normalizeEncryptedData(encryptedData) < 0) return -1;
     int result = -1;
     xmlSecEncCtxPtr ctx = NULL;
     xmlSecKeysMngrPtr manager = xmlSecKeysMngrCreate();
@@ -182,7 +300,10 @@ int cognate_xmlsec_decrypt(cognate_xml_node *encryptedNode, const unsigned char 
     ctx = xmlSecEncCtxCreate(manager);
     if (ctx == NULL) goto done;
     ctx->transformCtx.enabledUris = xmlSecTransformUriTypeNone;
-    ctx->keyInfoReadCtx.retrievalMethodCtx.enabledUris = xmlSecTransformUriTypeSameDocument;
+    ctx->keyInfoReadCtx.retrievalMethodCtx.enabledUris = xmlSecTransformUriTypeNone;
+    ctx->keyInfoReadCtx.maxEncryptedKeyLevel = 1;
+    // Only an EncryptedKey gives the content key: never a key written into the document.
+    if (xmlSecPtrListAdd(&(ctx->keyInfoReadCtx.enabledKeyData), (void *)xmlSecKeyDataEncryptedKeyId) < 0) goto done;
     if (xmlSecEncCtxDecrypt(ctx, encryptedData) < 0 || ctx->result == NULL || !ctx->resultReplaced) goto done;
     result = 0;
 done:

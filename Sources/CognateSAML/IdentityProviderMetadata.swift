@@ -36,17 +36,19 @@ public struct IdentityProviderMetadata: Sendable, Equatable {
         guard let entityID = entity.attribute("entityID"), !entityID.isEmpty else {
             throw SAMLError("The metadata has no entityID.")
         }
-        func services(_ name: String) -> [String: String] {
+        /// A service's locations by binding: http or https URLs only (a browser is sent there).
+        func services(_ name: String) throws -> [String: String] {
             var found: [String: String] = [:]
             for service in descriptor.children(name, in: SAMLNamespace.metadata) {
-                if let binding = service.attribute("Binding"), let location = service.attribute("Location"), found[binding] == nil {
-                    found[binding] = location
-                }
+                guard let binding = service.attribute("Binding"), let location = service.attribute("Location") else { continue }
+                guard let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+                else { throw SAMLError("A \(name) Location in the metadata is not an http or https URL.") }
+                if found[binding] == nil { found[binding] = location }
             }
             return found
         }
-        let singleSignOn = services("SingleSignOnService")
-        guard let redirect = singleSignOn[SAMLBinding.redirect], URL(string: redirect)?.scheme != nil else {
+        let singleSignOn = try services("SingleSignOnService")
+        guard singleSignOn[SAMLBinding.redirect] != nil else {
             throw SAMLError("The metadata has no SingleSignOnService with the HTTP-Redirect binding.")
         }
         var certificates: [String] = []
@@ -65,7 +67,7 @@ public struct IdentityProviderMetadata: Sendable, Equatable {
         }
         guard !certificates.isEmpty else { throw SAMLError("The metadata has no signing certificate.") }
         return IdentityProviderMetadata(
-            entityID: entityID, singleSignOn: singleSignOn, singleLogout: services("SingleLogoutService"),
+            entityID: entityID, singleSignOn: singleSignOn, singleLogout: try services("SingleLogoutService"),
             signingCertificates: certificates, wantsSignedRequests: descriptor.attribute("WantAuthnRequestsSigned") == "true")
     }
 

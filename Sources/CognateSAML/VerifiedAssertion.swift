@@ -78,17 +78,21 @@ public enum SAMLResponseVerifier {
             throw SAMLError("The SAML response is not an XML document.")
         }
         guard response.isElement("Response", in: SAMLNamespace.protocol_) else { throw SAMLError("The document is not a SAML Response.") }
-        guard tree.registerIdentifiers() else { throw SAMLError("The SAML response repeats an ID.") }
+        try tree.registerIdentifiers()
         let idp = expected.identityProvider
 
-        if let destination = response.attribute("Destination"), destination != expected.assertionConsumer {
-            throw SAMLError("The SAML response is addressed to \(destination).")
+        let destination = response.attribute("Destination")
+        if let destination, destination != expected.assertionConsumer {
+            throw SAMLError("The SAML response is addressed to another service (Destination).")
         }
         if let issuer = response.child("Issuer", in: SAMLNamespace.assertion), issuer.text != idp.entityID {
-            throw SAMLError("The SAML response was issued by \(issuer.text), not the provider's \(idp.entityID).")
+            throw SAMLError("The SAML response was issued by another provider (Issuer).")
         }
         try checkInResponseTo(response.attribute("InResponseTo"), expected)
         let responseSigned = try verifySignature(of: response, idp: idp)
+        if responseSigned, destination == nil {
+            throw SAMLError("A signed SAML response must name its Destination.")
+        }
         let status = response.child("Status", in: SAMLNamespace.protocol_)?.child("StatusCode", in: SAMLNamespace.protocol_)
         guard let code = status?.attribute("Value") else { throw SAMLError("The SAML response has no status.") }
         guard code == success else {
@@ -105,13 +109,14 @@ public enum SAMLResponseVerifier {
             guard let data = container.child("EncryptedData", in: SAMLNamespace.encryption) else {
                 throw SAMLError("The encrypted assertion has no EncryptedData.")
             }
+            // One answer for every way decryption or what it gave can fail: different answers
+            // would tell an attacker about the plaintext (a padding oracle).
             let decrypted = key.withCString { cognate_xmlsec_decrypt(data.node, $0, Int32(strlen($0))) }
-            guard decrypted == 0 else { throw SAMLError("The encrypted assertion cannot be decrypted with the provider's key.") }
             let inside = container.elements
-            guard inside.count == 1, inside[0].isElement("Assertion", in: SAMLNamespace.assertion) else {
-                throw SAMLError("The encrypted assertion holds no Assertion.")
+            guard decrypted == 0, inside.count == 1, inside[0].isElement("Assertion", in: SAMLNamespace.assertion) else {
+                throw SAMLError("The encrypted assertion cannot be decrypted with the provider's key.")
             }
-            guard tree.registerIdentifiers() else { throw SAMLError("The SAML response repeats an ID.") }
+            try tree.registerIdentifiers()
             assertion = inside[0]
         } else {
             guard !expected.requireEncryption else { throw SAMLError("The provider must encrypt its assertions (EncryptedResponses).") }
@@ -150,7 +155,7 @@ public enum SAMLResponseVerifier {
         guard let id = assertion.attribute("ID") else { throw SAMLError("The assertion has no ID.") }
         guard let issuer = assertion.child("Issuer", in: SAMLNamespace.assertion)?.text,
             issuer == expected.identityProvider.entityID
-        else { throw SAMLError("The assertion was not issued by the provider's \(expected.identityProvider.entityID).") }
+        else { throw SAMLError("The assertion was not issued by the provider (Issuer).") }
         guard let issued = assertion.attribute("IssueInstant").flatMap(SAMLInstant.parse) else {
             throw SAMLError("The assertion has no IssueInstant.")
         }
@@ -164,8 +169,9 @@ public enum SAMLResponseVerifier {
         var confirmed = false
         for confirmation in subject.children("SubjectConfirmation", in: SAMLNamespace.assertion)
         where confirmation.attribute("Method") == "urn:oasis:names:tc:SAML:2.0:cm:bearer" {
-            guard let data = confirmation.child("SubjectConfirmationData", in: SAMLNamespace.assertion) else { continue }
-            if let recipient = data.attribute("Recipient"), recipient != expected.assertionConsumer { continue }
+            guard let data = confirmation.child("SubjectConfirmationData", in: SAMLNamespace.assertion),
+                data.attribute("Recipient") == expected.assertionConsumer
+            else { continue }
             guard let notOnOrAfter = data.attribute("NotOnOrAfter").flatMap(SAMLInstant.parse), now < notOnOrAfter.addingTimeInterval(skew)
             else { continue }
             if let notBefore = data.attribute("NotBefore").flatMap(SAMLInstant.parse), now.addingTimeInterval(skew) < notBefore { continue }
@@ -175,21 +181,28 @@ public enum SAMLResponseVerifier {
             confirmed = true
             break
         }
-        guard confirmed else { throw SAMLError("The assertion has no bearer confirmation for this service provider that is still valid.") }
+        guard confirmed else {
+            throw SAMLError("The assertion has no bearer confirmation for this assertion consumer (Recipient) that is still valid.")
+        }
 
-        if let conditions = assertion.child("Conditions", in: SAMLNamespace.assertion) {
-            if let notBefore = conditions.attribute("NotBefore").flatMap(SAMLInstant.parse), now.addingTimeInterval(skew) < notBefore {
-                throw SAMLError("The assertion is not valid yet.")
-            }
-            if let notOnOrAfter = conditions.attribute("NotOnOrAfter").flatMap(SAMLInstant.parse) {
-                guard now < notOnOrAfter.addingTimeInterval(skew) else { throw SAMLError("The assertion has expired.") }
-                expires = min(expires, notOnOrAfter)
-            }
-            for restriction in conditions.children("AudienceRestriction", in: SAMLNamespace.assertion) {
-                let audiences = restriction.children("Audience", in: SAMLNamespace.assertion).map(\.text)
-                guard audiences.contains(expected.entityID) else {
-                    throw SAMLError("The assertion is for \(audiences.joined(separator: ", ")), not \(expected.entityID).")
-                }
+        // Every pool's assertion consumer is the same URL: the audience is what ties an assertion
+        // to this pool, so it must be there.
+        guard let conditions = assertion.child("Conditions", in: SAMLNamespace.assertion) else {
+            throw SAMLError("The assertion has no Conditions (audience).")
+        }
+        let restrictions = conditions.children("AudienceRestriction", in: SAMLNamespace.assertion)
+        guard !restrictions.isEmpty else { throw SAMLError("The assertion names no audience (AudienceRestriction).") }
+        if let notBefore = conditions.attribute("NotBefore").flatMap(SAMLInstant.parse), now.addingTimeInterval(skew) < notBefore {
+            throw SAMLError("The assertion is not valid yet.")
+        }
+        if let notOnOrAfter = conditions.attribute("NotOnOrAfter").flatMap(SAMLInstant.parse) {
+            guard now < notOnOrAfter.addingTimeInterval(skew) else { throw SAMLError("The assertion has expired.") }
+            expires = min(expires, notOnOrAfter)
+        }
+        for restriction in restrictions {
+            let audiences = restriction.children("Audience", in: SAMLNamespace.assertion).map(\.text)
+            guard audiences.contains(expected.entityID) else {
+                throw SAMLError("The assertion is for another audience, not \(expected.entityID).")
             }
         }
         if expected.inResponseTo == nil {

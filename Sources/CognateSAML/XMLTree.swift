@@ -19,8 +19,15 @@ final class XMLTree: @unchecked Sendable {
 
     var root: XMLNode? { cognate_xml_root(document).map { XMLNode(node: $0, tree: self) } }
 
-    /// Registers the `ID` attributes as XML IDs; false when one is empty or repeated.
-    func registerIdentifiers() -> Bool { cognate_xml_register_ids(document) == 0 }
+    /// Registers the `ID` attributes as XML IDs; refused when one is empty or repeated, or when
+    /// the document declares too many namespaces.
+    func registerIdentifiers() throws {
+        switch cognate_xml_register_ids(document) {
+        case 0: return
+        case -2: throw SAMLError("The SAML document declares too many namespaces.")
+        default: throw SAMLError("The SAML document repeats an ID.")
+        }
+    }
 }
 
 /// An element of an `XMLTree` (kept alive by it).

@@ -18,9 +18,10 @@ int cognate_xmlsec_start(void);
 /// refused. Free with cognate_xml_free.
 cognate_xml_document *cognate_xml_parse(const char *bytes, int length);
 
-/// Registers every element's `ID` attribute (SAML's identifier attribute) as an XML ID, so that a
-/// signature's `#ID` reference resolves to it. -1 when an ID is empty or two elements share one
-/// (a reference could then point at either).
+/// Registers every element's `ID` attribute (SAML's identifier attribute, no namespace) as an XML
+/// ID, so that a signature's `#ID` reference resolves to it. -1 when an ID is empty or two
+/// elements share one (a reference could then point at either); -2 when the document declares
+/// more than 64 namespaces (they make canonicalization costly).
 int cognate_xml_register_ids(cognate_xml_document *doc);
 
 void cognate_xml_free(cognate_xml_document *doc);
@@ -38,15 +39,18 @@ const char *cognate_xml_namespace(cognate_xml_node *node);
 
 /// Verifies `signature`, a ds:Signature that is a direct child of the element it signs, with the
 /// public key of the PEM certificate `certificate`. Valid (1) only when the signature value and
-/// digests check, there is exactly one reference, and it names the parent by `#<its ID>`; only
-/// the transforms SAML uses are allowed (enveloped signature, exclusive and inclusive
-/// canonicalization; RSA and ECDSA with SHA-1 or SHA-2) and no reference leaves the document.
+/// digests check, there is exactly one reference, and it names the parent by `#<its ID>`. The
+/// shape SAML's profile gives is checked before any digest is computed: at most the enveloped
+/// signature and exclusive canonicalization as the reference's transforms; RSA and ECDSA with
+/// SHA-1 or SHA-2; no reference leaves the document; keys in the document are ignored.
 /// 0 when not valid, -1 when the key cannot be read or the node is not a signature.
 int cognate_xmlsec_verify_enveloped(cognate_xml_node * signature, const unsigned char *certificate, int length);
 
 /// Decrypts `encryptedData` (xenc:EncryptedData whose key comes in an xenc:EncryptedKey for the
 /// RSA private key `key`, PEM) in place: the element is replaced in its document by what it
-/// encrypted. Nothing outside the document is read. 0, or -1 when it cannot be decrypted.
+/// encrypted. Only AES (CBC, GCM) content with its key by RSA-OAEP, in one EncryptedKey (inside
+/// the KeyInfo, or beside the EncryptedData); no key written in the document, nothing outside it
+/// read. 0, or -1 when it cannot be decrypted (one answer for every reason).
 int cognate_xmlsec_decrypt(cognate_xml_node * encryptedData, const unsigned char *key, int length);
 
 /// Raw DEFLATE (RFC 1951, as SAML's redirect binding uses it) of `input`: a buffer to free(),

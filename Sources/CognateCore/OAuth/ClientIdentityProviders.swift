@@ -45,7 +45,38 @@ public struct SignInOffer: Sendable {
     }
 }
 
+/// How an app client's users may sign in, as `/oauth2/identityProviders` tells an app that draws
+/// its own buttons (Cognate's extension: what the client's hosted sign-in page shows anyway).
+public struct ClientSignInOptions: Codable, Sendable, Equatable {
+    public struct Provider: Codable, Sendable, Equatable {
+        public var name: String
+        public var type: String
+    }
+
+    public var client_id: String
+    /// The pool's own sign-in (`COGNITO` among SupportedIdentityProviders).
+    public var cognito: Bool
+    /// The providers offered as buttons, in the client's order.
+    public var providers: [Provider]
+    /// The SAML providers are found by the email's domain (`idp_identifier`) instead.
+    public var email_discovery: Bool
+}
+
 extension OAuth {
+    /// ``ClientSignInOptions`` of `clientId`: only for an app client that uses the OAuth
+    /// endpoints (AllowedOAuthFlowsUserPoolClient), as its hosted page would; `invalid_client`
+    /// otherwise.
+    public func signInOptions(clientId: String) async throws -> ClientSignInOptions {
+        guard !clientId.isEmpty, clientId.count <= 128, let client = try? await directory.cachedClient(clientId),
+            client.settings.allowedOAuthFlowsUserPoolClient == true
+        else { throw OAuthError("invalid_client", "No app client with this client_id uses the OAuth endpoints.") }
+        let offer = await signInOffer(clientId: clientId)
+        return ClientSignInOptions(
+            client_id: clientId, cognito: (client.settings.supportedIdentityProviders ?? []).contains("COGNITO"),
+            providers: offer.buttons.map { ClientSignInOptions.Provider(name: $0.name, type: $0.type.rawValue) },
+            email_discovery: offer.emailDiscovery)
+    }
+
     /// What the hosted sign-in page offers for `clientId` (``SignInOffer``).
     public func signInOffer(clientId: String) async -> SignInOffer {
         guard let client = try? await directory.cachedClient(clientId),

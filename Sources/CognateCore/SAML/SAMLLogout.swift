@@ -58,8 +58,16 @@ struct SAMLLogout: Sendable {
                 return pending.state
             })
         else { throw AuthorizationPageError(message: "This sign-out has expired or was not started here.", reason: .expired) }
-        guard let encoded = form["SAMLResponse"], let answer = try? LogoutResponseReader.read(base64: encoded) else {
-            throw AuthorizationPageError(message: "The identity provider's sign-out answer is not a LogoutResponse.")
+        guard let provider = try await federation.store.read({ try await $0.identityProvider(poolId: pool.id, name: state.provider) }),
+            let metadata = try? await federation.saml.currentMetadata(of: provider)
+        else { return state.destination }   // the provider is gone: nothing to check it against
+        let answer: LogoutResponseReader
+        do {
+            answer = try LogoutResponseReader.read(
+                base64: form["SAMLResponse"] ?? "", from: metadata, destination: federation.saml.logoutEndpoint)
+        } catch let error as SAMLError {
+            federation.log("saml: \(state.provider): single logout answer refused: \(SAMLSignIn.loggable(error.reason))")
+            throw AuthorizationPageError(message: "The identity provider's sign-out answer was refused.")
         }
         guard answer.inResponseTo == state.requestID else {
             throw AuthorizationPageError(message: "The identity provider's sign-out answer is for another request.")

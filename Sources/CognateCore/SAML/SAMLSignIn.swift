@@ -165,6 +165,10 @@ struct SAMLSignIn: Sendable {
         guard !(client.settings.supportedIdentityProviders ?? []).contains("COGNITO"), offered.allSatisfy({ $0.type == .saml }) else {
             throw refuse("An app client that takes IdP-initiated SAML sign-in may offer SAML providers only.")
         }
+        // Counted like every stored hosted step, before any signature is checked.
+        try await federation.store.write { transaction in
+            try await federation.allowances.consumeRequestAllowance(.hostedFlows, client: client, in: transaction)
+        }
         let assertion = try await verify(response, provider: provider, pool: pool, inResponseTo: nil, request: request)
         do {
             try await federation.store.write { transaction in
@@ -236,11 +240,21 @@ struct SAMLSignIn: Sendable {
                 requireEncryption: SAMLProviderDetails.isTrue(provider.details, SAMLProviderDetails.encryptedResponses),
                 now: federation.time.now))
         } catch let error as SAMLError {
-            federation.log("saml: \(provider.name): \(error.reason)")
+            // The reason goes to the server's log only: the app (and whoever sent the response)
+            // gets one answer whatever failed, so that no answer tells them about an encrypted
+            // assertion's plaintext.
+            federation.log("saml: \(provider.name): response refused: \(Self.loggable(error.reason))")
             throw AuthorizationRedirectError(
                 redirectURI: request.redirectURI, state: request.state,
-                error: OAuthError("invalid_request", "Signing in with \(provider.name) failed: \(error.reason)"))
+                error: OAuthError("invalid_request", "Signing in with \(provider.name) failed: its SAML response was refused."))
         }
+    }
+
+    /// A reason fit for one log line: no control characters, at most 300 characters.
+    static func loggable(_ reason: String) -> String {
+        String(String.UnicodeScalarView(reason.unicodeScalars.map {
+            CharacterSet.controlCharacters.contains($0) ? "?" : $0
+        }).prefix(300))
     }
 
     /// The assertion's attributes as claims for the mapping: one value as it is; several as

@@ -151,6 +151,18 @@ enum OAuthRoutes {
                 }
             }
         }
+        // Cognate's extension: how an app client's users sign in (its providers, as its hosted
+        // sign-in page shows them), for apps that draw their own buttons. Public, as the page is.
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/oauth2/identityProviders", method: method) { request, _ -> Response in
+                do {
+                    let fields = method == .post ? ((try? await formBody(request)) ?? [:]) : queryDictionary(request)
+                    return try json(.ok, try await service.oauth.signInOptions(clientId: fields["client_id"] ?? ""))
+                } catch {
+                    return oauthFailure(error)
+                }
+            }
+        }
         for path in ["/oauth2/token", "/oauth2/revoke"] {
             router.get(RouterPath(path)) { _, _ -> Response in
                 var response = oauthFailure(OAuthError("invalid_request", "Use POST."), status: .methodNotAllowed)
