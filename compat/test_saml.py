@@ -330,6 +330,11 @@ def test_the_sign_in_page_finds_the_provider_by_email_domain(server, idp, saml_i
     page = browser.get(uri, timeout=10)
     assert page.status_code == 200 and 'action="/login/domain"' in page.text and 'name="email"' in page.text
     assert "Continue with Corp" not in page.text   # every SAML provider has an identifier: no buttons for them
+    # What the page offers, for apps that draw their own buttons (no credentials needed).
+    options = requests.get(server.endpoint + "/oauth2/identityProviders", params={"client_id": client["ClientId"]}, timeout=10)
+    assert options.json() == {"client_id": client["ClientId"], "cognito": True, "providers": [], "email_discovery": True}
+    unknown_client = requests.post(server.endpoint + "/oauth2/identityProviders", data={"client_id": "nope"}, timeout=10)
+    assert unknown_client.status_code in (400, 401) and unknown_client.json()["error"] == "invalid_client"
     form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page.text.split('action="/login/domain"')[1]
                            .split("</form>")[0]))
     found = browser.get(server.endpoint + "/login/domain", params={**form, "email": "Pat@Corp.Example.com"},
@@ -345,3 +350,5 @@ def test_the_sign_in_page_finds_the_provider_by_email_domain(server, idp, saml_i
     idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Corp", IdpIdentifiers=[])
     page = requests.get(uri, timeout=10)
     assert "Continue with Corp" in page.text and 'action="/login/domain"' not in page.text
+    options = requests.post(server.endpoint + "/oauth2/identityProviders", data={"client_id": client["ClientId"]}, timeout=10)
+    assert options.json()["providers"] == [{"name": "Corp", "type": "SAML"}] and not options.json()["email_discovery"]

@@ -157,6 +157,7 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         try await client.signOutOfWebUI(logoutURL: logoutURL, globally: globally, presenter: presenter)
     }
     func fetchDevices() async throws -> [AuthDevice] { try await client.fetchDevices() }
+    func signInOptions() async throws -> SignInOptions { try await client.signInOptions() }
     func currentDevice() async throws -> RememberedDevice? { try await client.currentDevice() }
     func rememberDevice() async throws { try await client.rememberDevice() }
     func deregister() async throws -> SignOutResult { try await client.deregister() }

@@ -56,6 +56,7 @@ public protocol AuthProviding: Sendable {
     func fetchMFAPreference() async throws -> (enabled: [String], preferred: String?)
 
     // MARK: Web sign-in
+    func signInOptions() async throws -> SignInOptions
     func signInWithWebUI(callbackURL: URL, scopes: [String], provider: String?, presenter: any WebUIPresenter) async throws
         -> SignInStep
     @discardableResult

@@ -252,6 +252,9 @@ public actor FakeAuth: AuthProviding {
         return (account.mfa.map { [$0.rawValue] } ?? [], account.mfa?.rawValue)
     }
 
+    /// The pool's own sign-in only (the fake has no providers).
+    public func signInOptions() -> SignInOptions { SignInOptions(cognito: true, providers: [], emailDiscovery: false) }
+
     public func signInWithWebUI(callbackURL: URL, scopes: [String], provider: String?, presenter: any WebUIPresenter) throws
         -> SignInStep
     {
