@@ -25,6 +25,7 @@ public struct IdentityService: Sendable {
     public let sessions: Sessions
     public let userSessions: UserSessions
     public let clientTokens: ClientTokens
+    public let disasterRecovery: DisasterRecovery
     public let tokenExchange: TokenExchange
     public let oauth: OAuth
     public let federation: Federation
@@ -166,6 +167,7 @@ public struct IdentityService: Sendable {
             store: store, time: time, random: random, directory: directory, authenticator: authenticator,
             tokenFamilies: tokenFamilies)
         clientTokens = ClientTokens(store: store, time: time, directory: directory, tokens: tokens)
+        disasterRecovery = DisasterRecovery(configuration: configuration, directory: directory)
         tokenExchange = TokenExchange(
             store: store, time: time, directory: directory,
             exchangedTokens: ExchangedTokens(

@@ -47,6 +47,15 @@ extension OperationTable {
         table.register(CognitoAPI.GetUserAuthFactors.self, { $0.mfa.getUserAuthFactors })
         table.register(CognitoAPI.AdminGetUserAuthFactors.self, { $0.mfa.adminGetUserAuthFactors })
         table.register(CognitoAPI.AdminDeleteSoftwareToken.self, { $0.mfa.adminDeleteSoftwareToken })
+        // Disaster recovery (answered for what it is in a self-hosted deployment)
+        table.register(CognitoAPI.InitiatePointInTimeRecovery.self, { $0.disasterRecovery.initiatePointInTimeRecovery })
+        table.register(CognitoAPI.StartPointInTimeRecovery.self, { $0.disasterRecovery.startPointInTimeRecovery })
+        table.register(CognitoAPI.CancelPointInTimeRecovery.self, { $0.disasterRecovery.cancelPointInTimeRecovery })
+        table.register(CognitoAPI.DescribePointInTimeRecovery.self, { $0.disasterRecovery.describePointInTimeRecovery })
+        table.register(CognitoAPI.ListPointInTimeRecoveries.self, { $0.disasterRecovery.listPointInTimeRecoveries })
+        table.register(CognitoAPI.CreateUserPoolReplica.self, { $0.disasterRecovery.createUserPoolReplica })
+        table.register(CognitoAPI.DeleteUserPoolReplica.self, { $0.disasterRecovery.deleteUserPoolReplica })
+        table.register(CognitoAPI.ListUserPoolReplicas.self, { $0.disasterRecovery.listUserPoolReplicas })
         // User sessions
         table.register(CognitoAPI.GetClientToken.self, { $0.clientTokens.getClientToken }, work: .cryptographic,
                        authorization: .unsigned)
