@@ -6,8 +6,12 @@ invalidates or refreshes a cached document (CachedCIMDURLDoesNotExistException w
 Cognate does not fetch documents at /oauth2/authorize yet, so the tests record URLs in the
 database itself."""
 import datetime
+import json
 import sqlite3
 import subprocess
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -197,3 +201,23 @@ def test_deleting_the_pool_deletes_its_policies(server, idp):
     policy = create(idp, pool, client)
     idp.delete_user_pool(UserPoolId=pool["Id"])
     assert server.rows("cimd_policies", policy_id=policy["CIMDPolicyId"]) == []
+
+
+def test_a_url_client_id_is_not_taken_at_the_endpoints_yet(server, idp):
+    """Documented in docs/oauth.md: /oauth2/authorize and /oauth2/token answer a URL client_id
+    as an unknown client, fetch nothing and record no URL."""
+    pool, client = new_pool(idp)
+    policy = create(idp, pool, client)
+    url = "https://a.clients.example/cimd.json"
+    query = urllib.parse.urlencode({"client_id": url, "response_type": "code", "scope": "openid",
+                                    "redirect_uri": "https://a.clients.example/callback"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server.endpoint}/oauth2/authorize?{query}")
+    assert refused.value.code == 400
+    body = urllib.parse.urlencode({"grant_type": "authorization_code", "client_id": url, "code": "x",
+                                   "redirect_uri": "https://a.clients.example/callback"}).encode()
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server.endpoint}/oauth2/token", data=body)
+    assert refused.value.code == 401 and json.load(refused.value)["error"] == "invalid_client"
+    assert idp.list_client_metadata_urls(
+        UserPoolId=pool["Id"], CIMDPolicyId=policy["CIMDPolicyId"])["ClientMetadataURLs"] == []
