@@ -45,6 +45,7 @@ NEVER_FOR = {
     "CreateCIMDPolicy": {"ConcurrentModificationException": "the database serializes updates",
                          "OperationNotEnabledException": "Cognate has no replica regions"},
     "UpdateCIMDPolicy": {"ConcurrentModificationException": "the database serializes updates",
+                         "LimitExceededException": "the pool's limit counts policies, which an update does not add",
                          "OperationNotEnabledException": "Cognate has no replica regions"},
     "DeleteCIMDPolicy": {"ConcurrentModificationException": "the database serializes updates",
                          "OperationNotEnabledException": "Cognate has no replica regions"},
