@@ -42,11 +42,18 @@ NEVER_FOR = {
     "UpdateUserPool": {"ConcurrentModificationException": "the database serializes updates"},
     "UpdateUserPoolClient": {"ConcurrentModificationException": "the database serializes updates"},
     "DeleteUserPoolClient": {"ConcurrentModificationException": "the database serializes updates"},
+    "CreateCIMDPolicy": {"ConcurrentModificationException": "the database serializes updates",
+                         "OperationNotEnabledException": "Cognate has no replica regions"},
+    "UpdateCIMDPolicy": {"ConcurrentModificationException": "the database serializes updates",
+                         "LimitExceededException": "the pool's limit counts policies, which an update does not add",
+                         "OperationNotEnabledException": "Cognate has no replica regions"},
+    "DeleteCIMDPolicy": {"ConcurrentModificationException": "the database serializes updates",
+                         "OperationNotEnabledException": "Cognate has no replica regions"},
+    "UpdateClientMetadataURLState": {"OperationNotEnabledException": "Cognate has no replica regions"},
 }
 # Operations not served yet, by the issue that brings them.
 PLANNED = [
     (re.compile(r"UserSession|SessionConfiguration"), "user sessions are not built yet"),
-    (re.compile(r"CIMD|ClientMetadataURL"), "client ID metadata documents are not built yet"),
     (re.compile(r"PointInTimeRecover|Replica"), "recovery and replicas are not built yet (docs/deploy.md: backups)"),
 ]
 OTHER = "not built yet"
@@ -131,6 +138,17 @@ Where Cognate does differently from Cognito on purpose:
   to the app as `invalid_request` with the status; the hosted pages accept a LogoutResponse by
   POST only and do not take the IdP's own LogoutRequests (IdP-initiated logout), as Cognito
   documents none.
+- **Client ID metadata documents** (CIMD policies, docs/oauth.md): the seven operations keep
+  the policies and the URLs recorded for them, but `/oauth2/authorize` and `/oauth2/token` do
+  not take an `https` URL as `client_id` yet, so Cognate never fetches a metadata document and
+  records no URL by itself: ListClientMetadataURLs lists only URLs written to the database by
+  other means, and REFRESH marks a cached document due (its ExpirationDate becomes now) rather
+  than fetching it at once. A URL pattern's `*` is Cognate's reading of Cognito's unpublished
+  rules: in the host only the whole first label (`https://*.example.com/…`, one label), in the
+  path any run of characters; a pattern needs a path, and no `.`/`..` segment, user info or
+  port other than digits. A policy may not repeat a pattern; a pool holds at most 20 policies
+  (`LimitExceededException`; Cognito publishes no quota with the API). UpdateCIMDPolicy forgets
+  the recorded URLs the new patterns no longer admit.
 - **Dev mode** (`cognate serve` without `--mode production`) accepts any credentials, keeps
   every message in an outbox, answers only to local names and refuses admin operations from
   web pages (docs/security.md).

@@ -47,6 +47,7 @@ enum StoreConformance {
         Case(name: "queued messages come due, are claimed once, rescheduled and removed", run: messageQueue),
         Case(name: "identity pools, identities and logins: one identity per login, merges, cascades", run: identityPools),
         Case(name: "parallel first links of one login: one wins", run: parallelIdentityLinks),
+        Case(name: "CIMD policies and their URLs: pages, upserts, cascades from policy and pool", run: cimdPolicies),
     ]
 
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -1134,5 +1135,82 @@ extension StoreConformance {
         #expect(outcomes.filter { $0 }.count == 1)
         let identities = try await store.read { try await $0.identities(poolId: "ip1", after: nil, limit: 20, hidingDisabled: false) }
         #expect(identities.items.count == 1, "the losers' identities rolled back with their logins")
+    }
+}
+
+
+extension StoreConformance {
+    static func cimdPolicy(_ id: String, pool: String = "p1") -> CIMDPolicyRecord {
+        CIMDPolicyRecord(
+            poolId: pool, policyId: id, clientId: "c1", name: "policy \(id)", cacheDuration: 86_400,
+            urlPatterns: ["https://*.example.com/cimd.json", "https://example.org/*"], createdAt: t0, updatedAt: t0)
+    }
+
+    static func cimdPolicies(_ store: SQLStore) async throws {
+        try await seed(store)
+        try await store.write { tx in
+            for id in ["b2", "a1", "c3"] { try await tx.insertCIMDPolicy(cimdPolicy(id)) }
+        }
+        #expect(try await store.read { try await $0.cimdPolicy(id: "a1") } == cimdPolicy("a1"))
+        #expect(try await store.read { try await $0.cimdPolicyCount(poolId: "p1") } == 3)
+        await expectConflict(.cimdPolicy) { try await store.write { try await $0.insertCIMDPolicy(cimdPolicy("a1")) } }
+        let first = try await store.read { try await $0.cimdPolicies(poolId: "p1", after: nil, limit: 2) }
+        #expect(first.items.map(\.policyId) == ["a1", "b2"] && first.next == "b2")
+        #expect(try await store.read { try await $0.cimdPolicies(poolId: "p1", after: "b2", limit: 2) }.items.map(\.policyId) == ["c3"])
+        var edited = cimdPolicy("b2")
+        edited.name = "renamed"
+        edited.cacheDuration = 172_800
+        edited.urlPatterns = ["https://example.net/x"]
+        edited.updatedAt = t0 + 60
+        let changed = edited
+        #expect(try await store.write { try await $0.updateCIMDPolicy(changed) })
+        #expect(try await store.read { try await $0.cimdPolicy(id: "b2") } == changed)
+        #expect(try await store.write { try await $0.updateCIMDPolicy(cimdPolicy("nope")) } == false)
+
+        // URLs: an upsert replaces the cached document; pages by URL.
+        let url = { @Sendable (policy: String, url: String, document: String?) in
+            ClientMetadataURLRecord(
+                policyId: policy, url: url, cachedAt: document.map { _ in t0 }, expiresAt: document.map { _ in t0 + 86_400 },
+                document: document)
+        }
+        try await store.write { tx in
+            try await tx.saveClientMetadataURL(url("a1", "https://y.example.com/cimd.json", "{\"v\":1}"))
+            try await tx.saveClientMetadataURL(url("a1", "https://x.example.com/cimd.json", "{}"))
+            try await tx.saveClientMetadataURL(url("a1", "https://z.example.com/cimd.json", "{}"))
+            try await tx.saveClientMetadataURL(url("a1", "https://y.example.com/cimd.json", nil))
+        }
+        #expect(try await store.read { try await $0.clientMetadataURL(policyId: "a1", url: "https://y.example.com/cimd.json") }
+            == url("a1", "https://y.example.com/cimd.json", nil))
+        let urls = try await store.read { try await $0.clientMetadataURLs(policyId: "a1", after: nil, limit: 2) }
+        #expect(urls.items.map(\.url) == ["https://x.example.com/cimd.json", "https://y.example.com/cimd.json"])
+        #expect(urls.items[0].expiresAt == t0 + 86_400 && urls.next == "https://y.example.com/cimd.json")
+        #expect(try await store.read { try await $0.clientMetadataURLs(policyId: "a1", after: urls.next, limit: 2) }
+            .items.map(\.url) == ["https://z.example.com/cimd.json"])
+        #expect(try await store.write { try await $0.deleteClientMetadataURL(policyId: "a1", url: "https://z.example.com/cimd.json") })
+        #expect(try await store.write { try await $0.deleteClientMetadataURL(policyId: "a1", url: "https://z.example.com/cimd.json") }
+            == false)
+
+        // A policy's deletion takes its URLs; a pool's, its policies.
+        #expect(try await store.write { try await $0.deleteCIMDPolicy(id: "a1") })
+        #expect(try await store.write { try await $0.deleteCIMDPolicy(id: "a1") } == false)
+        #expect(try await store.read { try await $0.clientMetadataURLs(policyId: "a1", after: nil, limit: 10) }.items.isEmpty)
+        do {
+            try await store.write { try await $0.saveClientMetadataURL(url("a1", "https://x.example.com/cimd.json", "{}")) }
+            Issue.record("a URL of a deleted policy was stored")
+        } catch let error as StoreError {
+            #expect(error == .referenceMissing)
+        }
+        try await store.write { tx in
+            try await tx.saveClientMetadataURL(url("b2", "https://example.net/x", "{}"))
+            try await tx.deletePool(id: "p1")
+        }
+        #expect(try await store.read { try await $0.cimdPolicy(id: "b2") } == nil)
+        #expect(try await store.read { try await $0.clientMetadataURLs(policyId: "b2", after: nil, limit: 10) }.items.isEmpty)
+        do {
+            try await store.write { try await $0.insertCIMDPolicy(cimdPolicy("d4")) }
+            Issue.record("a policy of a deleted pool was stored")
+        } catch let error as StoreError {
+            #expect(error == .referenceMissing)
+        }
     }
 }

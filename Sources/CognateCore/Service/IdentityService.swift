@@ -24,6 +24,7 @@ public struct IdentityService: Sendable {
     public let passkeys: Passkeys
     public let sessions: Sessions
     public let userSessions: UserSessions
+    public let clientMetadataDocuments: ClientMetadataDocuments
     public let clientTokens: ClientTokens
     public let disasterRecovery: DisasterRecovery
     public let tokenExchange: TokenExchange
@@ -177,6 +178,7 @@ public struct IdentityService: Sendable {
         userSessions = UserSessions(
             store: store, time: time, directory: directory, users: users, authenticator: authenticator,
             sessionTracking: sessionTracking)
+        clientMetadataDocuments = ClientMetadataDocuments(store: store, time: time, random: random, directory: directory)
         let passkeyAddition = HostedPasskeyAddition(
             store: store, time: time, passkeys: passkeys, authenticator: authenticator,
             recentSignIns: RecentSignIns(serverKey: codeKey))

@@ -28,7 +28,7 @@ public typealias StoreTransaction = PoolRepository & ClientRepository & UserRepo
     & ChangeFeedRepository & MessageQueueRepository & FunctionRepository & MfaRepository
     & DeviceRepository & OAuthRepository & FederationRepository & ImportJobRepository & TermsRepository
     & AuthEventRepository & ManagedLoginBrandingRepository & PasskeyRepository & SessionRepository
-    & IdentityPoolRepository & IdentityRepository
+    & IdentityPoolRepository & IdentityRepository & ClientMetadataRepository
 
 /// A failure the use cases react to; every other error from a store is internal.
 ///
@@ -67,6 +67,7 @@ public enum UniqueKey: String, Sendable {
     case passkey
     case identityPool
     case identityLogin
+    case cimdPolicy
 }
 
 /// A page of a keyset-paginated listing: `next` is the key to continue after, nil on the last page.

@@ -71,6 +71,15 @@ extension OperationTable {
             CognitoAPI.GetUserPoolClientSessionConfiguration.self, { $0.userSessions.getUserPoolClientSessionConfiguration })
         table.register(
             CognitoAPI.SetUserPoolClientSessionConfiguration.self, { $0.userSessions.setUserPoolClientSessionConfiguration })
+        // Client ID metadata documents
+        table.register(CognitoAPI.CreateCIMDPolicy.self, { $0.clientMetadataDocuments.createCIMDPolicy })
+        table.register(CognitoAPI.DescribeCIMDPolicy.self, { $0.clientMetadataDocuments.describeCIMDPolicy })
+        table.register(CognitoAPI.UpdateCIMDPolicy.self, { $0.clientMetadataDocuments.updateCIMDPolicy })
+        table.register(CognitoAPI.DeleteCIMDPolicy.self, { $0.clientMetadataDocuments.deleteCIMDPolicy })
+        table.register(CognitoAPI.ListCIMDPolicies.self, { $0.clientMetadataDocuments.listCIMDPolicies })
+        table.register(CognitoAPI.ListClientMetadataURLs.self, { $0.clientMetadataDocuments.listClientMetadataURLs })
+        table.register(
+            CognitoAPI.UpdateClientMetadataURLState.self, { $0.clientMetadataDocuments.updateClientMetadataURLState })
         // Passkeys
         table.register(CognitoAPI.StartWebAuthnRegistration.self, { $0.passkeys.startWebAuthnRegistration })
         table.register(

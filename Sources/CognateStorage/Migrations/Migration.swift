@@ -57,7 +57,7 @@ public enum Migrator {
         Migration021UnconfirmedDeviceIndex.migration, Migration022UserNumbers.migration,
         Migration023UserChangeNotices.migration, Migration024MfaChangeNotices.migration,
         Migration025Passkeys.migration, Migration026PinFailures.migration, Migration027UserSessions.migration,
-        Migration028IdentityPools.migration,
+        Migration028IdentityPools.migration, Migration029ClientMetadataDocuments.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
