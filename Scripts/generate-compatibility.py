@@ -50,11 +50,17 @@ NEVER_FOR = {
     "DeleteCIMDPolicy": {"ConcurrentModificationException": "the database serializes updates",
                          "OperationNotEnabledException": "Cognate has no replica regions"},
     "UpdateClientMetadataURLState": {"OperationNotEnabledException": "Cognate has no replica regions"},
+    "InitiatePointInTimeRecovery": {"ConcurrentModificationException": "no recovery is started through the API",
+                                    "LimitExceededException": "no recovery is started through the API"},
+    "StartPointInTimeRecovery": {"ConcurrentModificationException": "no recovery is started through the API"},
+    "CancelPointInTimeRecovery": {"ConcurrentModificationException": "no recovery is started through the API"},
+    "CreateUserPoolReplica": {"LimitExceededException": "no replica is created through the API"},
 }
 # Operations not served yet, by the issue that brings them.
 PLANNED = [
     (re.compile(r"UserSession|SessionConfiguration"), "user sessions are not built yet"),
-    (re.compile(r"PointInTimeRecover|Replica"), "recovery and replicas are not built yet (docs/deploy.md: backups)"),
+    (re.compile(r"ProvisionedLimit"), "Cognito's account-wide request-rate quotas: Cognate has no account quota "
+     "to report or raise (its limits are per caller and per destination, docs/security.md)"),
 ]
 OTHER = "not built yet"
 # Cognate's own operations (not in Cognito's model), with what they are for.
@@ -149,6 +155,13 @@ Where Cognate does differently from Cognito on purpose:
   port other than digits. A policy may not repeat a pattern; a pool holds at most 20 policies
   (`LimitExceededException`; Cognito publishes no quota with the API). UpdateCIMDPolicy forgets
   the recorded URLs the new patterns no longer admit.
+- **Point-in-time recovery and replicas** are the database's in a self-hosted deployment
+  (docs/deploy.md, "Disaster recovery"): a restore rolls the whole database back while the
+  server is stopped, and a second Region is a PostgreSQL standby with nodes of its own.
+  InitiatePointInTimeRecovery, CreateUserPoolReplica and a failover by UpdateUserPoolReplica
+  answer `OperationNotEnabledException` saying what to set up; ListPointInTimeRecoveries
+  answers none, Start/Cancel/DescribePointInTimeRecovery `ResourceNotFoundException`;
+  ListUserPoolReplicas answers the deployment itself as the pool's `PRIMARY` in its region.
 - **Dev mode** (`cognate serve` without `--mode production`) accepts any credentials, keeps
   every message in an outbox, answers only to local names and refuses admin operations from
   web pages (docs/security.md).

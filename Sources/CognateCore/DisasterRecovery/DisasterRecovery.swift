@@ -72,6 +72,16 @@ public struct DisasterRecovery: Sendable {
         throw CognitoError.resourceNotFound("The user pool has no replica in \(request.regionName).")
     }
 
+    /// A replica's status (ACTIVE, INACTIVE: a failover): the primary cannot be switched off
+    /// through itself, and there are no replicas.
+    public func updateUserPoolReplica(_ request: UpdateUserPoolReplicaRequest) async throws -> UpdateUserPoolReplicaResponse {
+        _ = try await directory.requirePool(request.userPoolId)
+        guard request.regionName != configuration.region else {
+            throw CognitoError(.operationNotEnabled, "Failing over from the primary is PostgreSQL's: " + Self.replicaGuide)
+        }
+        throw CognitoError.resourceNotFound("The user pool has no replica in \(request.regionName).")
+    }
+
     /// The pool's one copy: this deployment, the primary, in its configured Region.
     public func listUserPoolReplicas(_ request: ListUserPoolReplicasRequest) async throws -> ListUserPoolReplicasResponse {
         let pool = try await directory.requirePool(request.userPoolId)

@@ -56,6 +56,7 @@ extension OperationTable {
         table.register(CognitoAPI.CreateUserPoolReplica.self, { $0.disasterRecovery.createUserPoolReplica })
         table.register(CognitoAPI.DeleteUserPoolReplica.self, { $0.disasterRecovery.deleteUserPoolReplica })
         table.register(CognitoAPI.ListUserPoolReplicas.self, { $0.disasterRecovery.listUserPoolReplicas })
+        table.register(CognitoAPI.UpdateUserPoolReplica.self, { $0.disasterRecovery.updateUserPoolReplica })
         // User sessions
         table.register(CognitoAPI.GetClientToken.self, { $0.clientTokens.getClientToken }, work: .cryptographic,
                        authorization: .unsigned)
