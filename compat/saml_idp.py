@@ -5,11 +5,13 @@ certificate), and makes signed (optionally encrypted) responses for the test to 
 provider's page would. Its metadata is served over HTTP for `MetadataURL`."""
 import base64
 import contextlib
+import html
 import datetime
 import functools
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -82,18 +84,47 @@ class SAMLIdentityProvider:
         idp = self
 
         class Handler(QuietHandler):
-            def do_GET(self):
-                data = idp.metadata().encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/samlmetadata+xml")
+            def answer(self, status, content_type, text):
+                data = text.encode()
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
 
+            def do_GET(self):
+                url = urlparse(self.path)
+                if url.path == "/sso":   # the provider's sign-in page, for a browser
+                    query = {k: v[0] for k, v in parse_qs(url.query).items()}
+                    hidden = "".join(f'<input type="hidden" name="{k}" value="{html.escape(query.get(k, ""))}">'
+                                     for k in ("SAMLRequest", "RelayState"))
+                    self.answer(200, "text/html", "<!doctype html><title>Corp sign-in</title><h1>Corp sign-in</h1>"
+                                f'<form method="post" action="/sso/login">{hidden}'
+                                '<input name="username"><button type="submit">Sign in</button></form>')
+                    return
+                self.answer(200, "application/samlmetadata+xml", idp.metadata())
+
+            def do_POST(self):
+                form = {k: v[0] for k, v in parse_qs(self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()).items()}
+                request = idp.read_request({"SAMLRequest": form["SAMLRequest"]})
+                user = form["username"]
+                response = idp.response(request.issuer.text, request.assertion_consumer_service_url, user,
+                                        {"http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress":
+                                         [f"{user}@corp.example.com"]}, in_response_to=request.id)
+                # The provider's page posts the response to the service provider, as the POST binding does.
+                fields = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
+                                 for k, v in (("SAMLResponse", response), ("RelayState", form.get("RelayState", ""))))
+                self.answer(200, "text/html", "<!doctype html><title>Signing in</title>"
+                            f'<form method="post" action="{html.escape(request.assertion_consumer_service_url)}">{fields}'
+                            '<button type="submit">Continue</button></form>'
+                            "<script>document.forms[0].submit()</script>")
+
         self.httpd, self.url = local_http_server(Handler)
         self.entity_id = self.url + "/metadata"
-        self.sso = self.url + "/sso"
-        self.slo = self.url + "/slo"
+        # The browser reaches the provider as localhost: another site than 127.0.0.1, so its
+        # post to the service provider is cross-site, as a real provider's is.
+        self.sso = self.url.replace("127.0.0.1", "localhost") + "/sso"
+        self.slo = self.url.replace("127.0.0.1", "localhost") + "/slo"
         self.service_providers = []
 
     def stop(self):

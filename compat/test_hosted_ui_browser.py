@@ -529,3 +529,40 @@ def test_the_sign_in_field_is_named_as_the_pool_names_its_users(server, idp):
                                    data={"flow": flow, "username": address, "password": PASSWORD})
             assert "Confirm your account" in confirm.text, confirm.text
             assert server.outbox(pool["Id"])[-1]["destination"] == address
+
+
+def test_saml_sign_in_through_the_providers_page_in_chromium(server, idp, browser, app_server):
+    """A SAML provider's page posts the response cross-site (the provider is localhost, Cognate
+    127.0.0.1): Cognate verifies it, and the browser's own same-site GET finishes the sign-in."""
+    from saml_idp import SAMLIdentityProvider
+
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    saml = SAMLIdentityProvider()
+    try:
+        pool = idp.create_user_pool(PoolName=unique("browser-saml"))["UserPool"]
+        idp.create_identity_provider(
+            UserPoolId=pool["Id"], ProviderName="Corp", ProviderType="SAML",
+            ProviderDetails={"MetadataURL": saml.url + "/metadata", "RequestSigningAlgorithm": "rsa-sha256"},
+            AttributeMapping={"email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"})
+        saml.trust(pool["Id"], server.endpoint)
+        client = idp.create_user_pool_client(
+            UserPoolId=pool["Id"], ClientName="web", CallbackURLs=[app_server], AllowedOAuthFlows=["code"],
+            AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True,
+            SupportedIdentityProviders=["COGNITO", "Corp"])["UserPoolClient"]
+        app = OAuth2Session(client["ClientId"], scope="openid email", redirect_uri=app_server, code_challenge_method="S256")
+        verifier = secrets.token_urlsafe(48)
+        uri, _ = app.create_authorization_url(server.endpoint + "/oauth2/authorize", code_verifier=verifier)
+        browser.get(uri)
+        wait_for(browser, lambda b: "Continue with Corp" in b.page_source)   # the provider's button on the sign-in page
+        browser.find_element(By.PARTIAL_LINK_TEXT, "Continue with Corp").click()
+        wait_for(browser, heading("Corp sign-in"))
+        browser.save_screenshot(str(OUTPUT / "12-saml-provider-sign-in.png"))
+        browser.find_element(By.NAME, "username").send_keys("sam")
+        browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait_for(browser, lambda b: b.current_url.startswith(app_server + "?code="))
+        token = app.fetch_token(server.endpoint + "/oauth2/token", authorization_response=browser.current_url,
+                                code_verifier=verifier)
+        claims = verify_token(server, pool["Id"], token["id_token"], "id", client["ClientId"])
+        assert claims["cognito:username"] == "Corp_sam" and claims["email"] == "sam@corp.example.com"
+    finally:
+        saml.stop()

@@ -150,6 +150,17 @@ def test_sp_initiated_sign_in_with_signed_request_encrypted_assertion_and_single
     user = idp.admin_get_user(UserPoolId=pool["Id"], Username="Corp_sam.lee")
     assert user["UserStatus"] == "EXTERNAL_PROVIDER"
 
+    # Single sign-on: another app client of the pool gets a code in this browser without a page.
+    other = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="second", CallbackURLs=[CALLBACK], AllowedOAuthFlows=["code"],
+        AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True,
+        SupportedIdentityProviders=["Corp"])["UserPoolClient"]
+    second_app = app_session(server, other, scope="openid email")
+    second_uri, _ = authorize(server, second_app, secrets.token_urlsafe(48))
+    hop = browser.get(second_uri, allow_redirects=False, timeout=10)
+    landed = browser.get(server.endpoint + hop.headers["Location"], allow_redirects=False, timeout=10)
+    assert landed.status_code == 302 and landed.headers["Location"].startswith(CALLBACK + "?code="), landed.text[:300]
+
     # The same response again: its request was answered.
     replay = post_response(server, response, query["RelayState"])
     assert replay.status_code == 400 and "expired" in replay.text

@@ -1,6 +1,10 @@
 import CognateAuth
 import CognateProtocol
 import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// The auth state when the store cannot be read, and the Observable model for SwiftUI.
@@ -158,6 +162,7 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
     }
     func fetchDevices() async throws -> [AuthDevice] { try await client.fetchDevices() }
     func signInOptions() async throws -> SignInOptions { try await client.signInOptions() }
+    func authorizedRequest(_ request: URLRequest) async throws -> URLRequest { try await client.authorizedRequest(request) }
     func currentDevice() async throws -> RememberedDevice? { try await client.currentDevice() }
     func rememberDevice() async throws { try await client.rememberDevice() }
     func deregister() async throws -> SignOutResult { try await client.deregister() }

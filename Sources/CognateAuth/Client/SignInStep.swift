@@ -105,8 +105,8 @@ public struct ChallengeSession: Sendable, Equatable, CustomStringConvertible, Cu
 }
 
 /// A multi-factor code challenge.
-public struct MFACodeChallenge: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable {
+public struct MFACodeChallenge: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Equatable, Codable {
         case sms = "SMS_MFA"
         case totp = "SOFTWARE_TOKEN_MFA"
         case email = "EMAIL_OTP"

@@ -1,6 +1,10 @@
 import CognateProtocol
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Everything an app does with an ``AuthClient``, as a protocol: hold an `any AuthProviding`
 /// in view models and screens, and give their tests a fake (or a wrapper around a real
 /// client) that conforms. ``AuthClient`` is the implementation; ``AuthModel`` takes any.
@@ -84,6 +88,7 @@ public protocol AuthProviding: Sendable {
 
     // MARK: Session
     func currentSession() async throws -> AuthTokens
+    func authorizedRequest(_ request: URLRequest) async throws -> URLRequest
     func refreshSession() async throws -> AuthTokens
     @discardableResult
     func signOut(globally: Bool) async throws -> SignOutResult

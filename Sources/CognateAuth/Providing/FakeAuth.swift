@@ -1,6 +1,10 @@
 import CognateProtocol
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// An ``AuthProviding`` that keeps its users in memory, for SwiftUI previews and an app's own
 /// tests: sign-up with confirmation, sign-in (every ``SignInFlow`` alike), a new password for
 /// users made with a temporary one, an MFA code for users given a factor, password reset and
@@ -325,6 +329,12 @@ public actor FakeAuth: AuthProviding {
     }
 
     public func refreshSession() throws -> AuthTokens { try currentSession() }
+
+    public func authorizedRequest(_ request: URLRequest) throws -> URLRequest {
+        var authorized = request
+        authorized.setValue("Bearer " + (try currentSession().accessToken), forHTTPHeaderField: "Authorization")
+        return authorized
+    }
 
     @discardableResult
     public func signOut(globally: Bool = false) -> SignOutResult {

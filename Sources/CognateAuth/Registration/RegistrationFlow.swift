@@ -20,8 +20,12 @@ import Foundation
 ///   password.") → ``RegistrationStep/forgotPassword(username:)``;
 /// - the pool requires attributes the sign-up lacked → ``RegistrationStep/signUp(missingAttributes:)``;
 /// - an administrator-created account → ``RegistrationStep/newPasswordRequired(username:requiredAttributes:)``;
+/// - a pool with MFA → ``RegistrationStep/secondFactor(username:challenge:)`` (a code, a choice,
+///   or setting a factor up where the pool requires one) until the sign-in completes;
 /// - signed in with an incomplete profile → ``RegistrationStep/needsProfile(missing:)`` until
-///   ``completeProfile(_:)`` supplies everything, then ``RegistrationStep/complete``.
+///   ``completeProfile(_:)`` supplies everything, then ``RegistrationStep/complete``. What
+///   "complete" means is the pool's required attributes, the app's `requiredAttributes`, and —
+///   for apps that keep the profile in their own backend — its `profileCheck`.
 public actor RegistrationFlow {
     public nonisolated let client: AuthClient
     /// Attributes the app requires in a complete profile (e.g. `given_name`, `birthdate`,
@@ -30,6 +34,10 @@ public actor RegistrationFlow {
     public nonisolated let signInFlow: SignInFlow
     /// Sent with every call of the flow that Cognito passes to Lambda triggers.
     public nonisolated let clientMetadata: [String: String]
+    /// The app's own test of a complete profile, for apps that keep it in their own backend:
+    /// given the user's attributes, the names of what is still missing (asked for at
+    /// `.needsProfile`, whose answer the app stores where it keeps them). Nil: attributes only.
+    public nonisolated let profileCheck: (@Sendable ([String: String]) async throws -> [String])?
 
     public private(set) var step: RegistrationStep = .signUp(missingAttributes: [])
     private var username: String?
@@ -42,12 +50,14 @@ public actor RegistrationFlow {
 
     public init(
         client: AuthClient, requiredAttributes: [String] = [], signInFlow: SignInFlow = .srp,
-        clientMetadata: [String: String] = [:]
+        clientMetadata: [String: String] = [:],
+        profileCheck: (@Sendable ([String: String]) async throws -> [String])? = nil
     ) {
         self.client = client
         self.requiredAttributes = requiredAttributes
         self.signInFlow = signInFlow
         self.clientMetadata = clientMetadata
+        self.profileCheck = profileCheck
     }
 
     /// Continues from the stored progress. Without any, a signed-in user's profile is checked
@@ -185,12 +195,43 @@ public actor RegistrationFlow {
         }
     }
 
+    /// Answers `.secondFactor(.code)` (and `.totpSetup`, with a code the new authenticator app
+    /// shows). A wrong code throws and leaves the step as it was.
+    public func confirmSecondFactor(code: String) async throws -> RegistrationStep {
+        guard case .secondFactor(_, let challenge) = step else { throw invalidStep("confirmSecondFactor") }
+        switch challenge {
+        case .code, .totpSetup: break
+        default: throw invalidStep("confirmSecondFactor")
+        }
+        return try await continueAfter(try await client.confirmSignIn(mfaCode: code, clientMetadata: clientMetadata))
+    }
+
+    /// Answers `.secondFactor(.choice)` with the factor to use.
+    public func chooseSecondFactor(_ kind: MFACodeChallenge.Kind) async throws -> RegistrationStep {
+        guard case .secondFactor(_, .choice) = step else { throw invalidStep("chooseSecondFactor") }
+        return try await continueAfter(try await client.confirmSignIn(mfaType: kind, clientMetadata: clientMetadata))
+    }
+
+    /// Answers `.secondFactor(.setUpChoice)`: `.totp` (an authenticator app: `.totpSetup`
+    /// follows) or `.email` with the address to send codes to (a code follows).
+    public func setUpSecondFactor(_ kind: MFACodeChallenge.Kind, email: String? = nil) async throws -> RegistrationStep {
+        guard case .secondFactor(_, .setUpChoice) = step else { throw invalidStep("setUpSecondFactor") }
+        return try await continueAfter(
+            try await client.confirmSignIn(mfaSetup: kind, email: email, clientMetadata: clientMetadata))
+    }
+
     /// Step 3: writes profile attributes, then checks the profile again. On completion the
     /// session is refreshed first, so the `signedIn` state carries an ID token with the profile.
     public func completeProfile(_ attributes: [String: String]) async throws -> RegistrationStep {
         guard case .needsProfile = step else { throw invalidStep("completeProfile") }
-        try await client.updateUserAttributes(attributes, clientMetadata: clientMetadata)
+        if !attributes.isEmpty { try await client.updateUserAttributes(attributes, clientMetadata: clientMetadata) }
         return try await checkProfile(refreshingWhenComplete: true)
+    }
+
+    /// Checks the profile again at `.needsProfile`, after the app stored what was missing in its
+    /// own backend (its `profileCheck` then finds it there).
+    public func recheckProfile() async throws -> RegistrationStep {
+        try await completeProfile([:])
     }
 
     /// Abandons the registration: forgets its progress (tokens, if any, stay).
@@ -242,13 +283,15 @@ public actor RegistrationFlow {
             learn(required)
             return try await move(to: .newPasswordRequired(username: name, requiredAttributes: required))
         case .mfaCode(let challenge):
-            throw AuthError.unsupportedChallenge("\(challenge.kind.rawValue) during registration")
+            return try await move(to: .secondFactor(username: name, challenge: .code(challenge)))
+        case .mfaSelection(let kinds):
+            return try await move(to: .secondFactor(username: name, challenge: .choice(kinds)))
+        case .mfaSetupSelection(let kinds):
+            return try await move(to: .secondFactor(username: name, challenge: .setUpChoice(kinds)))
+        case .totpSetup(let setup):
+            return try await move(to: .secondFactor(username: name, challenge: .totpSetup(secret: setup.sharedSecret)))
         case .customChallenge:
             throw AuthError.unsupportedChallenge("CUSTOM_CHALLENGE during registration")
-        case .totpSetup, .mfaSetupSelection:
-            throw AuthError.unsupportedChallenge("MFA_SETUP during registration")
-        case .mfaSelection:
-            throw AuthError.unsupportedChallenge("SELECT_MFA_TYPE during registration")
         case .firstFactorSelection, .passwordRequired, .otpCode, .passkeyRequired:
             // The flow signs in with the password (SRP or USER_PASSWORD_AUTH), never by choice.
             throw AuthError.unsupportedChallenge("a choice-based sign-in step during registration")
@@ -265,7 +308,10 @@ public actor RegistrationFlow {
         let attributes = try await client.fetchUserAttributes()
         var needed: [String] = []
         for name in requiredAttributes + learnedRequired where !needed.contains(name) { needed.append(name) }
-        let missing = needed.filter { (attributes[$0] ?? "").isEmpty }
+        var missing = needed.filter { (attributes[$0] ?? "").isEmpty }
+        if let profileCheck {
+            for name in try await profileCheck(attributes) where !missing.contains(name) { missing.append(name) }
+        }
         guard missing.isEmpty else { return try await move(to: .needsProfile(missing: missing)) }
         if refreshingWhenComplete { try await client.refreshSession() }
         return try await move(to: .complete)
@@ -278,6 +324,11 @@ public actor RegistrationFlow {
         case .signUp, .complete:
             password = nil
             try await client.saveRegistration(nil)
+        case .secondFactor(let name, _):
+            // The sign-in's session lives in memory, and a TOTP secret is not for the store:
+            // after a restart the flow asks for the password again.
+            try await client.saveRegistration(RegistrationProgress(
+                step: .signIn(username: name), username: username, userSub: userSub, learnedRequiredAttributes: learnedRequired))
         default:
             try await client.saveRegistration(RegistrationProgress(
                 step: next, username: username, userSub: userSub, learnedRequiredAttributes: learnedRequired))

@@ -17,11 +17,29 @@ public enum RegistrationStep: Sendable, Equatable, Codable {
     case resetPassword(username: String, delivery: CodeDelivery?)
     /// An administrator created the account: choose a password and give these attributes.
     case newPasswordRequired(username: String, requiredAttributes: [String])
+    /// The sign-in asks for a second factor (a pool with MFA): show what `challenge` says and
+    /// answer with ``RegistrationFlow/confirmSecondFactor(code:)``,
+    /// ``RegistrationFlow/chooseSecondFactor(_:)`` or ``RegistrationFlow/setUpSecondFactor(_:email:)``.
+    /// Not kept over a restart (the sign-in's session lives in memory): it resumes as `.signIn`.
+    case secondFactor(username: String, challenge: SecondFactorChallenge)
     /// Step 3: signed in; the profile lacks these attributes (pool-required ones the server
     /// revealed, plus those the app declared required).
     case needsProfile(missing: [String])
     /// Registration is finished and the user is signed in.
     case complete
+}
+
+/// What a sign-in during registration asks for as its second factor.
+public enum SecondFactorChallenge: Sendable, Equatable, Codable {
+    /// A code sent by SMS or email, or shown by the authenticator app.
+    case code(MFACodeChallenge)
+    /// The user chooses which factor to use.
+    case choice([MFACodeChallenge.Kind])
+    /// The pool requires MFA and the user has none: choose one to set up (an email address is
+    /// asked for with `.email`).
+    case setUpChoice([MFACodeChallenge.Kind])
+    /// An authenticator app to set up: show the secret (or its QR code), then answer with a code.
+    case totpSetup(secret: String)
 }
 
 /// A flow's progress as kept in the ``TokenStore`` (never the password).

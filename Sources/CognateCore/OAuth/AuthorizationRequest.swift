@@ -100,8 +100,15 @@ extension OAuth {
             else { throw refuse(.invalidRequest("No identity provider of the client has the identifier \(identifier.prefix(40)).")) }
             provider = named
         }
-        guard (settings.supportedIdentityProviders ?? []).contains(provider ?? "COGNITO") else {
-            throw refuse(.unauthorizedClient("The client does not offer the identity provider \(provider ?? "COGNITO").")) 
+        // Without a provider the sign-in page offers what the client does: the pool's own sign-in
+        // and its providers' buttons, or — a client without COGNITO — the buttons alone.
+        let offered = settings.supportedIdentityProviders ?? []
+        if let provider {
+            guard offered.contains(provider) else {
+                throw refuse(.unauthorizedClient("The client does not offer the identity provider \(provider)."))
+            }
+        } else if offered.isEmpty {
+            throw refuse(.unauthorizedClient("The client offers no identity provider (SupportedIdentityProviders)."))
         }
         let prompt = query["prompt"]
         if let prompt, !["login", "none"].contains(prompt) {

@@ -38,10 +38,14 @@ public struct SignInOffer: Sendable {
     /// managed login, when every SAML provider of the client has IdpIdentifiers (those providers
     /// then get no buttons).
     public var emailDiscovery = false
+    /// The pool's own sign-in (`COGNITO`): without it the page shows the providers alone.
+    public var cognito = true
 
-    public init(buttons: [(name: String, type: IdentityProviderTypeType)] = [], emailDiscovery: Bool = false) {
+    public init(buttons: [(name: String, type: IdentityProviderTypeType)] = [], emailDiscovery: Bool = false,
+                cognito: Bool = true) {
         self.buttons = buttons
         self.emailDiscovery = emailDiscovery
+        self.cognito = cognito
     }
 }
 
@@ -85,7 +89,8 @@ extension OAuth {
         let saml = providers.filter { $0.type == .saml }
         let discovery = !saml.isEmpty && saml.allSatisfy { !$0.identifiers.isEmpty }
         return SignInOffer(
-            buttons: providers.filter { !discovery || $0.type != .saml }.map { ($0.name, $0.type) }, emailDiscovery: discovery)
+            buttons: providers.filter { !discovery || $0.type != .saml }.map { ($0.name, $0.type) }, emailDiscovery: discovery,
+            cognito: (client.settings.supportedIdentityProviders ?? []).contains("COGNITO"))
     }
 
     /// The provider of `clientId` one of whose IdpIdentifiers is the domain of `email` (the

@@ -9,6 +9,7 @@ extension OAuth {
         -> HostedSignInStep
     {
         let (pool, client) = try await directory.requireClient(request.clientId)
+        try Self.requireOwnSignIn(client, request: request)
         return try await firstHostedPage(
             HostedFlowState(request: request, stage: .forgotPassword), browser: browser, pool: pool, client: client)
     }

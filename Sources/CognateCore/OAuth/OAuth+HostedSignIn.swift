@@ -51,6 +51,7 @@ extension OAuth {
         // Every posted step counts against the per-client and per-address limit before its
         // answer is judged, so a limited caller learns nothing of a password or code.
         try await store.write { try await self.allowances.consumeRequestAllowance(.hostedFlows, client: client, in: $0) }
+        if state.stage != .addPasskey { try Self.requireOwnSignIn(client, request: state.request) }
         switch state.stage {
         case .signUp?, .confirmSignUp?:
             return try await continueHostedSignUp(state, form: form, pool: pool, client: client)
@@ -260,6 +261,15 @@ extension OAuth {
             return .opened(pool, client, state)
         } catch {
             return .missing
+        }
+    }
+
+    /// The pool's own sign-in, sign-up and reset pages serve only clients that offer it
+    /// (`COGNITO` among SupportedIdentityProviders); the others' users sign in through a provider.
+    static func requireOwnSignIn(_ client: ClientRecord, request: AuthorizationRequest) throws {
+        guard (client.settings.supportedIdentityProviders ?? []).contains("COGNITO") else {
+            throw AuthorizationPageError(
+                message: "This app signs in through its identity providers only.", reason: .invalidRequest, request: request)
         }
     }
 

@@ -7,6 +7,7 @@ extension OAuth {
     /// page (stored nowhere: its flow is sealed).
     public func beginHostedSignUp(_ request: AuthorizationRequest, browser: BrowserBinding) async throws -> HostedSignInStep {
         let (pool, client) = try await directory.requireClient(request.clientId)
+        try Self.requireOwnSignIn(client, request: request)
         return try await firstHostedPage(
             HostedFlowState(request: request, stage: .signUp), browser: browser, pool: pool, client: client)
     }

@@ -182,6 +182,9 @@ enum HostedPages {
         }
         let card: Card
         switch page {
+        case .signIn where request.purpose == nil && !offer.cognito, .signInName where request.purpose == nil && !offer.cognito:
+            // A client without the pool's own sign-in: its providers alone.
+            card = Card(title: "Sign in", lead: "Choose how to sign in.", body: "", alternatives: providerButtons)
         case .signIn(let username, let name, let error, let notice, let canSignUp):
             card = Card(
                 title: "Sign in", lead: purposeLead, error: error, notice: notice,

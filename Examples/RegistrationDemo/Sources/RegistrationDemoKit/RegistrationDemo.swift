@@ -110,6 +110,23 @@ public struct RegistrationDemo: Sendable {
             var attributes: [String: String] = [:]
             for name in required { attributes[name] = try await answer(HealthProfile.field(for: name)) }
             return try await flow.setNewPassword(password, attributes: attributes)
+        case .secondFactor(_, let challenge):
+            switch challenge {
+            case .code(let sent):
+                return try await flow.confirmSecondFactor(
+                    code: try await ask("Sign-in code" + (sent.destination.map { " sent to \($0)" } ?? " from your authenticator app")))
+            case .choice(let kinds):
+                let choice = try await ask("Second factor (\(kinds.map(\.rawValue).joined(separator: ", ")))")
+                return try await flow.chooseSecondFactor(MFACodeChallenge.Kind(rawValue: choice) ?? kinds[0])
+            case .setUpChoice(let kinds):
+                if kinds.contains(.email) {
+                    return try await flow.setUpSecondFactor(.email, email: try await ask("Email address for sign-in codes"))
+                }
+                return try await flow.setUpSecondFactor(.totp)
+            case .totpSetup(let secret):
+                await say("Add this key to your authenticator app: \(secret)")
+                return try await flow.confirmSecondFactor(code: try await ask("Code from the app"))
+            }
         case .needsProfile(let missing):
             await say("Step 3 of 3 — your profile.")
             var attributes: [String: String] = [:]
