@@ -55,6 +55,9 @@ public final class AuthenticatorModel {
     @ObservationIgnored public let signInFlow: SignInFlow
     /// Sign in with choice-based sign-in (`USER_AUTH`): the username first, then the factor.
     @ObservationIgnored public let choiceBasedSignIn: Bool
+    /// Sign in with the pool's custom challenge (`CUSTOM_AUTH`, the password proved first by
+    /// SRP): its questions show on ``AuthenticatorScreen/customChallenge(parameters:)``.
+    @ObservationIgnored public let customChallengeSignIn: Bool
     /// Whether "create account" is offered.
     @ObservationIgnored public let offersSignUp: Bool
     /// Whether to offer a PIN after a password sign-in (when the pool has a PIN policy).
@@ -82,7 +85,7 @@ public final class AuthenticatorModel {
     public init(
         auth: any AuthProviding, signUpFields: [AuthenticatorField]? = nil, usernameAttribute: UsernameAttribute = .username,
         strings: AuthenticatorStrings = AuthenticatorStrings(), signInFlow: SignInFlow = .srp, choiceBasedSignIn: Bool = false,
-        offersSignUp: Bool = true, offersPINRegistration: Bool = false, offersPINSignIn: Bool = true,
+        customChallengeSignIn: Bool = false, offersSignUp: Bool = true, offersPINRegistration: Bool = false, offersPINSignIn: Bool = true,
         totpIssuer: String = "Cognate", passkeyAuthenticator: (any PasskeyAuthenticator)? = nil
     ) {
         self.auth = auth
@@ -91,6 +94,7 @@ public final class AuthenticatorModel {
         self.signUpFields = signUpFields ?? Self.defaultSignUpFields(usernameAttribute)
         self.signInFlow = signInFlow
         self.choiceBasedSignIn = choiceBasedSignIn
+        self.customChallengeSignIn = customChallengeSignIn
         self.offersSignUp = offersSignUp
         self.offersPINRegistration = offersPINRegistration
         self.offersPINSignIn = offersPINSignIn
@@ -397,6 +401,10 @@ public final class AuthenticatorModel {
             if choiceBasedSignIn {
                 journeyPassword = nil
                 await step { [username] in try await $0.signIn(username: username, preferred: nil) }
+            } else if customChallengeSignIn {
+                let password = raw[Key.password] ?? ""
+                journeyPassword = password
+                await step { [username] in try await $0.signInWithCustomChallenge(username: username, password: password) }
             } else {
                 let password = raw[Key.password] ?? ""
                 journeyPassword = password
@@ -694,6 +702,10 @@ public final class AuthenticatorModel {
     private func go(_ next: AuthenticatorScreen) {
         typealias Key = AuthenticatorField.Key
         screen = next
+        switch next {
+        case .signIn, .signUp, .forgotPassword, .signedIn: journeyPassword = nil
+        default: break
+        }
         fieldErrors = [:]
         errorMessage = nil
         lastError = nil

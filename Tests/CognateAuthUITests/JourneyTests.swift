@@ -346,6 +346,26 @@ struct JourneyTests {
         #expect(await fake.state() == .signedOut)
     }
 
+    @Test func aCustomChallengeIsAnswered() async {
+        let fake = FakeAuth(accounts: [FakeAuth.Account(username: "quin", password: "Passw0rd!")])
+        let model = AuthenticatorModel(auth: fake, customChallengeSignIn: true)
+        await model.start()
+        await model.submit([Key.username: "quin", Key.password: "Passw0rd!"])
+        // The fake has no custom challenges: the call reached it, and its error is the banner.
+        #expect(model.lastError == .unsupportedOperation("FakeAuth does not model custom challenges."))
+        #expect(model.errorMessage == "FakeAuth does not model custom challenges.")
+
+        await model.handle(.customChallenge(
+            parameters: ["question": "colour"], session: ChallengeSession(challengeName: "CUSTOM_CHALLENGE", username: "quin")))
+        #expect(model.screen == .customChallenge(parameters: ["question": "colour"]))
+        #expect(model.fields.map(\.key) == [Key.answer] && model.message == strings.customChallengePrompt)
+        await model.submit()
+        #expect(model.fieldErrors[Key.answer] == strings.requiredField(strings.answerLabel))
+        await model.submit([Key.answer: "blue"])
+        #expect(model.lastError == .unsupportedOperation("FakeAuth does not model custom challenges."))
+        #expect(model.screen == .customChallenge(parameters: ["question": "colour"]))
+    }
+
     @Test func theModelFollowsTheAuthState() async throws {
         let fake = FakeAuth(accounts: [FakeAuth.Account(username: "ola", password: "Passw0rd!")], signedIn: "ola")
         let model = AuthenticatorModel(auth: fake)

@@ -1,7 +1,7 @@
 import CognateAssembly
 import CognateAuth
 @testable import CognateAuthUI
-import CognateCore
+@testable import CognateCore
 import CognateProtocol
 import CognateServer
 import CognateStorage
@@ -74,6 +74,37 @@ struct LiveJourneyTests {
             expectSignedIn(model, as: "ada")
         }
     }
+
+    /// An administrator's user in a pool that requires a first name and an authenticator app:
+    /// the new password with the required attribute, then the app's set-up, then signed in.
+    @Test func aTemporaryPasswordAndARequiredAuthenticatorAppAgainstALiveServer() async throws {
+        try await UIServer.with { live in
+            let pool = try await live.makePool(schema: [
+                SchemaAttributeType(name: "given_name", attributeDataType: .string, mutable: true, required: true),
+            ])
+            _ = try await live.service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
+                userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true), mfaConfiguration: .on))
+            _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
+                userPoolId: pool, username: "bea", temporaryPassword: "Temp0rary1", messageAction: .suppress))
+            let client = try await live.makeClient(pool: pool)
+            let auth = AuthClient(configuration: AuthConfiguration(
+                endpoint: live.endpoint, userPoolId: pool, clientId: client, tokenStore: InMemoryTokenStore()))
+            let model = AuthenticatorModel(auth: auth, totpIssuer: "Health")
+            await model.start()
+
+            await model.submit([Key.username: "bea", Key.password: "Temp0rary1"])
+            #expect(model.screen == .newPassword(requiredAttributes: ["given_name"]))
+            #expect(model.fields.map(\.key) == [Key.newPassword, Key.confirmPassword, "given_name"])
+            await model.submit([Key.newPassword: "Chosen-Passw0rd", Key.confirmPassword: "Chosen-Passw0rd", "given_name": "Bea"])
+
+            let secret = try #require(model.totpSecret, "expected the authenticator app's set-up, got \(model.screen)")
+            #expect(model.totpSetupURI?.absoluteString.hasPrefix("otpauth://totp/Health:bea?secret=\(secret)") == true)
+            let code = TOTP.code(secret: Base32.decode(secret) ?? [], step: TOTP.step(at: Date()))
+            await model.submit([Key.code: code])
+            expectSignedIn(model, as: "bea")
+            #expect(model.user?.attributes["given_name"] == "Bea")
+        }
+    }
 }
 
 /// A Cognate server on a free port with a fresh SQLite database, for one test (as the SDK's
@@ -131,12 +162,12 @@ struct UIServer: Sendable {
     }
 
     /// A pool whose sign-up codes go by email (the dev outbox keeps them).
-    func makePool() async throws -> String {
+    func makePool(schema: [SchemaAttributeType] = []) async throws -> String {
         let pool = try await service.pools.createUserPool(CreateUserPoolRequest(
             poolName: "ui-\(UUID().uuidString.prefix(8))",
             policies: UserPoolPolicyType(passwordPolicy: PasswordPolicyType(
                 minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true, requireSymbols: false)),
-            autoVerifiedAttributes: [.email]))
+            autoVerifiedAttributes: [.email], schema: schema.isEmpty ? nil : schema))
         return try #require(pool.userPool?.id)
     }
 
