@@ -196,7 +196,10 @@ struct AuthenticatorFieldView: View {
     let theme: AuthenticatorTheme
 
     var body: some View {
-        let text = Binding(get: { model.value(of: field.key) }, set: { model.setValue($0, for: field.key) })
+        // Binding's closures are @isolated(any) @Sendable: say they run on the main actor, as the model does.
+        let text = Binding(
+            get: { @MainActor in model.value(of: field.key) },
+            set: { @MainActor newValue in model.setValue(newValue, for: field.key) })
         let label = field.label(in: model.strings)
         VStack(alignment: .leading, spacing: 4) {
             Text(label)
