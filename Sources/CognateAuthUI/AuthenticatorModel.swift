@@ -391,6 +391,7 @@ public final class AuthenticatorModel {
     /// Submits the screen's form: checks its fields, then takes the journey's next step.
     public func submit() async {
         typealias Key = AuthenticatorField.Key
+        guard !isBusy else { return }  // a second tap while the first one runs
         if case .storageUnavailable = screen { return await perform(.retry) }
         guard validate() else { return }
         let values = values.mapValues { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -483,6 +484,7 @@ public final class AuthenticatorModel {
 
     /// Takes one of ``choices``.
     public func choose(_ choice: AuthenticatorChoice.Value) async {
+        guard !isBusy else { return }
         switch choice {
         case .mfa(let kind):
             await step { try await $0.confirmSignIn(mfaType: kind) }

@@ -366,6 +366,21 @@ struct JourneyTests {
         #expect(model.screen == .customChallenge(parameters: ["question": "colour"]))
     }
 
+    @Test func aSecondSubmissionWhileBusyIsIgnored() async {
+        let fake = FakeAuth(accounts: [FakeAuth.Account(username: "rae", password: "Passw0rd!")])
+        let model = AuthenticatorModel(auth: fake, offersPINRegistration: true)
+        await model.start()
+        await model.submit([Key.username: "rae", Key.password: "Passw0rd!"])
+        await model.submit([Key.pin: "27193", Key.confirmPIN: "27193"])
+        await model.signOut()
+        model.fill([Key.pin: "11223"])
+        // A double tap: the second submission comes while the first one waits for the server.
+        async let first: Void = model.submit()
+        async let second: Void = model.submit()
+        _ = await (first, second)
+        #expect(model.errorMessage == strings.incorrectPIN(2))  // one attempt spent, not two
+    }
+
     @Test func theModelFollowsTheAuthState() async throws {
         let fake = FakeAuth(accounts: [FakeAuth.Account(username: "ola", password: "Passw0rd!")], signedIn: "ola")
         let model = AuthenticatorModel(auth: fake)
