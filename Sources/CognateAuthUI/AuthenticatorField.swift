@@ -121,9 +121,10 @@ public struct AuthenticatorField: Sendable, Equatable, Identifiable {
 
     /// What is wrong with `value` (nil: nothing). `values` holds the screen's other fields (a
     /// confirmation compares with its original), `pinPolicy` the pool's PIN rules.
-    public func problem(with value: String, values: [String: String], strings: AuthenticatorStrings,
-                        pinPolicy: PinPolicy? = nil) -> String?
-    {
+    public func problem(
+        with value: String, values: [String: String], strings: AuthenticatorStrings,
+        pinPolicy: PinPolicy? = nil
+    ) -> String? {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty {
             if case .confirmation(let original) = kind, !(values[original] ?? "").isEmpty {
@@ -169,9 +170,9 @@ public struct AuthenticatorField: Sendable, Equatable, Identifiable {
     static func isDate(_ value: String) -> Bool {
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month)
+            parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month)
         else { return false }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]

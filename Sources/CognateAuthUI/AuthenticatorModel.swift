@@ -85,7 +85,8 @@ public final class AuthenticatorModel {
     public init(
         auth: any AuthProviding, signUpFields: [AuthenticatorField]? = nil, usernameAttribute: UsernameAttribute = .username,
         strings: AuthenticatorStrings = AuthenticatorStrings(), signInFlow: SignInFlow = .srp, choiceBasedSignIn: Bool = false,
-        customChallengeSignIn: Bool = false, offersSignUp: Bool = true, offersPINRegistration: Bool = false, offersPINSignIn: Bool = true,
+        customChallengeSignIn: Bool = false, offersSignUp: Bool = true, offersPINRegistration: Bool = false,
+        offersPINSignIn: Bool = true,
         totpIssuer: String = "Cognate", passkeyAuthenticator: (any PasskeyAuthenticator)? = nil
     ) {
         self.auth = auth
@@ -130,7 +131,7 @@ public final class AuthenticatorModel {
         case .signedIn(let user):
             switch screen {
             case .signedIn: screen = .signedIn(user)  // attributes may have changed
-            case .registerPIN: break                    // the PIN is offered first
+            case .registerPIN: break  // the PIN is offered first
             default:
                 // A journey under way ends in its own step; otherwise someone signed in elsewhere.
                 if !isBusy { go(.signedIn(user)) }
@@ -192,7 +193,10 @@ public final class AuthenticatorModel {
         case .customChallenge: return [AuthenticatorField(key: Key.answer, kind: .text)]
         case .pinSignIn: return [AuthenticatorField(key: Key.pin, kind: .pin)]
         case .registerPIN:
-            return [AuthenticatorField(key: Key.pin, kind: .pin), AuthenticatorField(key: Key.confirmPIN, kind: .confirmation(of: Key.pin))]
+            return [
+                AuthenticatorField(key: Key.pin, kind: .pin),
+                AuthenticatorField(key: Key.confirmPIN, kind: .confirmation(of: Key.pin)),
+            ]
         case .loading, .mfaSelection, .mfaSetupSelection, .firstFactorSelection, .storageUnavailable, .signedIn:
             return []
         }
@@ -207,8 +211,11 @@ public final class AuthenticatorModel {
     }
 
     private var newPasswordFields: [AuthenticatorField] {
-        [AuthenticatorField(key: AuthenticatorField.Key.newPassword, kind: .password),
-         AuthenticatorField(key: AuthenticatorField.Key.confirmPassword, kind: .confirmation(of: AuthenticatorField.Key.newPassword))]
+        [
+            AuthenticatorField(key: AuthenticatorField.Key.newPassword, kind: .password),
+            AuthenticatorField(
+                key: AuthenticatorField.Key.confirmPassword, kind: .confirmation(of: AuthenticatorField.Key.newPassword)),
+        ]
     }
 
     /// Checks every field of the screen; false (and ``fieldErrors`` set) when one is wrong.
@@ -323,7 +330,8 @@ public final class AuthenticatorModel {
             return kinds.map { AuthenticatorChoice(title: name(of: $0), value: .mfaSetup($0), isSelected: false) }
         case .firstFactorSelection(let factors):
             return factors.map {
-                AuthenticatorChoice(title: strings.firstFactorNames[$0] ?? $0.rawValue, value: .firstFactor($0), isSelected: false)
+                AuthenticatorChoice(
+                    title: strings.firstFactorNames[$0] ?? $0.rawValue, value: .firstFactor($0), isSelected: false)
             }
         case .pinSignIn(let profiles, let selected) where profiles.count > 1:
             return profiles.map {
@@ -339,19 +347,20 @@ public final class AuthenticatorModel {
     /// The screen's secondary actions, in order.
     public var links: [AuthenticatorLink] {
         func link(_ action: AuthenticatorAction) -> AuthenticatorLink {
-            let title = switch action {
-            case .submit: submitTitle ?? ""
-            case .back: strings.backLink
-            case .goToSignUp: strings.goToSignUpLink
-            case .goToSignIn: strings.goToSignInLink
-            case .goToForgotPassword: strings.forgotPasswordLink
-            case .resendCode: strings.resendCodeLink
-            case .usePassword: strings.usePasswordLink
-            case .usePIN: strings.usePINLink
-            case .skip: strings.skipLink
-            case .retry: strings.retryButton
-            case .signOut: strings.signOutButton
-            }
+            let title =
+                switch action {
+                case .submit: submitTitle ?? ""
+                case .back: strings.backLink
+                case .goToSignUp: strings.goToSignUpLink
+                case .goToSignIn: strings.goToSignInLink
+                case .goToForgotPassword: strings.forgotPasswordLink
+                case .resendCode: strings.resendCodeLink
+                case .usePassword: strings.usePasswordLink
+                case .usePIN: strings.usePINLink
+                case .skip: strings.skipLink
+                case .retry: strings.retryButton
+                case .signOut: strings.signOutButton
+                }
             return AuthenticatorLink(title: title, action: action)
         }
         switch screen {
@@ -362,7 +371,7 @@ public final class AuthenticatorModel {
         case .confirmSignUp, .confirmResetPassword: return [link(.resendCode), link(.back)]
         case .password: return [link(.goToForgotPassword), link(.back)]
         case .newPassword, .forgotPassword, .mfaCode, .mfaSelection, .totpSetup, .mfaSetupSelection, .mfaSetupEmail,
-             .firstFactorSelection, .otpCode, .customChallenge:
+            .firstFactorSelection, .otpCode, .customChallenge:
             return [link(.back)]
         case .pinSignIn: return [link(.usePassword)]
         case .registerPIN: return [link(.skip)]
@@ -409,7 +418,9 @@ public final class AuthenticatorModel {
             } else {
                 let password = raw[Key.password] ?? ""
                 journeyPassword = password
-                await step { [username, signInFlow] in try await $0.signIn(username: username, password: password, flow: signInFlow) }
+                await step { [username, signInFlow] in
+                    try await $0.signIn(username: username, password: password, flow: signInFlow)
+                }
             }
         case .signUp:
             await signUp(values: values, raw: raw)
@@ -564,11 +575,12 @@ public final class AuthenticatorModel {
 
     private func signUp(values: [String: String], raw: [String: String]) async {
         typealias Key = AuthenticatorField.Key
-        let name = switch usernameAttribute {
-        case .username: values[Key.username] ?? ""
-        case .email: values["email"] ?? ""
-        case .phoneNumber: values["phone_number"] ?? ""
-        }
+        let name =
+            switch usernameAttribute {
+            case .username: values[Key.username] ?? ""
+            case .email: values["email"] ?? ""
+            case .phoneNumber: values["phone_number"] ?? ""
+            }
         let password = raw[Key.password].flatMap { $0.isEmpty ? nil : $0 }
         var attributes: [String: String] = [:]
         for field in signUpFields where field.isAttribute {

@@ -1,7 +1,8 @@
 import CognateAuth
-@testable import CognateAuthUI
 import Foundation
 import Testing
+
+@testable import CognateAuthUI
 
 /// Every journey of the Authenticator, driven through the model's actions as its views do,
 /// against FakeAuth.
@@ -44,24 +45,32 @@ struct JourneyTests {
         let fake = FakeAuth()
         let model = AuthenticatorModel(
             auth: fake,
-            signUpFields: [.email(), .password(), .confirmPassword(), .text("given_name"), .date("birthdate"),
-                           .phone(isRequired: false)],
+            signUpFields: [
+                .email(), .password(), .confirmPassword(), .text("given_name"), .date("birthdate"),
+                .phone(isRequired: false),
+            ],
             usernameAttribute: .email)
         await model.start()
         await model.perform(.goToSignUp)
         #expect(model.screen == .signUp)
-        #expect(model.fields.map(\.key) == ["email", Key.password, Key.confirmPassword, "given_name", "birthdate", "phone_number"])
-        #expect(model.fields.map { $0.label(in: strings) } == ["Email", "Password", "Confirm password", "First name", "Date of birth", "Phone number"])
+        #expect(
+            model.fields.map(\.key) == ["email", Key.password, Key.confirmPassword, "given_name", "birthdate", "phone_number"])
+        #expect(
+            model.fields.map { $0.label(in: strings) } == [
+                "Email", "Password", "Confirm password", "First name", "Date of birth", "Phone number",
+            ])
 
         await model.submit([
             "email": "ann@example", Key.password: "Passw0rd!", Key.confirmPassword: "Passw0rd?", "given_name": "",
             "birthdate": "1990-02-30", "phone_number": "5551234",
         ])
         #expect(model.screen == .signUp)
-        #expect(model.fieldErrors == [
-            "email": strings.invalidEmail, Key.confirmPassword: strings.passwordsDoNotMatch,
-            "given_name": strings.requiredField("First name"), "birthdate": strings.invalidDate, "phone_number": strings.invalidPhone,
-        ])
+        #expect(
+            model.fieldErrors == [
+                "email": strings.invalidEmail, Key.confirmPassword: strings.passwordsDoNotMatch,
+                "given_name": strings.requiredField("First name"), "birthdate": strings.invalidDate,
+                "phone_number": strings.invalidPhone,
+            ])
         #expect(await fake.accounts.isEmpty)
 
         await model.submit([
@@ -71,7 +80,10 @@ struct JourneyTests {
         let delivery = CodeDelivery(destination: "ann@example.com", medium: .email, attributeName: "email")
         #expect(model.screen == .confirmSignUp(username: "ann@example.com", delivery: delivery))
         #expect(model.message == strings.codeSentTo("ann@example.com"))
-        #expect(await fake.accounts["ann@example.com"]?.attributes == ["email": "ann@example.com", "given_name": "Ann", "birthdate": "1992-02-29"])
+        #expect(
+            await fake.accounts["ann@example.com"]?.attributes == [
+                "email": "ann@example.com", "given_name": "Ann", "birthdate": "1992-02-29",
+            ])
 
         await model.perform(.resendCode)
         #expect(model.notice == strings.codeSentTo("ann@example.com"))
@@ -90,7 +102,9 @@ struct JourneyTests {
         await model.start()
         await model.perform(.goToSignUp)
         #expect(model.fields.map(\.key) == [Key.username, "email", Key.password, Key.confirmPassword])
-        await model.submit([Key.username: "ann", "email": "a@example.com", Key.password: "Passw0rd!", Key.confirmPassword: "Passw0rd!"])
+        await model.submit([
+            Key.username: "ann", "email": "a@example.com", Key.password: "Passw0rd!", Key.confirmPassword: "Passw0rd!",
+        ])
         #expect(model.screen == .signUp)
         #expect(model.errorMessage == strings.usernameExists)
         await model.perform(.goToSignIn)
@@ -99,16 +113,20 @@ struct JourneyTests {
 
     @Test func anUnconfirmedAccountIsConfirmedFromSignIn() async {
         let fake = FakeAuth()
-        _ = try? await fake.signUp(username: "bo", password: "Passw0rd!", attributes: ["email": "bo@example.com"],
-                                   validationData: [:], clientMetadata: [:])
+        _ = try? await fake.signUp(
+            username: "bo", password: "Passw0rd!", attributes: ["email": "bo@example.com"],
+            validationData: [:], clientMetadata: [:])
         let model = AuthenticatorModel(auth: fake)
         await model.start()
         await model.submit([Key.username: "bo", Key.password: "Passw0rd!"])
         #expect(model.screen == .confirmSignUp(username: "bo", delivery: nil))
         #expect(model.message == strings.codeSent)
         await model.perform(.resendCode)
-        #expect(model.screen == .confirmSignUp(
-            username: "bo", delivery: CodeDelivery(destination: "bo@example.com", medium: .email, attributeName: "email")))
+        #expect(
+            model.screen
+                == .confirmSignUp(
+                    username: "bo", delivery: CodeDelivery(destination: "bo@example.com", medium: .email, attributeName: "email"))
+        )
         await model.submit([Key.code: fake.code])
         expectSignedIn(model, as: "bo")
     }
@@ -120,13 +138,17 @@ struct JourneyTests {
         await model.submit([Key.username: "cy", Key.password: "Temp0rary!"])
         #expect(model.screen == .newPassword(requiredAttributes: []))
         // A pool that requires given_name and a birthdate asks for them with the password.
-        await model.handle(.newPasswordRequired(
-            requiredAttributes: ["given_name", "birthdate"], session: ChallengeSession(challengeName: "NEW_PASSWORD_REQUIRED", username: "cy")))
+        await model.handle(
+            .newPasswordRequired(
+                requiredAttributes: ["given_name", "birthdate"],
+                session: ChallengeSession(challengeName: "NEW_PASSWORD_REQUIRED", username: "cy")))
         #expect(model.fields.map(\.key) == [Key.newPassword, Key.confirmPassword, "given_name", "birthdate"])
         #expect(model.fields.map(\.kind) == [.password, .confirmation(of: Key.newPassword), .text, .date])
         #expect(model.message == strings.newPasswordInstructions)
 
-        await model.submit([Key.newPassword: "Chosen1!", Key.confirmPassword: "Chosen1!", "given_name": "Cy", "birthdate": "1980-13-01"])
+        await model.submit([
+            Key.newPassword: "Chosen1!", Key.confirmPassword: "Chosen1!", "given_name": "Cy", "birthdate": "1980-13-01",
+        ])
         #expect(model.fieldErrors == ["birthdate": strings.invalidDate])
         await model.submit(["birthdate": "1980-12-01"])
         expectSignedIn(model, as: "cy")
@@ -136,7 +158,9 @@ struct JourneyTests {
     }
 
     @Test func aForgottenPasswordIsResetThenUsed() async {
-        let fake = FakeAuth(accounts: [FakeAuth.Account(username: "di", password: "0ld-Passw0rd", attributes: ["phone_number": "+15551234567"])])
+        let fake = FakeAuth(accounts: [
+            FakeAuth.Account(username: "di", password: "0ld-Passw0rd", attributes: ["phone_number": "+15551234567"])
+        ])
         let model = AuthenticatorModel(auth: fake)
         await model.start()
         await model.perform(.goToForgotPassword)
@@ -164,7 +188,9 @@ struct JourneyTests {
     }
 
     @Test func anMFACodeCompletesTheSignIn() async {
-        let fake = FakeAuth(accounts: [FakeAuth.Account(username: "ed", password: "Passw0rd!", attributes: ["email": "ed@example.com"], mfa: .email)])
+        let fake = FakeAuth(accounts: [
+            FakeAuth.Account(username: "ed", password: "Passw0rd!", attributes: ["email": "ed@example.com"], mfa: .email)
+        ])
         let model = AuthenticatorModel(auth: fake)
         await model.start()
         await model.submit([Key.username: "ed", Key.password: "Passw0rd!"])
@@ -179,8 +205,10 @@ struct JourneyTests {
     }
 
     @Test func aSecondFactorIsChosenThenAnswered() async {
-        let fake = FakeAuth(accounts: [FakeAuth.Account(
-            username: "fay", password: "Passw0rd!", attributes: ["phone_number": "+15550001111"], mfaChoices: [.sms, .totp])])
+        let fake = FakeAuth(accounts: [
+            FakeAuth.Account(
+                username: "fay", password: "Passw0rd!", attributes: ["phone_number": "+15550001111"], mfaChoices: [.sms, .totp])
+        ])
         let model = AuthenticatorModel(auth: fake)
         await model.start()
         await model.submit([Key.username: "fay", Key.password: "Passw0rd!"])
@@ -232,9 +260,11 @@ struct JourneyTests {
     }
 
     @Test func choiceBasedSignInWithAnEmailedCode() async {
-        let fake = FakeAuth(accounts: [FakeAuth.Account(
-            username: "ivy", password: "Passw0rd!", attributes: ["email": "ivy@example.com"],
-            firstFactors: [.password, .passwordSRP, .emailOTP, .webAuthn])])
+        let fake = FakeAuth(accounts: [
+            FakeAuth.Account(
+                username: "ivy", password: "Passw0rd!", attributes: ["email": "ivy@example.com"],
+                firstFactors: [.password, .passwordSRP, .emailOTP, .webAuthn])
+        ])
         let model = AuthenticatorModel(auth: fake, choiceBasedSignIn: true)
         await model.start()
         #expect(model.fields.map(\.key) == [Key.username])
@@ -251,8 +281,11 @@ struct JourneyTests {
     }
 
     @Test func choiceBasedSignInWithThePassword() async {
-        let fake = FakeAuth(accounts: [FakeAuth.Account(
-            username: "jo", password: "Passw0rd!", attributes: ["email": "jo@example.com"], firstFactors: [.emailOTP, .password])])
+        let fake = FakeAuth(accounts: [
+            FakeAuth.Account(
+                username: "jo", password: "Passw0rd!", attributes: ["email": "jo@example.com"],
+                firstFactors: [.emailOTP, .password])
+        ])
         let model = AuthenticatorModel(auth: fake, choiceBasedSignIn: true)
         await model.start()
         await model.submit([Key.username: "jo"])
@@ -325,8 +358,9 @@ struct JourneyTests {
     }
 
     @Test func thePINOfferCanBeSkipped() async {
-        let model = AuthenticatorModel(auth: FakeAuth(accounts: [FakeAuth.Account(username: "mo", password: "Passw0rd!")]),
-                                       offersPINRegistration: true)
+        let model = AuthenticatorModel(
+            auth: FakeAuth(accounts: [FakeAuth.Account(username: "mo", password: "Passw0rd!")]),
+            offersPINRegistration: true)
         await model.start()
         await model.submit([Key.username: "mo", Key.password: "Passw0rd!"])
         #expect(model.screen == .registerPIN(policy: PinPolicy()))
@@ -355,8 +389,10 @@ struct JourneyTests {
         #expect(model.lastError == .unsupportedOperation("FakeAuth does not model custom challenges."))
         #expect(model.errorMessage == "FakeAuth does not model custom challenges.")
 
-        await model.handle(.customChallenge(
-            parameters: ["question": "colour"], session: ChallengeSession(challengeName: "CUSTOM_CHALLENGE", username: "quin")))
+        await model.handle(
+            .customChallenge(
+                parameters: ["question": "colour"], session: ChallengeSession(challengeName: "CUSTOM_CHALLENGE", username: "quin")
+            ))
         #expect(model.screen == .customChallenge(parameters: ["question": "colour"]))
         #expect(model.fields.map(\.key) == [Key.answer] && model.message == strings.customChallengePrompt)
         await model.submit()

@@ -1,7 +1,5 @@
 import CognateAssembly
 import CognateAuth
-@testable import CognateAuthUI
-@testable import CognateCore
 import CognateProtocol
 import CognateServer
 import CognateStorage
@@ -9,6 +7,9 @@ import CognateTestSupport
 import Foundation
 import Logging
 import Testing
+
+@testable import CognateAuthUI
+@testable import CognateCore
 
 /// The Authenticator over a real AuthClient on an in-process Cognate server: sign-up with the
 /// emailed code, sign-out, a wrong password, a password reset, and sign-in again.
@@ -20,11 +21,14 @@ struct LiveJourneyTests {
         try await UIServer.with { live in
             let pool = try await live.makePool()
             let client = try await live.makeClient(pool: pool)
-            let auth = AuthClient(configuration: AuthConfiguration(
-                endpoint: live.endpoint, userPoolId: pool, clientId: client, tokenStore: InMemoryTokenStore()))
-            let model = AuthenticatorModel(auth: auth, signUpFields: [
-                .username(), .email(), .password(), .confirmPassword(), .text("given_name"),
-            ])
+            let auth = AuthClient(
+                configuration: AuthConfiguration(
+                    endpoint: live.endpoint, userPoolId: pool, clientId: client, tokenStore: InMemoryTokenStore()))
+            let model = AuthenticatorModel(
+                auth: auth,
+                signUpFields: [
+                    .username(), .email(), .password(), .confirmPassword(), .text("given_name"),
+                ])
             let following = Task { await model.run() }
             defer { following.cancel() }
             await model.waitUntil("the sign-in screen") { $0.screen == .signIn }
@@ -80,15 +84,19 @@ struct LiveJourneyTests {
     @Test func aTemporaryPasswordAndARequiredAuthenticatorAppAgainstALiveServer() async throws {
         try await UIServer.with { live in
             let pool = try await live.makePool(schema: [
-                SchemaAttributeType(name: "given_name", attributeDataType: .string, mutable: true, required: true),
+                SchemaAttributeType(name: "given_name", attributeDataType: .string, mutable: true, required: true)
             ])
-            _ = try await live.service.pools.setUserPoolMfaConfig(SetUserPoolMfaConfigRequest(
-                userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true), mfaConfiguration: .on))
-            _ = try await live.service.userAdministration.adminCreateUser(AdminCreateUserRequest(
-                userPoolId: pool, username: "bea", temporaryPassword: "Temp0rary1", messageAction: .suppress))
+            _ = try await live.service.pools.setUserPoolMfaConfig(
+                SetUserPoolMfaConfigRequest(
+                    userPoolId: pool, softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType(enabled: true),
+                    mfaConfiguration: .on))
+            _ = try await live.service.userAdministration.adminCreateUser(
+                AdminCreateUserRequest(
+                    userPoolId: pool, username: "bea", temporaryPassword: "Temp0rary1", messageAction: .suppress))
             let client = try await live.makeClient(pool: pool)
-            let auth = AuthClient(configuration: AuthConfiguration(
-                endpoint: live.endpoint, userPoolId: pool, clientId: client, tokenStore: InMemoryTokenStore()))
+            let auth = AuthClient(
+                configuration: AuthConfiguration(
+                    endpoint: live.endpoint, userPoolId: pool, clientId: client, tokenStore: InMemoryTokenStore()))
             let model = AuthenticatorModel(auth: auth, totpIssuer: "Health")
             await model.start()
 
@@ -163,19 +171,24 @@ struct UIServer: Sendable {
 
     /// A pool whose sign-up codes go by email (the dev outbox keeps them).
     func makePool(schema: [SchemaAttributeType] = []) async throws -> String {
-        let pool = try await service.pools.createUserPool(CreateUserPoolRequest(
-            poolName: "ui-\(UUID().uuidString.prefix(8))",
-            policies: UserPoolPolicyType(passwordPolicy: PasswordPolicyType(
-                minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true, requireSymbols: false)),
-            autoVerifiedAttributes: [.email], schema: schema.isEmpty ? nil : schema))
+        let pool = try await service.pools.createUserPool(
+            CreateUserPoolRequest(
+                poolName: "ui-\(UUID().uuidString.prefix(8))",
+                policies: UserPoolPolicyType(
+                    passwordPolicy: PasswordPolicyType(
+                        minimumLength: 8, requireUppercase: true, requireLowercase: true, requireNumbers: true,
+                        requireSymbols: false)),
+                autoVerifiedAttributes: [.email], schema: schema.isEmpty ? nil : schema))
         return try #require(pool.userPool?.id)
     }
 
     /// An app client allowing SRP, password and refresh sign-ins.
     func makeClient(pool: String) async throws -> String {
-        let client = try await service.clients.createUserPoolClient(CreateUserPoolClientRequest(
-            userPoolId: pool, clientName: "ui",
-            explicitAuthFlows: [.allowUserSrpAuth, .allowUserPasswordAuth, .allowRefreshTokenAuth])).userPoolClient
+        let client = try await service.clients.createUserPoolClient(
+            CreateUserPoolClientRequest(
+                userPoolId: pool, clientName: "ui",
+                explicitAuthFlows: [.allowUserSrpAuth, .allowUserPasswordAuth, .allowRefreshTokenAuth])
+        ).userPoolClient
         return try #require(client?.clientId)
     }
 

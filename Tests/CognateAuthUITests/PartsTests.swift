@@ -1,7 +1,8 @@
 import CognateAuth
-@testable import CognateAuthUI
 import Foundation
 import Testing
+
+@testable import CognateAuthUI
 
 /// The pieces under the journeys: field checks, the error banner's wording, the theme's colors,
 /// and the screens for states other than signed in or out.
@@ -10,11 +11,15 @@ struct PartsTests {
     let strings = AuthenticatorStrings()
 
     @Test func fieldsCheckWhatTheirKindTakes() {
-        func problem(_ field: AuthenticatorField, _ value: String, _ values: [String: String] = [:], policy: PinPolicy? = nil) -> String? {
+        func problem(
+            _ field: AuthenticatorField, _ value: String, _ values: [String: String] = [:], policy: PinPolicy? = nil
+        ) -> String? {
             field.problem(with: value, values: values, strings: strings, pinPolicy: policy)
         }
         #expect(problem(.email(), "a@b.co") == nil)
-        for bad in ["a@b", "@b.co", "a b@c.de", "a@b..co", "ab.co"] { #expect(problem(.email(), bad) == strings.invalidEmail, "\(bad)") }
+        for bad in ["a@b", "@b.co", "a b@c.de", "a@b..co", "ab.co"] {
+            #expect(problem(.email(), bad) == strings.invalidEmail, "\(bad)")
+        }
         #expect(problem(.phone(), "+4915112345678") == nil)
         for bad in ["015112345678", "+49 151", "+1234567", "+1234567890123456"] {
             #expect(problem(.phone(), bad) == strings.invalidPhone, "\(bad)")
@@ -43,10 +48,13 @@ struct PartsTests {
     @Test func theBannerSaysWhatWentWrong() {
         #expect(strings.message(for: .notAuthorized("Incorrect username or password.")) == strings.incorrectCredentials)
         #expect(strings.message(for: .notAuthorized("Password attempts exceeded")) == strings.tooManyAttempts)
-        #expect(strings.message(for: .notAuthorized("Invalid session for the user, session is expired.")) == strings.sessionTimedOut)
+        #expect(
+            strings.message(for: .notAuthorized("Invalid session for the user, session is expired.")) == strings.sessionTimedOut)
         #expect(strings.message(for: .notAuthorized("User is disabled.")) == "User is disabled.")
         #expect(strings.message(for: .userNotFound("User does not exist.")) == strings.incorrectCredentials)
-        #expect(strings.message(for: .invalidPassword("Password must have symbol characters")) == "Password must have symbol characters")
+        #expect(
+            strings.message(for: .invalidPassword("Password must have symbol characters"))
+                == "Password must have symbol characters")
         #expect(strings.message(for: .network(URLError(.notConnectedToInternet))) == strings.networkError)
         #expect(strings.message(for: .expiredCode("Invalid code provided, please request a code again.")) == strings.expiredCode)
         #expect(strings.message(for: .limitExceeded("Attempt limit exceeded")) == strings.tooManyAttempts)
@@ -69,8 +77,10 @@ struct PartsTests {
         #expect(AuthenticatorTheme.components(ofHex: "#fff")?.green == 1)
         #expect(AuthenticatorTheme.components(ofHex: "#12345") == nil && AuthenticatorTheme.components(ofHex: "red") == nil)
         let theme = AuthenticatorTheme()
-        for color in [theme.primaryColor, theme.onPrimaryColor, theme.secondaryTextColor, theme.fieldBorderColor, theme.errorColor,
-                      theme.noticeColor] {
+        for color in [
+            theme.primaryColor, theme.onPrimaryColor, theme.secondaryTextColor, theme.fieldBorderColor, theme.errorColor,
+            theme.noticeColor,
+        ] {
             #expect(AuthenticatorTheme.components(ofHex: color) != nil, "\(color)")
         }
     }
@@ -104,6 +114,9 @@ struct PartsTests {
         await model.start()
         #expect(model.links.map(\.action) == [.goToForgotPassword])
         #expect(model.fields.first?.kind == .phone && model.fields.first?.label(in: strings) == strings.phoneLabel)
-        #expect(AuthenticatorModel.defaultSignUpFields(.phoneNumber).map(\.key) == ["phone_number", Key.password, Key.confirmPassword])
+        #expect(
+            AuthenticatorModel.defaultSignUpFields(.phoneNumber).map(\.key) == [
+                "phone_number", Key.password, Key.confirmPassword,
+            ])
     }
 }

@@ -1,7 +1,8 @@
 import CognateAuth
-@testable import CognateAuthUI
 import Foundation
 import Testing
+
+@testable import CognateAuthUI
 
 typealias Key = AuthenticatorField.Key
 
@@ -36,7 +37,8 @@ extension AuthenticatorModel {
 @MainActor
 func expectSignedIn(_ model: AuthenticatorModel, as username: String, sourceLocation: SourceLocation = #_sourceLocation) {
     guard case .signedIn(let user) = model.screen else {
-        Issue.record("expected signedIn, screen \(model.screen), banner \(model.errorMessage ?? "none")", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected signedIn, screen \(model.screen), banner \(model.errorMessage ?? "none")", sourceLocation: sourceLocation)
         return
     }
     #expect(user.username == username, sourceLocation: sourceLocation)

@@ -278,7 +278,8 @@ public actor FakeAuth: AuthProviding {
     }
 
     public func confirmSignIn(firstFactor: FirstFactor, clientMetadata: [String: String]) throws -> SignInStep {
-        guard let step = pending, ["SELECT_CHALLENGE", "USER_AUTH"].contains(step.step), let account = accounts[step.username] else {
+        guard let step = pending, ["SELECT_CHALLENGE", "USER_AUTH"].contains(step.step), let account = accounts[step.username]
+        else {
             // Without a choice under way, the password stays what it always was here.
             guard firstFactor.isPassword else { throw AuthError.invalidState("No first factor is asked for.") }
             return .passwordRequired
@@ -295,7 +296,9 @@ public actor FakeAuth: AuthProviding {
             pending = (account.username, "USER_AUTH")
             return .passwordRequired
         case .emailOTP:
-            guard let email = account.attributes["email"] else { throw AuthError.invalidParameter("The user has no email address.") }
+            guard let email = account.attributes["email"] else {
+                throw AuthError.invalidParameter("The user has no email address.")
+            }
             pending = (account.username, "OTP")
             return .otpCode(CodeDelivery(destination: email, medium: .email, attributeName: "email"))
         case .smsOTP:

@@ -21,20 +21,25 @@ public struct Authenticator<Content: View>: View {
     private let content: (AuthenticatorSignedIn) -> Content
 
     /// An Authenticator on a model the app made (its sign-up fields, strings, options).
-    public init(model: AuthenticatorModel, theme: AuthenticatorTheme = AuthenticatorTheme(),
-                @ViewBuilder content: @escaping (AuthenticatorSignedIn) -> Content) {
+    public init(
+        model: AuthenticatorModel, theme: AuthenticatorTheme = AuthenticatorTheme(),
+        @ViewBuilder content: @escaping (AuthenticatorSignedIn) -> Content
+    ) {
         _model = State(initialValue: model)
         self.theme = theme
         self.content = content
     }
 
     /// An Authenticator with the default sign-up form (username, email, password).
-    public init(auth: any AuthProviding, signUpFields: [AuthenticatorField]? = nil,
-                usernameAttribute: AuthenticatorModel.UsernameAttribute = .username,
-                strings: AuthenticatorStrings = AuthenticatorStrings(), theme: AuthenticatorTheme = AuthenticatorTheme(),
-                @ViewBuilder content: @escaping (AuthenticatorSignedIn) -> Content) {
+    public init(
+        auth: any AuthProviding, signUpFields: [AuthenticatorField]? = nil,
+        usernameAttribute: AuthenticatorModel.UsernameAttribute = .username,
+        strings: AuthenticatorStrings = AuthenticatorStrings(), theme: AuthenticatorTheme = AuthenticatorTheme(),
+        @ViewBuilder content: @escaping (AuthenticatorSignedIn) -> Content
+    ) {
         self.init(
-            model: AuthenticatorModel(auth: auth, signUpFields: signUpFields, usernameAttribute: usernameAttribute, strings: strings),
+            model: AuthenticatorModel(
+                auth: auth, signUpFields: signUpFields, usernameAttribute: usernameAttribute, strings: strings),
             theme: theme, content: content)
     }
 
@@ -90,7 +95,9 @@ public struct AuthenticatorForm: View {
                         AuthenticatorPINPad(model: model, theme: theme)
                     }
                     ForEach(model.choices) { choice in
-                        AuthenticatorButton(title: choice.title, isPrimary: choice.isSelected, isBusy: model.isBusy, theme: theme) {
+                        AuthenticatorButton(
+                            title: choice.title, isPrimary: choice.isSelected, isBusy: model.isBusy, theme: theme
+                        ) {
                             Task { await model.choose(choice.value) }
                         }
                     }
@@ -217,7 +224,9 @@ struct AuthenticatorFieldView: View {
             .padding(10)
             .overlay(
                 RoundedRectangle(cornerRadius: theme.cornerRadius)
-                    .stroke(Color(authenticatorHex: model.fieldErrors[field.key] == nil ? theme.fieldBorderColor : theme.errorColor)))
+                    .stroke(
+                        Color(authenticatorHex: model.fieldErrors[field.key] == nil ? theme.fieldBorderColor : theme.errorColor))
+            )
             .disabled(model.isBusy)
             if let problem = model.fieldErrors[field.key] {
                 Text(problem)
@@ -244,7 +253,9 @@ struct AuthenticatorPINPad: View {
                 GridRow {
                     ForEach(0..<rows[row].count, id: \.self) { column in
                         if let key = rows[row][column] {
-                            Button { model.press(key) } label: {
+                            Button {
+                                model.press(key)
+                            } label: {
                                 Text(title(of: key))
                                     .font(.system(size: theme.titleFontSize))
                                     .frame(maxWidth: .infinity, minHeight: 56)
@@ -288,7 +299,8 @@ struct AuthenticatorButton: View {
             .foregroundStyle(Color(authenticatorHex: isPrimary ? theme.onPrimaryColor : theme.primaryColor))
             .background(
                 RoundedRectangle(cornerRadius: theme.cornerRadius)
-                    .fill(isPrimary ? Color(authenticatorHex: theme.primaryColor) : Color.clear))
+                    .fill(isPrimary ? Color(authenticatorHex: theme.primaryColor) : Color.clear)
+            )
             .overlay(
                 RoundedRectangle(cornerRadius: theme.cornerRadius)
                     .stroke(Color(authenticatorHex: theme.primaryColor)))

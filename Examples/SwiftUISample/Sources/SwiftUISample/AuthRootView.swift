@@ -23,12 +23,13 @@ public struct AuthRootView<Home: View>: View {
 
     public init(auth: any AuthProviding, @ViewBuilder home: @escaping (AuthUser) -> Home) {
         // A pool where users sign in with their email and must give their first name.
-        _model = State(initialValue: AuthenticatorModel(
-            auth: auth,
-            signUpFields: [.email(), .password(), .confirmPassword(), .text("given_name")],
-            usernameAttribute: .email,
-            offersPINRegistration: true,
-            totpIssuer: "Health"))
+        _model = State(
+            initialValue: AuthenticatorModel(
+                auth: auth,
+                signUpFields: [.email(), .password(), .confirmPassword(), .text("given_name")],
+                usernameAttribute: .email,
+                offersPINRegistration: true,
+                totpIssuer: "Health"))
         self.home = home
     }
 
