@@ -82,6 +82,20 @@ public final class AuthenticatorModel {
     /// The profiles with a PIN, as last read.
     private var pinProfiles: [PINProfile] = []
 
+    /// A model over `auth`, showing ``AuthenticatorScreen/loading`` until ``run()`` or
+    /// ``start()`` reads the state.
+    /// - Parameters:
+    ///   - signUpFields: the sign-up form; nil: ``defaultSignUpFields(_:)``.
+    ///   - usernameAttribute: what users type as their username (the pool's `UsernameAttributes`).
+    ///   - strings: every text shown.
+    ///   - signInFlow: how the password is proved (SRP unless the app client needs `USER_PASSWORD_AUTH`).
+    ///   - choiceBasedSignIn: the username first, then a factor the pool offers (`USER_AUTH`).
+    ///   - customChallengeSignIn: the pool's `CUSTOM_AUTH` challenge after the password.
+    ///   - offersSignUp: whether "create account" shows.
+    ///   - offersPINRegistration: a PIN offered after a password sign-in, when the pool has a PIN policy.
+    ///   - offersPINSignIn: the PIN screen first when a profile here has a PIN.
+    ///   - totpIssuer: the name authenticator apps show for the account.
+    ///   - passkeyAuthenticator: signs passkey challenges; nil: passkeys are not offered.
     public init(
         auth: any AuthProviding, signUpFields: [AuthenticatorField]? = nil, usernameAttribute: UsernameAttribute = .username,
         strings: AuthenticatorStrings = AuthenticatorStrings(), signInFlow: SignInFlow = .srp, choiceBasedSignIn: Bool = false,
