@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "cognate", targets: ["cognate"]),
         .library(name: "CognateAuth", targets: ["CognateAuth"]),
+        .library(name: "CognateAuthUI", targets: ["CognateAuthUI"]),
         .library(name: "CognateProtocol", targets: ["CognateProtocol"]),
         .library(name: "CognateIdentityProtocol", targets: ["CognateIdentityProtocol"]),
     ],
@@ -125,6 +126,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // A drop-in sign-in UI: a platform-neutral model of every screen, SwiftUI views on it.
+        .target(name: "CognateAuthUI", dependencies: ["CognateAuth"]),
         .target(
             name: "RegistrationDemoKit",
             dependencies: ["CognateAuth"],
@@ -135,10 +138,10 @@ let package = Package(
             dependencies: ["RegistrationDemoKit", "CognateAuth"],
             path: "Examples/RegistrationDemo/Sources/RegistrationDemo"
         ),
-        // SwiftUI on AuthModel; compiles on Apple platforms, empty elsewhere.
+        // SwiftUI on CognateAuthUI's Authenticator; compiles on Apple platforms, empty elsewhere.
         .target(
             name: "SwiftUISample",
-            dependencies: ["CognateAuth"],
+            dependencies: ["CognateAuth", "CognateAuthUI"],
             path: "Examples/SwiftUISample/Sources/SwiftUISample"
         ),
         .executableTarget(
@@ -210,6 +213,13 @@ let package = Package(
                 "CognateAuth", "CognateProtocol", "CognateIdentityProtocol", "CognateServer", "CognateAssembly", "CognateCore",
                 "CognateStorage", "RegistrationDemoKit", "CognateTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "CognateAuthUITests",
+            dependencies: [
+                "CognateAuthUI", "CognateAuth", "CognateProtocol", "CognateServer", "CognateAssembly", "CognateCore",
+                "CognateStorage", "CognateTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

@@ -63,6 +63,49 @@ struct FakeAuthTests {
         await #expect(throws: AuthError.self) { try await auth.awsCredentials() }
     }
 
+    @Test func mfaChoiceMfaSetUpAndChoiceBasedSignInAreModelled() async throws {
+        let fake = FakeAuth(accounts: [
+            FakeAuth.Account(username: "di", password: "Passw0rd!", mfaChoices: [.sms, .totp]),
+            FakeAuth.Account(username: "ed", password: "Passw0rd!", mfaSetup: [.totp]),
+            FakeAuth.Account(username: "fay", password: "Passw0rd!", mfaSetup: [.totp, .email]),
+            FakeAuth.Account(username: "gus", password: "Passw0rd!", attributes: ["email": "gus@example.com"],
+                             firstFactors: [.password, .emailOTP]),
+        ])
+        let auth: any AuthProviding = fake
+
+        #expect(try await auth.signIn(username: "di", password: "Passw0rd!") == .mfaSelection([.sms, .totp]))
+        await #expect(throws: AuthError.self) { try await auth.confirmSignIn(mfaType: .email) }
+        #expect(try await auth.confirmSignIn(mfaType: .totp) == .mfaCode(MFACodeChallenge(kind: .totp, destination: nil)))
+        guard case .signedIn = try await auth.confirmSignIn(mfaCode: fake.code) else { throw AuthError.invalidState("di") }
+
+        guard case .totpSetup(let setup) = try await auth.signIn(username: "ed", password: "Passw0rd!") else {
+            throw AuthError.invalidState("no TOTP set-up")
+        }
+        #expect(!setup.sharedSecret.isEmpty)
+        await #expect(throws: AuthError.self) { try await auth.confirmSignIn(mfaCode: "000000") }
+        guard case .signedIn = try await auth.confirmSignIn(mfaCode: fake.code) else { throw AuthError.invalidState("ed") }
+        #expect(await fake.accounts["ed"]?.mfa == .totp)
+
+        #expect(try await auth.signIn(username: "fay", password: "Passw0rd!") == .mfaSetupSelection([.totp, .email]))
+        #expect(try await auth.confirmSignIn(mfaSetup: .email, email: "fay@example.com")
+            == .mfaCode(MFACodeChallenge(kind: .email, destination: "fay@example.com")))
+        guard case .signedIn = try await auth.confirmSignIn(mfaCode: fake.code) else { throw AuthError.invalidState("fay") }
+        let fay = await fake.accounts["fay"]
+        #expect(fay?.mfa == .email && fay?.attributes["email"] == "fay@example.com")
+        try await auth.signOut()
+        #expect(try await auth.signIn(username: "fay", password: "Passw0rd!")
+            == .mfaCode(MFACodeChallenge(kind: .email, destination: "fay@example.com")))
+
+        #expect(try await auth.signIn(username: "gus", preferred: nil) == .firstFactorSelection([.password, .emailOTP]))
+        await #expect(throws: AuthError.self) { try await auth.confirmSignIn(firstFactor: .smsOTP) }
+        let sent = CodeDelivery(destination: "gus@example.com", medium: .email, attributeName: "email")
+        #expect(try await auth.confirmSignIn(firstFactor: .emailOTP) == .otpCode(sent))
+        guard case .signedIn = try await auth.confirmSignIn(otpCode: fake.code) else { throw AuthError.invalidState("gus") }
+        #expect(try await auth.signIn(username: "gus", preferred: .emailOTP) == .otpCode(sent))
+        #expect(try await auth.signIn(username: "gus", preferred: .password) == .passwordRequired)
+        guard case .signedIn = try await auth.confirmSignIn(password: "Passw0rd!") else { throw AuthError.invalidState("gus") }
+    }
+
     @MainActor
     @Test func theSwiftUIModelRunsOnTheFake() async throws {
         let model = AuthModel(auth: FakeAuth(accounts: [FakeAuth.Account(username: "cy", password: "Passw0rd!")]))

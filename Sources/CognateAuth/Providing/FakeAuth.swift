@@ -7,9 +7,11 @@ import FoundationNetworking
 
 /// An ``AuthProviding`` that keeps its users in memory, for SwiftUI previews and an app's own
 /// tests: sign-up with confirmation, sign-in (every ``SignInFlow`` alike), a new password for
-/// users made with a temporary one, an MFA code for users given a factor, password reset and
-/// change, attributes, sign-out, PIN sign-in on one profile, and the state stream — without a
-/// server. Every code it asks for is ``code`` (`123456` unless given). Tokens are unsigned and
+/// users made with a temporary one, an MFA code for users given a factor, the choice of a
+/// factor for users given several, MFA set-up at sign-in (the authenticator app or email),
+/// choice-based sign-in with the password or an emailed or texted one-time code, password reset
+/// and change, attributes, sign-out, PIN sign-in on one profile, and the state stream — without
+/// a server. Every code it asks for is ``code`` (`123456` unless given). Tokens are unsigned and
 /// worth nothing outside the fake. What it does not model (web sign-in, passkeys, custom
 /// challenges, devices, identity pools) throws ``AuthError/unsupportedOperation(_:)``, so a test
 /// that reaches it says so. Not for production: nothing is stored or secured.
@@ -25,9 +27,23 @@ public actor FakeAuth: AuthProviding {
         /// The second factor asked for at sign-in; nil: none.
         public var mfa: MFACodeChallenge.Kind?
         public var groups: [String]
+        /// Several second factors and none preferred (when ``mfa`` is nil): sign-in asks which
+        /// one (``SignInStep/mfaSelection(_:)``), then for its code.
+        public var mfaChoices: [MFACodeChallenge.Kind]
+        /// The pool requires MFA and the user has no factor yet (when ``mfa`` is nil): the
+        /// factors sign-in offers to set up — `[.totp]` alone leads to
+        /// ``SignInStep/totpSetup(_:)``, anything else to ``SignInStep/mfaSetupSelection(_:)``.
+        /// The code that completes the set-up makes it the user's ``mfa``.
+        public var mfaSetup: [MFACodeChallenge.Kind]
+        /// The first factors choice-based sign-in (`signIn(username:preferred:)`) offers, in
+        /// order: several lead to ``SignInStep/firstFactorSelection(_:)``; the one-time codes
+        /// (`.emailOTP`, `.smsOTP`) to ``SignInStep/otpCode(_:)``. Passkeys are not modelled.
+        public var firstFactors: [FirstFactor]
 
         public init(username: String, password: String, attributes: [String: String] = [:], confirmed: Bool = true,
-                    temporaryPassword: Bool = false, mfa: MFACodeChallenge.Kind? = nil, groups: [String] = []) {
+                    temporaryPassword: Bool = false, mfa: MFACodeChallenge.Kind? = nil, groups: [String] = [],
+                    mfaChoices: [MFACodeChallenge.Kind] = [], mfaSetup: [MFACodeChallenge.Kind] = [],
+                    firstFactors: [FirstFactor] = [.password]) {
             self.username = username
             self.password = password
             self.attributes = attributes
@@ -35,6 +51,9 @@ public actor FakeAuth: AuthProviding {
             self.temporaryPassword = temporaryPassword
             self.mfa = mfa
             self.groups = groups
+            self.mfaChoices = mfaChoices
+            self.mfaSetup = mfaSetup
+            self.firstFactors = firstFactors
         }
     }
 
@@ -43,6 +62,8 @@ public actor FakeAuth: AuthProviding {
     public private(set) var accounts: [String: Account]
     private var signedIn: String?
     private var pending: (username: String, step: String)?
+    /// The address an email second factor is being set up with.
+    private var setupEmail: String?
     private var pin: (username: String, pin: String)?
     private var pinFailures = 0
     private var watchers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
@@ -146,12 +167,37 @@ public actor FakeAuth: AuthProviding {
             return .newPasswordRequired(
                 requiredAttributes: [], session: ChallengeSession(challengeName: "NEW_PASSWORD_REQUIRED", username: username))
         }
-        if let kind = account.mfa {
-            pending = (username, kind.rawValue)
-            return .mfaCode(MFACodeChallenge(kind: kind, destination: kind == .totp ? nil : delivery(for: account).destination))
+        return secondFactor(of: account)
+    }
+
+    /// The step after the first factor: the user's MFA code, the choice of a factor, its set-up, or done.
+    private func secondFactor(of account: Account) -> SignInStep {
+        if let kind = account.mfa { return mfaCode(kind, for: account) }
+        if account.mfaChoices.count > 1 {
+            pending = (account.username, "SELECT_MFA_TYPE")
+            return .mfaSelection(account.mfaChoices)
+        }
+        if account.mfaSetup == [.totp] {
+            pending = (account.username, "MFA_SETUP_TOTP")
+            return .totpSetup(TOTPSetup(sharedSecret: Self.totpSecret))
+        }
+        if !account.mfaSetup.isEmpty {
+            pending = (account.username, "MFA_SETUP")
+            return .mfaSetupSelection(account.mfaSetup)
         }
         return finishSignIn(account)
     }
+
+    private func mfaCode(_ kind: MFACodeChallenge.Kind, for account: Account) -> SignInStep {
+        pending = (account.username, kind.rawValue)
+        return .mfaCode(MFACodeChallenge(kind: kind, destination: kind == .totp ? nil : delivery(for: account).destination))
+    }
+
+    private static let totpSecret = "JBSWY3DPEHPK3PXP"
+    private static let codeSteps: Set<String> = [
+        MFACodeChallenge.Kind.sms.rawValue, MFACodeChallenge.Kind.totp.rawValue, MFACodeChallenge.Kind.email.rawValue,
+        "MFA_SETUP_TOTP", "MFA_SETUP_EMAIL",
+    ]
 
     public func confirmSignIn(newPassword: String, attributes: [String: String], clientMetadata: [String: String]) throws
         -> SignInStep
@@ -167,21 +213,53 @@ public actor FakeAuth: AuthProviding {
     }
 
     public func confirmSignIn(mfaCode: String, clientMetadata: [String: String]) throws -> SignInStep {
-        guard let step = pending, step.step != "NEW_PASSWORD_REQUIRED", let account = accounts[step.username] else {
+        guard let step = pending, Self.codeSteps.contains(step.step), var account = accounts[step.username] else {
             throw AuthError.invalidState("No MFA code is asked for.")
         }
         try checkCode(mfaCode)
+        if step.step == "MFA_SETUP_TOTP" { account.mfa = .totp }
+        if step.step == "MFA_SETUP_EMAIL", let setupEmail {
+            account.mfa = .email
+            account.attributes["email"] = setupEmail
+            self.setupEmail = nil
+        }
+        accounts[account.username] = account
         return finishSignIn(account)
     }
 
     public func confirmSignIn(mfaType: MFACodeChallenge.Kind, clientMetadata: [String: String]) throws -> SignInStep {
-        throw Self.unmodelled("choosing an MFA type")
+        guard let step = pending, step.step == "SELECT_MFA_TYPE", let account = accounts[step.username] else {
+            throw AuthError.invalidState("No MFA type is asked for.")
+        }
+        guard account.mfaChoices.contains(mfaType) else {
+            throw AuthError.invalidParameter("\(mfaType.rawValue) is not one of the user's factors.")
+        }
+        return mfaCode(mfaType, for: account)
     }
 
     public func confirmSignIn(mfaSetup kind: MFACodeChallenge.Kind, email: String?, clientMetadata: [String: String]) throws
         -> SignInStep
     {
-        throw Self.unmodelled("setting up MFA during sign-in")
+        guard let step = pending, step.step == "MFA_SETUP", let account = accounts[step.username] else {
+            throw AuthError.invalidState("No MFA set-up is asked for.")
+        }
+        guard account.mfaSetup.contains(kind) else {
+            throw AuthError.invalidParameter("\(kind.rawValue) is not offered for set-up.")
+        }
+        switch kind {
+        case .totp:
+            pending = (account.username, "MFA_SETUP_TOTP")
+            return .totpSetup(TOTPSetup(sharedSecret: Self.totpSecret))
+        case .email:
+            guard let email = email ?? account.attributes["email"], !email.isEmpty else {
+                throw AuthError.invalidParameter("An email address is required to set up email MFA.")
+            }
+            pending = (account.username, "MFA_SETUP_EMAIL")
+            setupEmail = email
+            return .mfaCode(MFACodeChallenge(kind: .email, destination: email))
+        case .sms:
+            throw Self.unmodelled("setting up SMS MFA")
+        }
     }
 
     public func signInWithCustomChallenge(username: String, password: String?, clientMetadata: [String: String]) throws
@@ -195,23 +273,63 @@ public actor FakeAuth: AuthProviding {
     }
 
     public func signIn(username: String, preferred: FirstFactor?, clientMetadata: [String: String]) throws -> SignInStep {
-        guard accounts[username] != nil else { throw AuthError.notAuthorized("Incorrect username or password.") }
-        pending = (username, "USER_AUTH")
-        return .passwordRequired
+        guard let account = accounts[username] else { throw AuthError.notAuthorized("Incorrect username or password.") }
+        let offered = account.firstFactors
+        if let preferred, offered.contains(preferred) { return try firstFactor(preferred, of: account) }
+        if offered.count == 1, let only = offered.first { return try firstFactor(only, of: account) }
+        pending = (username, "SELECT_CHALLENGE")
+        return .firstFactorSelection(offered)
     }
 
     public func confirmSignIn(firstFactor: FirstFactor, clientMetadata: [String: String]) throws -> SignInStep {
-        guard firstFactor == .password else { throw Self.unmodelled("first factors but the password") }
-        return .passwordRequired
+        guard let step = pending, ["SELECT_CHALLENGE", "USER_AUTH"].contains(step.step), let account = accounts[step.username]
+        else {
+            // Without a choice under way, the password stays what it always was here.
+            guard firstFactor.isPassword else { throw AuthError.invalidState("No first factor is asked for.") }
+            return .passwordRequired
+        }
+        guard account.firstFactors.contains(firstFactor) else {
+            throw AuthError.factorNotOffered(firstFactor, offered: account.firstFactors)
+        }
+        return try self.firstFactor(firstFactor, of: account)
+    }
+
+    private func firstFactor(_ factor: FirstFactor, of account: Account) throws -> SignInStep {
+        switch factor {
+        case .password, .passwordSRP:
+            pending = (account.username, "USER_AUTH")
+            return .passwordRequired
+        case .emailOTP:
+            guard let email = account.attributes["email"] else {
+                throw AuthError.invalidParameter("The user has no email address.")
+            }
+            pending = (account.username, "OTP")
+            return .otpCode(CodeDelivery(destination: email, medium: .email, attributeName: "email"))
+        case .smsOTP:
+            guard let phone = account.attributes["phone_number"] else {
+                throw AuthError.invalidParameter("The user has no phone number.")
+            }
+            pending = (account.username, "OTP")
+            return .otpCode(CodeDelivery(destination: phone, medium: .sms, attributeName: "phone_number"))
+        case .webAuthn:
+            throw Self.unmodelled("passkeys")
+        }
     }
 
     public func confirmSignIn(password: String, clientMetadata: [String: String]) throws -> SignInStep {
-        guard let step = pending, step.step == "USER_AUTH" else { throw AuthError.invalidState("No password is asked for.") }
+        guard let step = pending, step.step == "USER_AUTH" || step.step == "SELECT_CHALLENGE" else {
+            throw AuthError.invalidState("No password is asked for.")
+        }
         return try signIn(username: step.username, password: password, flow: .password, clientMetadata: clientMetadata)
     }
 
+    /// A one-time code as the first factor signs in without a second one, as in Cognito.
     public func confirmSignIn(otpCode: String, clientMetadata: [String: String]) throws -> SignInStep {
-        throw Self.unmodelled("one-time codes as a first factor")
+        guard let step = pending, step.step == "OTP", let account = accounts[step.username] else {
+            throw AuthError.invalidState("No one-time code is asked for.")
+        }
+        try checkCode(otpCode)
+        return finishSignIn(account)
     }
 
     public func confirmSignIn(passkey authenticator: any PasskeyAuthenticator, clientMetadata: [String: String]) throws
@@ -231,7 +349,7 @@ public actor FakeAuth: AuthProviding {
 
     public func setUpTOTP() throws -> TOTPSetup {
         _ = try requireSignedIn()
-        return TOTPSetup(sharedSecret: "JBSWY3DPEHPK3PXP")
+        return TOTPSetup(sharedSecret: Self.totpSecret)
     }
 
     public func verifyTOTPSetup(code: String, friendlyName: String?) throws {
