@@ -133,10 +133,15 @@ struct LiveServer: Sendable {
         refreshMargin: TimeInterval = 300, transport: any HTTPTransport = URLSessionTransport(),
         identityPoolId: String? = nil
     ) -> AuthConfiguration {
-        AuthConfiguration(
+        var configuration = AuthConfiguration(
             endpoint: endpoint, userPoolId: pool, clientId: client.id, clientSecret: client.secret,
             identityPoolId: identityPoolId, tokenStore: store, profile: profile, refreshMargin: refreshMargin,
             transport: transport)
+        if CognitoShapeTransport.enabled, let port = endpoint.port {
+            configuration.oauthDomain = URL(string: "http://localhost:\(port)/")
+            configuration.transport = CognitoShapeTransport(inner: transport, apiHost: "127.0.0.1", domainHost: "localhost")
+        }
+        return configuration
     }
 
     func authClient(
