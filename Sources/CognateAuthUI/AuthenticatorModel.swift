@@ -371,6 +371,7 @@ public final class AuthenticatorModel {
                 case .resendCode: strings.resendCodeLink
                 case .usePassword: strings.usePasswordLink
                 case .usePIN: strings.usePINLink
+                case .usePasskey: strings.usePasskeyLink
                 case .skip: strings.skipLink
                 case .retry: strings.retryButton
                 case .signOut: strings.signOutButton
@@ -379,7 +380,8 @@ public final class AuthenticatorModel {
         }
         switch screen {
         case .signIn:
-            return [link(.goToForgotPassword)] + (offersSignUp ? [link(.goToSignUp)] : [])
+            return (passkeyAuthenticator == nil ? [] : [link(.usePasskey)])
+                + [link(.goToForgotPassword)] + (offersSignUp ? [link(.goToSignUp)] : [])
                 + (pinProfiles.isEmpty ? [] : [link(.usePIN)])
         case .signUp: return [link(.goToSignIn)]
         case .confirmSignUp, .confirmResetPassword: return [link(.resendCode), link(.back)]
@@ -405,10 +407,27 @@ public final class AuthenticatorModel {
         case .goToForgotPassword: go(.forgotPassword)
         case .resendCode: await resendCode()
         case .usePIN: await showEntry()
+        case .usePasskey: await signInWithPasskey()
         case .skip: skip()
         case .retry: await apply(await auth.reloadState())
         case .signOut: await signOut()
         }
+    }
+
+    /// The sign-in screen's passkey button: choice-based sign-in preferring the passkey for the
+    /// typed name; the passkey step that follows is signed by ``passkeyAuthenticator``.
+    func signInWithPasskey() async {
+        guard !isBusy, case .signIn = screen, passkeyAuthenticator != nil else { return }
+        let name = (values[AuthenticatorField.Key.username] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else {
+            let label = fields.first { $0.key == AuthenticatorField.Key.username }?.label(in: strings) ?? strings.usernameLabel
+            fieldErrors = [AuthenticatorField.Key.username: strings.requiredField(label)]
+            return
+        }
+        fieldErrors = [:]
+        username = name
+        journeyPassword = nil
+        await step { try await $0.signIn(username: name, preferred: .webAuthn) }
     }
 
     /// Submits the screen's form: checks its fields, then takes the journey's next step.

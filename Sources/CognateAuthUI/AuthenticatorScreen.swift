@@ -58,6 +58,8 @@ public enum AuthenticatorAction: Sendable, Equatable, Hashable {
     case usePassword
     /// Leaves the password for the PIN screen (when a profile has a PIN).
     case usePIN
+    /// Signs the named user in with a passkey (when the app gave a passkey authenticator).
+    case usePasskey
     /// Skips an optional step (PIN registration).
     case skip
     /// Reads the store again (``AuthenticatorScreen/storageUnavailable``).

@@ -70,6 +70,7 @@ public struct AuthenticatorStrings: Sendable {
     public var skipLink = "Not now"
     public var usePasswordLink = "Sign in with your password"
     public var usePINLink = "Sign in with your PIN"
+    public var usePasskeyLink = "Sign in with a passkey"
     public var deletePINKey = "Delete"
 
     // MARK: Choices

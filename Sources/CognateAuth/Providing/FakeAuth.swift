@@ -9,11 +9,12 @@ import FoundationNetworking
 /// tests: sign-up with confirmation, sign-in (every ``SignInFlow`` alike), a new password for
 /// users made with a temporary one, an MFA code for users given a factor, the choice of a
 /// factor for users given several, MFA set-up at sign-in (the authenticator app or email),
-/// choice-based sign-in with the password or an emailed or texted one-time code, password reset
+/// choice-based sign-in with the password, an emailed or texted one-time code or a passkey (the
+/// authenticator is asked; whatever it answers signs in — nothing is verified), password reset
 /// and change, attributes, sign-out, PIN sign-in on one profile, and the state stream — without
 /// a server. Every code it asks for is ``code`` (`123456` unless given). Tokens are unsigned and
-/// worth nothing outside the fake. What it does not model (web sign-in, passkeys, custom
-/// challenges, devices, identity pools) throws ``AuthError/unsupportedOperation(_:)``, so a test
+/// worth nothing outside the fake. What it does not model (web sign-in, passkey registration,
+/// custom challenges, devices, identity pools) throws ``AuthError/unsupportedOperation(_:)``, so a test
 /// that reaches it says so. Not for production: nothing is stored or secured.
 public actor FakeAuth: AuthProviding {
     /// A user of the fake.
@@ -37,7 +38,8 @@ public actor FakeAuth: AuthProviding {
         public var mfaSetup: [MFACodeChallenge.Kind]
         /// The first factors choice-based sign-in (`signIn(username:preferred:)`) offers, in
         /// order: several lead to ``SignInStep/firstFactorSelection(_:)``; the one-time codes
-        /// (`.emailOTP`, `.smsOTP`) to ``SignInStep/otpCode(_:)``. Passkeys are not modelled.
+        /// (`.emailOTP`, `.smsOTP`) to ``SignInStep/otpCode(_:)``; `.webAuthn` to
+        /// ``SignInStep/passkeyRequired(_:)``.
         public var firstFactors: [FirstFactor]
 
         public init(username: String, password: String, attributes: [String: String] = [:], confirmed: Bool = true,
@@ -312,7 +314,11 @@ public actor FakeAuth: AuthProviding {
             pending = (account.username, "OTP")
             return .otpCode(CodeDelivery(destination: phone, medium: .sms, attributeName: "phone_number"))
         case .webAuthn:
-            throw Self.unmodelled("passkeys")
+            // The fake's passkey: any answer the authenticator gives signs in (nothing is verified).
+            pending = (account.username, "WEB_AUTHN")
+            let options = #"{"challenge":"ZmFrZS1jaGFsbGVuZ2U","rpId":"fake.example","userVerification":"preferred","allowCredentials":[]}"#
+            return .passkeyRequired(PasskeyRequest(
+                relyingPartyId: "fake.example", allowedCredentialIds: [], userVerification: .preferred, optionsJSON: options))
         }
     }
 
@@ -332,10 +338,19 @@ public actor FakeAuth: AuthProviding {
         return finishSignIn(account)
     }
 
-    public func confirmSignIn(passkey authenticator: any PasskeyAuthenticator, clientMetadata: [String: String]) throws
+    /// The authenticator is asked, as a real sign-in asks it; whatever it answers signs in (the
+    /// fake verifies nothing), and what it throws (the user cancelled) is thrown.
+    public func confirmSignIn(passkey authenticator: any PasskeyAuthenticator, clientMetadata: [String: String]) async throws
         -> SignInStep
     {
-        throw Self.unmodelled("passkeys")
+        guard let step = pending, step.step == "WEB_AUTHN", let account = accounts[step.username] else {
+            throw AuthError.invalidState("No passkey is asked for.")
+        }
+        guard case .passkeyRequired(let request) = try firstFactor(.webAuthn, of: account) else {
+            throw AuthError.invalidState("No passkey is asked for.")
+        }
+        _ = try await authenticator.assertPasskey(optionsJSON: request.optionsJSON)
+        return finishSignIn(account)
     }
 
     public func autoSignIn(clientMetadata: [String: String]) throws -> SignInStep { throw Self.unmodelled("autoSignIn") }

@@ -29,6 +29,12 @@ struct CIMDURLPattern: Sendable, Equatable {
         guard !authority.contains("*"), !authority.isEmpty, !authority.hasPrefix(".") else {
             return .failure(Refusal("\(text): * may only be the whole first label of the host (https://*.example.com/…)."))
         }
+        // `*.com` would admit every site under a top-level domain: a wildcard stands before a
+        // registered name of at least two labels.
+        let host = authority.split(separator: ":", maxSplits: 1).first ?? ""
+        if wildcard, host.split(separator: ".").count < 2 {
+            return .failure(Refusal("\(text): * must stand before a name of two labels or more (https://*.example.com/…)."))
+        }
         return .success(CIMDURLPattern(hostLabelWildcard: wildcard, authority: authority, path: parts.path))
     }
 

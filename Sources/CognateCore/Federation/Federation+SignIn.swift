@@ -146,6 +146,7 @@ extension Federation {
         }.map { signIn in
             var signIn = signIn
             signIn.saml = saml
+            signIn.provider = provider.name
             return try oauth.hostedSessions.seal(signIn)
         }
         return .signedIn(proof: nil, session: session, then: .redirect(location))

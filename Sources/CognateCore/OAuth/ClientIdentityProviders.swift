@@ -74,6 +74,8 @@ extension OAuth {
         guard !clientId.isEmpty, clientId.count <= 128, let client = try? await directory.cachedClient(clientId),
             client.settings.allowedOAuthFlowsUserPoolClient == true
         else { throw OAuthError("invalid_client", "No app client with this client_id uses the OAuth endpoints.") }
+        // Counted as the sign-in page it describes would be.
+        try await store.write { try await self.allowances.consumeRequestAllowance(.hostedFlows, client: client, in: $0) }
         let offer = await signInOffer(clientId: clientId)
         return ClientSignInOptions(
             client_id: clientId, cognito: (client.settings.supportedIdentityProviders ?? []).contains("COGNITO"),

@@ -53,7 +53,10 @@ struct HostedSessions: Sendable {
     func signIn(_ sealed: String?, browser: BrowserBinding, pool: PoolRecord, client: ClientRecord) async -> IssuedTokens? {
         guard let sealed, sealed.utf8.count <= 4096,
             let session = sealer.open(Substring(sealed), as: RecentSignIn.self, now: time.now),
-            browser.matches(session.binding), session.poolId == pool.id
+            browser.matches(session.binding), session.poolId == pool.id,
+            // A session serves the clients that offer the way it began: a password sign-in does
+            // not open a client restricted to its identity providers, nor one provider's another's.
+            (client.settings.supportedIdentityProviders ?? []).contains(session.provider ?? "COGNITO")
         else { return nil }
         let authTime = Date(timeIntervalSince1970: session.authTime)
         guard let caller = try? await authenticator.signedInUser(

@@ -15,6 +15,8 @@ struct RecentSignIn: Codable, Sendable, Equatable {
     var binding: String
     /// For a sign-in through a SAML provider with single logout: whom `/logout` signs out there.
     var saml: SAMLSessionReference? = nil
+    /// The identity provider the user signed in through; nil: the pool's own sign-in (`COGNITO`).
+    var provider: String? = nil
 }
 
 extension RecentSignIn {

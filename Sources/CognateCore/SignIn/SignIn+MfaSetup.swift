@@ -34,6 +34,10 @@ extension SignIn {
                     throw UserDirectory.nameTaken(kind: "email")
                 }
                 try await authSessions.consumeAuthSession(pending.record, in: transaction)
+                // Each address has its hourly limit; so has the user, or one password could send
+                // codes to any number of addresses.
+                try await challenges.allowances.consumeHourlyAllowance(
+                    "mfa-setup-email", subject: user.sub, pool: pool, limit: Self.setupEmailsPerHour, transaction)
                 var state = MfaSessionState(username: user.username, deviceKey: pending.state.deviceKey)
                 state.setupAddress = address
                 return try await challenges.sendMfaCode(
@@ -49,6 +53,9 @@ extension SignIn {
         }
         return try await tokenFamilies.outcome(of: result, clientMetadata: clientMetadata, pool: pool, client: client)
     }
+
+    /// Addresses one user may be sent a set-up code to in an hour.
+    static let setupEmailsPerHour = 5
 
     /// The answer's `EMAIL`, where the pool has email MFA: an address the app client may write
     /// and the pool's schema accepts (a wrong one: "Invalid email address format.").

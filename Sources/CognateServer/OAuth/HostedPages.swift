@@ -182,9 +182,12 @@ enum HostedPages {
         }
         let card: Card
         switch page {
-        case .signIn where request.purpose == nil && !offer.cognito, .signInName where request.purpose == nil && !offer.cognito:
-            // A client without the pool's own sign-in: its providers alone.
-            card = Card(title: "Sign in", lead: "Choose how to sign in.", body: "", alternatives: providerButtons)
+        case .signIn where !offer.cognito, .signInName where !offer.cognito:
+            // A client without the pool's own sign-in: its providers alone (none on /passkeys/add,
+            // whose sign-in would lead to the app, not back).
+            card = request.purpose == nil
+                ? Card(title: "Sign in", lead: "Choose how to sign in.", body: "", alternatives: providerButtons)
+                : Card(title: "Sign in", lead: "Sign in through the app first, then come back to add a passkey.", body: "")
         case .signIn(let username, let name, let error, let notice, let canSignUp):
             card = Card(
                 title: "Sign in", lead: purposeLead, error: error, notice: notice,

@@ -60,10 +60,14 @@ enum OAuthRoutes {
                 let browser = HostedPages.browser(of: request, secure: secureCookies).binding
                 var step = try await service.oauth.beginHostedSignIn(validated, browser: browser)
                 if case .page(.signIn(let username, let name, _, let notice, let canSignUp), let flow, let pageRequest) = step {
-                    let domain = email.split(separator: "@").last.map(String.init) ?? email
+                    let domain = email.split(separator: "@").last.map(String.init) ?? ""
+                    let looksLikeOne = !domain.isEmpty && domain.count <= 40
+                        && domain.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+                    let message = looksLikeOne
+                        ? "No sign-in is set up for \(domain)." : "No sign-in is set up for that email address's domain."
                     step = .page(
-                        .signIn(username: username, name: name, error: "No sign-in is set up for \(domain.prefix(64)).", notice: notice,
-                                canSignUp: canSignUp), flow: flow, request: pageRequest)
+                        .signIn(username: username, name: name, error: message, notice: notice, canSignUp: canSignUp),
+                        flow: flow, request: pageRequest)
                 }
                 return await respond(with: step, browser: browser, service: service, secureCookies: secureCookies)
             } catch {
@@ -157,7 +161,9 @@ enum OAuthRoutes {
             router.on("/oauth2/identityProviders", method: method) { request, _ -> Response in
                 do {
                     let fields = method == .post ? ((try? await formBody(request)) ?? [:]) : queryDictionary(request)
-                    return try json(.ok, try await service.oauth.signInOptions(clientId: fields["client_id"] ?? ""))
+                    let clientId = fields["client_id"] ?? ""
+                    if !clientId.isEmpty { try await checkDomain(request, clientId: clientId, service: service) }
+                    return try json(.ok, try await service.oauth.signInOptions(clientId: clientId))
                 } catch {
                     return oauthFailure(error)
                 }
