@@ -113,3 +113,21 @@ def test_a_prompt_other_than_login_or_none_goes_back_to_the_app(server, idp):
     assert answer.status_code == 302
     query = parse_qs(urlparse(answer.headers["Location"]).query)
     assert answer.headers["Location"].startswith(CALLBACK) and query["error"] == ["invalid_request"]
+
+
+def test_a_password_session_does_not_open_a_client_of_providers_only(server, idp):
+    """A client restricted to an identity provider never gets a code from a session that began
+    with a password: its page (the provider's button) is shown instead."""
+    pool, client = oauth_pool(idp)
+    username, _, _ = confirmed_user(server, idp, pool, client, secret=client["ClientSecret"])
+    idp.create_identity_provider(
+        UserPoolId=pool["Id"], ProviderName="Google", ProviderType="Google",
+        ProviderDetails={"client_id": "1234.apps.googleusercontent.com", "client_secret": "s", "authorize_scopes": "openid email"})
+    corporate = idp.create_user_pool_client(
+        UserPoolId=pool["Id"], ClientName="corporate", GenerateSecret=True, CallbackURLs=[CALLBACK],
+        AllowedOAuthFlows=["code"], AllowedOAuthScopes=["openid", "email"], AllowedOAuthFlowsUserPoolClient=True,
+        SupportedIdentityProviders=["Google"])["UserPoolClient"]
+    browser, _ = signed_in_browser(server, idp, pool, client, username)
+    landed, _, _ = authorize_in(server, browser, corporate)
+    assert landed.status_code == 200 and "Continue with Google" in landed.text, landed.headers
+    assert 'autocomplete="current-password"' not in landed.text

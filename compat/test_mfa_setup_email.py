@@ -168,3 +168,16 @@ def test_another_users_address(server, idp):
     assert "AuthenticationResult" in answer_code(idp, client, challenge, second, code)
     assert attributes_of(idp.admin_get_user(UserPoolId=pool["Id"], Username=first))["email_verified"] == "false"
     assert password_auth(idp, client, shared)["ChallengeParameters"]["USER_ID_FOR_SRP"] == second
+
+
+def test_one_password_sends_set_up_codes_to_five_addresses_an_hour(server, idp):
+    """Each address has its hourly limit, and so has the user: one password cannot have codes
+    sent to any number of addresses."""
+    pool = required_pool(idp)
+    client = new_client(idp, pool["Id"])
+    username = admin_user(idp, pool["Id"])
+    for _ in range(5):
+        assert set_up(idp, client, password_auth(idp, client, username), username,
+                      email_for(unique("spray")))["ChallengeName"] == "EMAIL_OTP"
+    with cognito_error("LimitExceededException"):
+        set_up(idp, client, password_auth(idp, client, username), username, email_for(unique("spray")))

@@ -356,6 +356,12 @@ def test_the_sign_in_page_finds_the_provider_by_email_domain(server, idp, saml_i
 
     unknown = browser.get(server.endpoint + "/login/domain", params={**form, "email": "pat@elsewhere.example"}, timeout=10)
     assert unknown.status_code == 200 and "No sign-in is set up for elsewhere.example." in unknown.text
+    # Text that is no domain is not shown on the page.
+    crafted = browser.get(server.endpoint + "/login/domain", timeout=10,
+                          params={**form, "email": "a@ACCOUNT SUSPENDED - call +1 555 0100"})
+    assert crafted.status_code == 200 and "SUSPENDED" not in crafted.text
+    assert "No sign-in is set up for that email address&#39;s domain." in crafted.text or \
+        "No sign-in is set up for that email address's domain." in crafted.text
 
     # Without an identifier on the SAML provider, the page shows its button instead.
     idp.update_identity_provider(UserPoolId=pool["Id"], ProviderName="Corp", IdpIdentifiers=[])

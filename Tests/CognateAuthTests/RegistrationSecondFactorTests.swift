@@ -56,6 +56,10 @@ struct RegistrationSecondFactorTests {
             // The app's API gets the user's fresh access token.
             let request = try await client.authorizedRequest(URLRequest(url: URL(string: "https://api.example.com/me")!))
             #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer " + (try await client.currentSession().accessToken))
+            // A bearer secret goes to https (or loopback) only.
+            await expectAuthError({ _ = try await client.authorizedRequest(URLRequest(url: URL(string: "http://api.example.com/me")!)) }) {
+                if case .invalidParameter = $0 { true } else { false }
+            }
         }
     }
 

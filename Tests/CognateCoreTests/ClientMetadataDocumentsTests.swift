@@ -35,7 +35,7 @@ struct ClientMetadataDocumentsTests {
     @Test func malformedPatternsAreRefused() {
         for pattern in ["https://ex*ample.com/a", "https://*/a", "https://a.*.example.com/a", "https://example.com",
                         "https://user@example.com/a", "https://example.com/a?b", "https://example.com:x/a",
-                        "https://example.com/../a", "ftp://example.com/a"] {
+                        "https://example.com/../a", "ftp://example.com/a", "https://*.com/a", "https://*.localhost:8443/a"] {
             if case .success = CIMDURLPattern.parse(pattern) { Issue.record("\(pattern) was accepted") }
         }
     }
