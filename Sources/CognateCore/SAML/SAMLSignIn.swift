@@ -261,8 +261,7 @@ struct SAMLSignIn: Sendable {
     /// `[a, b]`, each URL-form-encoded where it has other than letters, digits and `.-*_` (as
     /// Cognito does with multi-valued attributes).
     static func claims(of assertion: VerifiedAssertion) -> [String: String] {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-*_")
-        allowed.remove(charactersIn: "")
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-*_")
         var claims: [String: String] = [:]
         for (name, values) in assertion.attributes {
             if values.count == 1 {
