@@ -152,6 +152,40 @@ def verify_auth_challenge_response(event):
     return event
 
 
+def custom_registration(event):
+    """Cognate's CustomRegistration: a bank's activation. The app sends {"contract", "email"};
+    the function asks for the card's last four digits (kept private), creates the user
+    contract-<contract> with the email verified and returns a welcome; contract C-0000 is
+    unknown (the function throws); the third wrong answer fails the registration."""
+    request, response = event["request"], event["response"]
+    if event["triggerSource"] == "CustomRegistration_Start":
+        try:
+            fields = json.loads(request["data"] or "")
+        except ValueError:
+            fields = {}
+        if not isinstance(fields, dict) or not str(fields.get("contract", "")).startswith("C-"):
+            response["failRegistration"] = True
+            return event
+        if fields["contract"] == "C-0000":
+            raise ValueError("Unknown contract.")
+        response["challengeData"] = json.dumps({"question": "last four digits of your card"})
+        response["privateChallengeParameters"] = {"contract": fields["contract"], "email": fields["email"],
+                                                  "digits": "4242"}
+        return event
+    kept = request["privateChallengeParameters"]
+    if request["data"] == kept["digits"]:
+        response.update(createUser=True, username=f"contract-{kept['contract']}",
+                        userAttributes={"email": kept["email"], "email_verified": "true"},
+                        customInformation=json.dumps({"welcome": kept["contract"],
+                                                      "metadata": request["clientMetadata"]}))
+    elif len(request["session"]) >= 3:
+        response["failRegistration"] = True
+    else:
+        response["challengeData"] = json.dumps({"question": "last four digits of your card", "retry": True})
+        response["privateChallengeParameters"] = kept
+    return event
+
+
 SENT = []   # (triggerSource, destination, code): what the custom senders "delivered"
 
 
@@ -181,6 +215,7 @@ HANDLERS = {
     "create-auth-challenge": create_auth_challenge,
     "verify-auth-challenge-response": verify_auth_challenge_response,
     "custom-sender": custom_sender,
+    "custom-registration": custom_registration,
 }
 
 # --- the signature check -------------------------------------------------------------------

@@ -120,6 +120,16 @@ final class AppAuth: AuthProviding, @unchecked Sendable {
         count()
         return try await client.resendSignUpCode(username: username, clientMetadata: clientMetadata)
     }
+    func startCustomRegistration(data: String?, clientMetadata: [String: String]) async throws -> CustomRegistrationStep {
+        count()
+        return try await client.startCustomRegistration(data: data, clientMetadata: clientMetadata)
+    }
+    func respondToCustomRegistration(data: String?, clientMetadata: [String: String]) async throws
+        -> CustomRegistrationStep
+    {
+        count()
+        return try await client.respondToCustomRegistration(data: data, clientMetadata: clientMetadata)
+    }
     func signIn(username: String, password: String, flow: SignInFlow, clientMetadata: [String: String]) async throws
         -> SignInStep
     {

@@ -33,6 +33,8 @@ public actor AuthClient {
     var refreshesByRotation = false
     /// The challenge a `confirmSignIn` call would answer.
     var pendingChallenge: ChallengeSession?
+    /// The `RegistrationSession` of a custom registration's pending challenge (in memory only).
+    var pendingRegistration: String?
     /// SignUp's sessions by the name signed up: ConfirmSignUp sends one with the code, to get
     /// a session that signs the user in (valid as long as the code).
     var signUpSessions: [String: String] = [:]
@@ -141,6 +143,7 @@ public actor AuthClient {
     /// sign-out does: the next sign-in proves the same device).
     func clearProfile(keepingDevice: Bool = false) async throws {
         pendingChallenge = nil
+        pendingRegistration = nil
         confirmedSignUp = nil
         await identityPool?.forget()
         do {

@@ -25,6 +25,14 @@ struct AuthResponse {
         result = response.authenticationResult
     }
 
+    /// The sign-in part of a custom registration's answer.
+    init(_ response: CustomRegistrationResponse) {
+        challengeName = response.challengeName
+        session = response.session
+        parameters = response.challengeParameters ?? [:]
+        result = response.authenticationResult
+    }
+
     /// A challenge parameter holding a JSON string (`requiredAttributes`, `userAttributes`).
     func json<Value: Decodable>(_ name: String, as type: Value.Type) -> Value? {
         parameters[name].flatMap { try? JSONDecoder().decode(Value.self, from: Data($0.utf8)) }

@@ -23,6 +23,9 @@ public protocol AuthProviding: Sendable {
         -> SignUpResult.NextStep
     @discardableResult
     func resendSignUpCode(username: String, clientMetadata: [String: String]) async throws -> CodeDelivery?
+    func startCustomRegistration(data: String?, clientMetadata: [String: String]) async throws -> CustomRegistrationStep
+    func respondToCustomRegistration(data: String?, clientMetadata: [String: String]) async throws
+        -> CustomRegistrationStep
 
     // MARK: Sign-in
     func signIn(username: String, password: String, flow: SignInFlow, clientMetadata: [String: String]) async throws
@@ -141,6 +144,14 @@ extension AuthProviding {
     @discardableResult
     public func resendSignUpCode(username: String) async throws -> CodeDelivery? {
         try await resendSignUpCode(username: username, clientMetadata: [:])
+    }
+
+    public func startCustomRegistration(data: String?) async throws -> CustomRegistrationStep {
+        try await startCustomRegistration(data: data, clientMetadata: [:])
+    }
+
+    public func respondToCustomRegistration(data: String?) async throws -> CustomRegistrationStep {
+        try await respondToCustomRegistration(data: data, clientMetadata: [:])
     }
 
     public func signIn(username: String, password: String, flow: SignInFlow = .srp) async throws -> SignInStep {

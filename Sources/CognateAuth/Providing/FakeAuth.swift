@@ -155,6 +155,16 @@ public actor FakeAuth: AuthProviding {
         return delivery(for: account)
     }
 
+    public func startCustomRegistration(data: String?, clientMetadata: [String: String]) throws -> CustomRegistrationStep {
+        throw Self.unmodelled("custom registration")
+    }
+
+    public func respondToCustomRegistration(data: String?, clientMetadata: [String: String]) throws
+        -> CustomRegistrationStep
+    {
+        throw Self.unmodelled("custom registration")
+    }
+
     // MARK: Sign-in
 
     public func signIn(username: String, password: String, flow: SignInFlow, clientMetadata: [String: String]) throws

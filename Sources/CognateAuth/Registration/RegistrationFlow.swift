@@ -22,6 +22,9 @@ import Foundation
 /// - an administrator-created account → ``RegistrationStep/newPasswordRequired(username:requiredAttributes:)``;
 /// - a pool with MFA → ``RegistrationStep/secondFactor(username:challenge:)`` (a code, a choice,
 ///   or setting a factor up where the pool requires one) until the sign-in completes;
+/// - a custom registration instead of step 1 (``startCustomRegistration(data:)``): the pool's
+///   function's challenges (``RegistrationStep/customChallenge(data:)``) until it creates the
+///   account, which is signed in at once — its ``customInformation`` is the function's;
 /// - signed in with an incomplete profile → ``RegistrationStep/needsProfile(missing:)`` until
 ///   ``completeProfile(_:)`` supplies everything, then ``RegistrationStep/complete``. What
 ///   "complete" means is the pool's required attributes, the app's `requiredAttributes`, and —
@@ -47,6 +50,9 @@ public actor RegistrationFlow {
     /// thing a memory dump or a crash report could show).
     private var password: String?
     private var learnedRequired: [String] = []
+    /// What the pool's CustomRegistration function returned with the account it created (a
+    /// custom registration's result for the app), until ``cancel()``.
+    public private(set) var customInformation: String?
 
     public init(
         client: AuthClient, requiredAttributes: [String] = [], signInFlow: SignInFlow = .srp,
@@ -116,6 +122,30 @@ public actor RegistrationFlow {
             let missing = RequiredAttributeMessage.attributeNames(in: message)
             learn(missing)
             return try await move(to: .signUp(missingAttributes: missing))
+        }
+    }
+
+    /// Instead of step 1: a custom registration (Cognate's own, docs/sdk.md "Custom
+    /// registration"). `data` goes to the pool's CustomRegistration function; its challenges
+    /// come as ``RegistrationStep/customChallenge(data:)``, and once it creates the account
+    /// the user is signed in (no password: register a PIN or a passkey next) and the profile
+    /// is checked as after any sign-in.
+    public func startCustomRegistration(data: String? = nil) async throws -> RegistrationStep {
+        try expect("startCustomRegistration") { if case .signUp = $0 { true } else { false } }
+        return try await continueAfter(
+            try await client.startCustomRegistration(data: data, clientMetadata: clientMetadata))
+    }
+
+    /// Answers ``RegistrationStep/customChallenge(data:)``. When the function refuses (or the
+    /// challenge expired) the error is thrown and the flow is back at `.signUp`.
+    public func answerCustomChallenge(_ data: String?) async throws -> RegistrationStep {
+        guard case .customChallenge = step else { throw invalidStep("answerCustomChallenge") }
+        do {
+            return try await continueAfter(
+                try await client.respondToCustomRegistration(data: data, clientMetadata: clientMetadata))
+        } catch let error as AuthError {
+            if case .notAuthorized = error { _ = try await move(to: .signUp(missingAttributes: [])) }
+            throw error
         }
     }
 
@@ -241,6 +271,7 @@ public actor RegistrationFlow {
         userSub = nil
         password = nil
         learnedRequired = []
+        customInformation = nil
         step = .signUp(missingAttributes: [])
         try await client.saveRegistration(nil)
     }
@@ -298,6 +329,18 @@ public actor RegistrationFlow {
         }
     }
 
+    private func continueAfter(_ registration: CustomRegistrationStep) async throws -> RegistrationStep {
+        switch registration {
+        case .challenge(let data):
+            return try await move(to: .customChallenge(data: data))
+        case .registered(let userId, let signIn, let information):
+            userSub = userId
+            username = userId
+            customInformation = information
+            return try await continueAfter(signIn)
+        }
+    }
+
     private func sendNewCodeAfterExpiry(_ name: String) async throws -> RegistrationStep {
         let delivery = try await client.resendSignUpCode(username: name, clientMetadata: clientMetadata)
         return try await move(to: .confirmSignUp(username: name, delivery: delivery, previousCodeExpired: true))
@@ -321,7 +364,7 @@ public actor RegistrationFlow {
     private func move(to next: RegistrationStep) async throws -> RegistrationStep {
         step = next
         switch next {
-        case .signUp, .complete:
+        case .signUp, .complete, .customChallenge:
             password = nil
             try await client.saveRegistration(nil)
         case .secondFactor(let name, _):

@@ -22,6 +22,11 @@ public enum RegistrationStep: Sendable, Equatable, Codable {
     /// ``RegistrationFlow/chooseSecondFactor(_:)`` or ``RegistrationFlow/setUpSecondFactor(_:email:)``.
     /// Not kept over a restart (the sign-in's session lives in memory): it resumes as `.signIn`.
     case secondFactor(username: String, challenge: SecondFactorChallenge)
+    /// A custom registration (``RegistrationFlow/startCustomRegistration(data:)``): the pool's
+    /// function asks something; show what `data` says and answer with
+    /// ``RegistrationFlow/answerCustomChallenge(_:)``. Not kept over a restart (the challenge's
+    /// session lives in memory): the flow resumes at `.signUp`.
+    case customChallenge(data: String?)
     /// Step 3: signed in; the profile lacks these attributes (pool-required ones the server
     /// revealed, plus those the app declared required).
     case needsProfile(missing: [String])

@@ -15,6 +15,7 @@ public struct IdentityService: Sendable {
     public let clients: ClientAdministration
     public let managedLogin: ManagedLogin
     public let registration: Registration
+    public let customRegistration: CustomRegistration
     public let account: Account
     public let userAdministration: UserAdministration
     public let userImport: UserImport
@@ -136,6 +137,11 @@ public struct IdentityService: Sendable {
             users: users, allowances: allowances, decoys: decoys, messenger: messenger, triggerCalls: triggerCalls,
             migration: migration, passwords: passwords, authEvents: authEvents, triggers: triggers,
             signUpSessions: signUpSessions)
+        customRegistration = CustomRegistration(
+            store: store, time: time, random: random, directory: directory, users: users, allowances: allowances,
+            authSessions: authSessions, authEvents: authEvents,
+            function: CustomRegistrationFunction(time: time, triggers: triggers), completion: completion,
+            tokenFamilies: tokenFamilies)
         account = Account(
             store: store, time: time, configuration: configuration, codes: codes, users: users,
             allowances: allowances, messenger: messenger, attributeEditor: attributeEditor, authenticator: authenticator,

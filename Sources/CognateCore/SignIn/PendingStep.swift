@@ -22,6 +22,8 @@ enum PendingStep: Sendable, Equatable {
     case samlAnswer
     case samlAssertion
     case samlLogout
+    /// A custom registration's challenge waiting for RespondToCustomRegistration.
+    case customRegistration
 
     /// The name stored with the session.
     var storedName: String {
@@ -37,6 +39,7 @@ enum PendingStep: Sendable, Equatable {
         case .samlAnswer: "SAML_ANSWER"
         case .samlAssertion: "SAML_ASSERTION"
         case .samlLogout: "SAML_LOGOUT"
+        case .customRegistration: "CUSTOM_REGISTRATION"
         }
     }
 

@@ -20,12 +20,16 @@ public struct PoolRecord: Sendable, Equatable {
     public var logDelivery: [LogConfigurationType]?
     /// SetUserPoolSessionConfiguration's settings; nil: Cognito's defaults (no tracking).
     public var sessions: PoolSessionSettings?
+    /// The function custom registrations run through (SetUserPoolCustomRegistration); nil: the
+    /// pool offers none.
+    public var customRegistration: CustomRegistrationConfiguration?
 
     public init(id: String, name: String, createdAt: Date, updatedAt: Date, settings: UserPoolType,
                 mfa: PoolMfaSettings = PoolMfaSettings(), pinPolicy: PinPolicy? = nil,
                 riskConfigurations: [String: RiskConfigurationType] = [:], logDelivery: [LogConfigurationType]? = nil,
-                sessions: PoolSessionSettings? = nil) {
+                sessions: PoolSessionSettings? = nil, customRegistration: CustomRegistrationConfiguration? = nil) {
         self.sessions = sessions
+        self.customRegistration = customRegistration
         self.riskConfigurations = riskConfigurations
         self.logDelivery = logDelivery
         self.id = id

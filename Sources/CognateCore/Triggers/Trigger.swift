@@ -14,8 +14,16 @@ enum Trigger: String, Sendable {
     case verifyAuthChallengeResponse = "VerifyAuthChallengeResponse"
     case customEmailSender = "CustomEmailSender"
     case customSMSSender = "CustomSMSSender"
+    /// Cognate's own: the function of SetUserPoolCustomRegistration, kept beside LambdaConfig.
+    case customRegistration = "CustomRegistration"
 
-    /// The function ARN the pool assigns to this trigger, if any. PreTokenGeneration's
+    /// The function ARN `pool` assigns to this trigger, if any.
+    func arn(in pool: PoolRecord) -> String? {
+        guard self == .customRegistration else { return arn(in: pool.settings.lambdaConfig) }
+        return pool.customRegistration.flatMap { $0.lambdaArn.isEmpty ? nil : $0.lambdaArn }
+    }
+
+    /// The function ARN `config` assigns to this trigger, if any. PreTokenGeneration's
     /// versioned configuration wins over the plain ARN, as in Cognito.
     func arn(in config: LambdaConfigType?) -> String? {
         guard let config else { return nil }
@@ -32,6 +40,7 @@ enum Trigger: String, Sendable {
         case .verifyAuthChallengeResponse: config.verifyAuthChallengeResponse
         case .customEmailSender: config.customEmailSender?.lambdaArn
         case .customSMSSender: config.customSMSSender?.lambdaArn
+        case .customRegistration: nil
         }
         return arn.flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -23,13 +23,13 @@ final class Triggers: Sendable {
         bindings = FunctionBindingCache(ttl: cacheTTL)
     }
 
-    func isConfigured(_ trigger: Trigger, pool: PoolRecord) -> Bool { trigger.arn(in: pool.settings.lambdaConfig) != nil }
+    func isConfigured(_ trigger: Trigger, pool: PoolRecord) -> Bool { trigger.arn(in: pool) != nil }
 
     /// Invokes the pool's function for `trigger` with `request`; returns the `response` the
     /// function filled in ([:] when it left it empty), or nil when the pool has no such function.
     func invoke(_ trigger: Trigger, source: String, pool: PoolRecord, clientId: String?, userName: String?,
                 request: [String: JSONValue], version: String = "1", now: Date) async throws -> [String: JSONValue]? {
-        guard let arn = trigger.arn(in: pool.settings.lambdaConfig) else { return nil }
+        guard let arn = trigger.arn(in: pool) else { return nil }
         var event: [String: JSONValue] = [
             "version": .string(version),
             "triggerSource": .string(source),

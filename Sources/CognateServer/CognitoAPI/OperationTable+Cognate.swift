@@ -130,6 +130,14 @@ extension OperationTable {
         table.register(CognitoAPI.SetUserPoolPinPolicy.self, { $0.pools.setUserPoolPinPolicy })
         table.register(CognitoAPI.GetPinPolicy.self, { $0.pools.getPinPolicy })
         table.register(CognitoAPI.RegisterDevicePin.self, { $0.devices.registerDevicePin }, work: .cryptographic)
+        // Custom registration (Cognate's own operations)
+        table.register(CognitoAPI.SetUserPoolCustomRegistration.self, { $0.customRegistration.setUserPoolCustomRegistration })
+        table.register(CognitoAPI.GetUserPoolCustomRegistration.self, { $0.customRegistration.getUserPoolCustomRegistration })
+        table.register(
+            CognitoAPI.StartCustomRegistration.self, { $0.customRegistration.startCustomRegistration }, work: .cryptographic)
+        table.register(
+            CognitoAPI.RespondToCustomRegistration.self, { $0.customRegistration.respondToCustomRegistration },
+            work: .cryptographic)
         // Recovery and sign-out
         table.register(CognitoAPI.ForgotPassword.self, { $0.registration.forgotPassword })
         table.register(CognitoAPI.ConfirmForgotPassword.self, { $0.registration.confirmForgotPassword }, work: .cryptographic)

@@ -58,6 +58,7 @@ public enum Migrator {
         Migration023UserChangeNotices.migration, Migration024MfaChangeNotices.migration,
         Migration025Passkeys.migration, Migration026PinFailures.migration, Migration027UserSessions.migration,
         Migration028IdentityPools.migration, Migration029ClientMetadataDocuments.migration,
+        Migration030CustomRegistration.migration,
     ]
 
     public static var latestVersion: Int { all.map(\.version).max() ?? 0 }

@@ -7,11 +7,12 @@ extension SQLTransaction: PoolRepository {
         try await insert(
             """
             INSERT INTO user_pools (id, name, created_at, updated_at, settings, mfa, pin_policy, risk_configurations, \
-            log_delivery, session_configuration) VALUES (\(bind: pool.id), \
+            log_delivery, session_configuration, custom_registration) VALUES (\(bind: pool.id), \
             \(bind: pool.name), \(bind: Columns.time(pool.createdAt)), \(bind: Columns.time(pool.updatedAt)), \
             \(bind: try Columns.json(pool.settings)), \(bind: try Columns.json(pool.mfa)), \
             \(bind: try pool.pinPolicy.map(Columns.json)), \(bind: try Self.riskColumn(pool)), \
-            \(bind: try pool.logDelivery.map(Columns.json)), \(bind: try pool.sessions.map(Columns.json)))
+            \(bind: try pool.logDelivery.map(Columns.json)), \(bind: try pool.sessions.map(Columns.json)), \
+            \(bind: try pool.customRegistration.map(Columns.json)))
             """, conflict: .pool)
     }
 
@@ -26,7 +27,8 @@ extension SQLTransaction: PoolRepository {
             settings = \(bind: try Columns.json(pool.settings)), mfa = \(bind: try Columns.json(pool.mfa)), \
             pin_policy = \(bind: try pool.pinPolicy.map(Columns.json)), risk_configurations = \(bind: try Self.riskColumn(pool)), \
             log_delivery = \(bind: try pool.logDelivery.map(Columns.json)), \
-            session_configuration = \(bind: try pool.sessions.map(Columns.json)) WHERE id = \(bind: pool.id)
+            session_configuration = \(bind: try pool.sessions.map(Columns.json)), \
+            custom_registration = \(bind: try pool.customRegistration.map(Columns.json)) WHERE id = \(bind: pool.id)
             """)
     }
 
@@ -51,7 +53,9 @@ extension SQLTransaction: PoolRepository {
                 .map { try Columns.decodeJSON([String: RiskConfigurationType].self, $0) } ?? [:],
             logDelivery: try row.optionalString("log_delivery").map { try Columns.decodeJSON([LogConfigurationType].self, $0) },
             sessions: try row.optionalString("session_configuration")
-                .map { try Columns.decodeJSON(PoolSessionSettings.self, $0) })
+                .map { try Columns.decodeJSON(PoolSessionSettings.self, $0) },
+            customRegistration: try row.optionalString("custom_registration")
+                .map { try Columns.decodeJSON(CustomRegistrationConfiguration.self, $0) })
     }
 
     private static func riskColumn(_ pool: PoolRecord) throws -> String? {

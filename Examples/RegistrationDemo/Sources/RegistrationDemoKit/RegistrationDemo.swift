@@ -127,6 +127,8 @@ public struct RegistrationDemo: Sendable {
                 await say("Add this key to your authenticator app: \(secret)")
                 return try await flow.confirmSecondFactor(code: try await ask("Code from the app"))
             }
+        case .customChallenge(let data):
+            return try await flow.answerCustomChallenge(try await ask(data ?? "Answer"))
         case .needsProfile(let missing):
             await say("Step 3 of 3 — your profile.")
             var attributes: [String: String] = [:]
