@@ -96,6 +96,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             // The hosted pages' passkey script, compiled into the binary (no resource bundle to
             // deploy beside it): PackageResources.passkeys_js.
@@ -107,6 +108,7 @@ let package = Package(
             dependencies: [
                 "CognateCore", "CognateServer", "CognateStorage",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // WebAuthn relying-party verification: pure logic, no storage, no knowledge of Cognito.

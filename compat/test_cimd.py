@@ -3,8 +3,8 @@ to one app client of the pool; it is created, described, listed in pages, update
 its URL patterns are checked; it outlives its app client (then described without ClientId); the
 URLs recorded for it are listed with their cache state, and UpdateClientMetadataURLState
 invalidates or refreshes a cached document (CachedCIMDURLDoesNotExistException without one).
-Cognate does not fetch documents at /oauth2/authorize yet, so the tests record URLs in the
-database itself."""
+These tests record URLs in the database itself, with dates of their choosing; serving URL client
+IDs, which records them for real, is compat/test_cimd_clients.py."""
 import datetime
 import json
 import sqlite3
@@ -33,8 +33,8 @@ def create(idp, pool, client, **kwargs):
 
 
 def record_url(server, policy_id, url, cached_at, expires_at):
-    """Writes a recorded URL with a cached document into the server's database, as serving a
-    URL client ID would."""
+    """Writes a recorded URL with a cached document into the server's database (dates in the
+    past and future that serving one could not give)."""
     row = (policy_id, url, cached_at, expires_at, '{"client_id":"%s"}' % url)
     if POSTGRES_URL:
         values = ", ".join("'" + str(value).replace("'", "''") + "'" for value in row)

@@ -3,6 +3,7 @@ import CognateServer
 import CognateStorage
 import Foundation
 import Logging
+import NIOSSL
 
 /// The composition root: the one place that knows every part — the configuration, the
 /// database (CognateStorage), the delivery channels, the webhook functions and the use cases
@@ -38,9 +39,13 @@ public enum ServerAssembly {
             var functionSecret = configuration.delivery.webhookSecret ?? ""
             if functionSecret.isEmpty { functionSecret = try await FunctionBindings.signingSecret(in: store) }
             let warn: @Sendable (String) -> Void = { [logger] line in logger.warning("\(line)") }
+            let metadataDocuments = try PublicDocumentFetcher(
+                addresses: PublicAddresses(exceptions: configuration.clientMetadataPrivateNetworks),
+                additionalTrustRoots: try configuration.clientMetadataCAFile.map(NIOSSLCertificate.fromPEMFile) ?? [])
             let service = try await IdentityService.start(
                 store: store, channels: channels, functions: WebhookFunctionInvoker(secret: functionSecret, log: warn),
-                configuration: configuration.coreConfiguration, snapshots: store.snapshots, log: warn)
+                configuration: configuration.coreConfiguration, snapshots: store.snapshots,
+                metadataDocuments: metadataDocuments, log: warn)
             return CognateServer(
                 configuration: configuration, service: service, store: store,
                 placement: WorkPlacement(leavesTheLoop: store.flavor == .sqlite), certificates: certificates, logger: logger,

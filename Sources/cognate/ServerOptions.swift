@@ -119,6 +119,12 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("identity-provider-urls"), help: "Comma-separated NAME=URL: base URLs standing in for identity-pool login providers (accounts.google.com, appleid.apple.com, graph.facebook.com, www.amazon.com, an OIDC provider's name), e.g. for tests (env COGNATE_IDENTITY_PROVIDER_URLS).")
     var identityProviderURLs: String?
 
+    @Option(name: .long, help: "Comma-separated networks (CIDR, e.g. 10.1.0.0/16) client ID metadata document URLs may resolve to besides public addresses (env COGNATE_CLIENT_METADATA_PRIVATE_NETWORKS; default none).")
+    var clientMetadataPrivateNetworks: String?
+
+    @Option(name: .long, help: "PEM file of CA certificates trusted, beside the system's, for fetching client ID metadata documents (env COGNATE_CLIENT_METADATA_CA_FILE).")
+    var clientMetadataCaFile: String?
+
     @Option(name: .long, help: "Behind a reverse proxy: header whose last entry is the caller's address, e.g. X-Forwarded-For (env COGNATE_CLIENT_ADDRESS_HEADER).")
     var clientAddressHeader: String?
 
@@ -284,6 +290,22 @@ struct ServerOptions: ParsableArguments {
                     continue
                 }
                 config.identityProviderURLs[parts[0]] = parts[1]
+            }
+        }
+        if let text = Setting.string(clientMetadataPrivateNetworks, "COGNATE_CLIENT_METADATA_PRIVATE_NETWORKS") {
+            for item in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+                guard let range = AddressRange(item) else {
+                    refusals.add("client_metadata_private_networks must be CIDR networks separated by commas, not \(item).")
+                    continue
+                }
+                config.clientMetadataPrivateNetworks.append(range)
+            }
+        }
+        if let path = Setting.string(clientMetadataCaFile, "COGNATE_CLIENT_METADATA_CA_FILE") {
+            if FileManager.default.isReadableFile(atPath: path) {
+                config.clientMetadataCAFile = path
+            } else {
+                refusals.add("Cannot read the client metadata CA file \(path).")
             }
         }
         _ = refusals.read { try Serve.logLevel(logLevel) }

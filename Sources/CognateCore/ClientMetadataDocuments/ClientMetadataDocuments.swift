@@ -7,9 +7,8 @@ import Foundation
 ///
 /// A policy maps HTTPS URL patterns (``CIMDURLPattern``) to one app client of the pool: an
 /// OAuth client whose `client_id` is a URL the patterns admit signs in under that app client's
-/// settings, as its metadata document allows. Cognate keeps the policies and the URLs recorded
-/// for them; it does not yet accept such URL client IDs at `/oauth2/authorize`, so no URL is
-/// recorded by serving requests (docs/compatibility.md).
+/// settings, as its metadata document allows. The OAuth endpoints resolve such URLs
+/// (``MetadataDocumentClients``), which records them and caches their documents.
 public struct ClientMetadataDocuments: Sendable {
     let store: any Store
     let time: any TimeSource

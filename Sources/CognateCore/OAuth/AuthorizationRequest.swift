@@ -4,8 +4,13 @@ import Foundation
 /// An authorization request of `/oauth2/authorize` (and of the hosted sign-in it leads to),
 /// validated against its app client.
 public struct AuthorizationRequest: Codable, Sendable, Equatable {
+    /// The app client the sign-in is for (for a client named by URL, the one its CIMD policy maps to).
     public var clientId: String
-    /// Exactly one of the client's CallbackURLs.
+    /// The client's metadata document URL, when the request named the client by it (`client_id`
+    /// an https URL, docs/oauth.md "Client ID metadata documents"); nil for an app client's ID.
+    public var metadataURL: String? = nil
+    /// Exactly one of the client's CallbackURLs (of a client named by URL: of its document's
+    /// `redirect_uris`).
     public var redirectURI: String
     /// `code` (authorization code, PKCE when `codeChallenge` is set) or `token` (implicit).
     public var responseType: String
@@ -28,7 +33,7 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
         if purpose == .addPasskey {
             return OAuth.formEncoded([("client_id", clientId), ("redirect_uri", redirectURI)])
         }
-        var pairs = [("client_id", clientId), ("redirect_uri", redirectURI), ("response_type", responseType),
+        var pairs = [("client_id", metadataURL ?? clientId), ("redirect_uri", redirectURI), ("response_type", responseType),
                      ("scope", scopes.joined(separator: " "))]
         if let state { pairs.append(("state", state)) }
         if let codeChallenge { pairs += [("code_challenge", codeChallenge), ("code_challenge_method", "S256")] }
@@ -63,16 +68,35 @@ extension OAuth {
     /// redirect URI the client does not list exactly throw ``AuthorizationPageError`` (an error
     /// page: never redirect to an address the client did not register); every other problem
     /// throws ``AuthorizationRedirectError``.
+    ///
+    /// A `client_id` that is an https URL names a client by its metadata document
+    /// (``MetadataDocumentClients``): the app client its CIMD policy maps to takes its place,
+    /// the document's `redirect_uris` replace the app client's callback URLs, and the request
+    /// must use the code flow with PKCE (a public client), for scopes both the app client and
+    /// the document allow.
     public func authorizationRequest(_ query: [String: String]) async throws -> AuthorizationRequest {
-        guard let clientId = query["client_id"], !clientId.isEmpty, clientId.count <= 128,
-            let (_, client) = try? await directory.requireClient(clientId)
-        else { throw AuthorizationPageError(message: "The client_id is missing or names no app client.") }
+        let named = query["client_id"] ?? ""
+        let metadataClient: MetadataDocumentClient?
+        let client: ClientRecord
+        if MetadataDocumentClients.isURL(named) {
+            guard let resolved = try? await metadataClients.resolve(named) else {
+                throw AuthorizationPageError(message: "The client_id URL names no client this server admits.")
+            }
+            (metadataClient, client) = (resolved, resolved.client)
+        } else {
+            guard !named.isEmpty, named.count <= 128, let (_, found) = try? await directory.requireClient(named) else {
+                throw AuthorizationPageError(message: "The client_id is missing or names no app client.")
+            }
+            (metadataClient, client) = (nil, found)
+        }
+        let clientId = client.clientId
         let settings = client.settings
         guard settings.allowedOAuthFlowsUserPoolClient == true else {
             throw AuthorizationPageError(message: "The app client is not set up for OAuth sign-in (AllowedOAuthFlowsUserPoolClient).")
         }
-        guard let redirectURI = query["redirect_uri"] ?? settings.defaultRedirectURI,
-            (settings.callbackURLs ?? []).contains(redirectURI)
+        let registered = metadataClient?.document.redirectURIs ?? settings.callbackURLs ?? []
+        guard let redirectURI = query["redirect_uri"] ?? (metadataClient == nil ? settings.defaultRedirectURI : nil),
+            registered.contains(redirectURI)
         else { throw AuthorizationPageError(message: "redirect_mismatch: the redirect_uri is not one of the client's callback URLs.") }
         let state = query["state"]
         // Bounds of what a page carries (and a flow stores): no app needs more.
@@ -115,20 +139,30 @@ extension OAuth {
             throw refuse(.invalidRequest("prompt must be login or none."))
         }
         let challenge = query["code_challenge"]
+        if metadataClient != nil {
+            guard responseType == "code", challenge != nil else {
+                throw refuse(.invalidRequest("A client named by URL is public: it must use the code flow with PKCE (S256)."))
+            }
+        }
         if let challenge {
             guard query["code_challenge_method"] == "S256" else {
                 throw refuse(.invalidRequest("code_challenge_method must be S256."))
             }
             guard (43...128).contains(challenge.count) else { throw refuse(.invalidRequest("The code_challenge is malformed.")) }
         }
-        let scopes: [String]
+        var scopes: [String]
         do {
             scopes = try await store.read { try await OAuthScopes.grant(query["scope"], client: client, forUsers: true, in: $0) }
         } catch let error as OAuthError {
             throw refuse(error)
         }
+        if let allowed = metadataClient?.document.scopes {
+            scopes = scopes.filter(allowed.contains)
+            guard !scopes.isEmpty else { throw refuse(OAuthError("invalid_scope", "The client's metadata document allows none of the scopes.")) }
+        }
         return AuthorizationRequest(
-            clientId: clientId, redirectURI: redirectURI, responseType: responseType, scopes: scopes, state: state,
-            codeChallenge: challenge, nonce: query["nonce"], identityProvider: provider, prompt: prompt)
+            clientId: clientId, metadataURL: metadataClient?.url, redirectURI: redirectURI, responseType: responseType,
+            scopes: scopes, state: state, codeChallenge: challenge, nonce: query["nonce"], identityProvider: provider,
+            prompt: prompt)
     }
 }

@@ -7,6 +7,9 @@ import Foundation
 /// The refresh token of the sign-in is kept sealed (AES-GCM) under a key derived from the code
 /// itself, which is stored only as a hash: the database alone does not yield the tokens.
 struct AuthorizationCodeState: Codable, Sendable {
+    /// The metadata document URL the client was named by (nil: by its app client's ID); only
+    /// the same name redeems the code.
+    var metadataURL: String?
     var redirectURI: String
     var scopes: [String]
     var codeChallenge: String?
@@ -38,7 +41,7 @@ extension OAuth {
         }
         let code = AuthSessions.newToken(random, encoding: .session)
         let state = AuthorizationCodeState(
-            redirectURI: request.redirectURI, scopes: request.scopes, codeChallenge: request.codeChallenge,
+            metadataURL: request.metadataURL, redirectURI: request.redirectURI, scopes: request.scopes, codeChallenge: request.codeChallenge,
             nonce: request.nonce, originJti: originJti, sealedRefreshToken: try Self.seal(refreshToken, with: code))
         _ = try await store.write { transaction in
             try await authSessions.openAuthSession(
@@ -54,7 +57,7 @@ extension OAuth {
     /// issued to, with the same redirect URI and — when the request had a challenge — the PKCE
     /// verifier) for the sign-in's tokens with the granted scopes.
     func exchangeAuthorizationCode(_ code: String, redirectURI: String?, codeVerifier: String?, pool: PoolRecord,
-                                   client: ClientRecord) async throws -> TokenResponse
+                                   client: ClientRecord, metadataURL: String?) async throws -> TokenResponse
     {
         guard !code.isEmpty, code.count <= 256 else { throw OAuthError.invalidRequest("code is missing.") }
         let state: AuthorizationCodeState
@@ -76,6 +79,9 @@ extension OAuth {
                 return pending.state
             }
         } catch is CognitoError {
+            throw OAuthError.invalidGrant("The code is invalid, expired, already used or issued to another client.")
+        }
+        guard metadataURL == state.metadataURL else {
             throw OAuthError.invalidGrant("The code is invalid, expired, already used or issued to another client.")
         }
         guard redirectURI == state.redirectURI else {

@@ -7,8 +7,14 @@ extension OAuth {
     /// `refresh_token` (rotated for a client with RefreshTokenRotation, as
     /// GetTokensFromRefreshToken rotates), or `client_credentials` (a client with a secret, for
     /// the pool's custom scopes).
+    ///
+    /// A client named by its metadata document's URL is public (no secret is taken) and may use
+    /// the grants both its document and its app client allow, never `client_credentials`; it
+    /// refreshes tokens only where its app client has no secret (a refresh token carries no
+    /// record of the name it was issued to, so it must not open a confidential client's tokens
+    /// to a public one).
     public func tokenEndpoint(_ request: TokenRequest) async throws -> TokenResponse {
-        let (pool, client) = try await authenticateOAuthClient(request.client)
+        let (pool, client, metadataClient) = try await authenticateOAuthClient(request.client)
         let settings = client.settings
         switch request.grant {
         case .malformed(let error):
@@ -18,10 +24,16 @@ extension OAuth {
                 throw OAuthError.unauthorizedClient("The client may not use the authorization code grant.")
             }
             return try await exchangeAuthorizationCode(
-                code, redirectURI: redirectURI, codeVerifier: verifier, pool: pool, client: client)
+                code, redirectURI: redirectURI, codeVerifier: verifier, pool: pool, client: client,
+                metadataURL: metadataClient?.url)
         case .refreshToken(let token):
             guard ClientSettings.allowedFlows(settings).contains(.allowRefreshTokenAuth) else {
                 throw OAuthError.unauthorizedClient("The client may not refresh tokens.")
+            }
+            if let metadataClient {
+                guard metadataClient.document.grantTypes.contains("refresh_token"), client.secret == nil else {
+                    throw OAuthError.unauthorizedClient("The client may not refresh tokens.")
+                }
             }
             do {
                 let (family, user, groups) = try await tokenFamilies.refreshableFamily(token, pool: pool, client: client)
@@ -37,7 +49,7 @@ extension OAuth {
                 throw OAuthError.invalidGrant(error.message)
             }
         case .clientCredentials(let scope):
-            guard client.secret != nil, settings.allowedOAuthFlowsUserPoolClient == true,
+            guard metadataClient == nil, client.secret != nil, settings.allowedOAuthFlowsUserPoolClient == true,
                 (settings.allowedOAuthFlows ?? []).contains(.clientCredentials)
             else { throw OAuthError.unauthorizedClient("The client may not use the client credentials grant.") }
             let scopes = try await store.read { try await OAuthScopes.grant(scope, client: client, forUsers: false, in: $0) }
@@ -48,7 +60,7 @@ extension OAuth {
 
     /// `POST /oauth2/revoke`: ends the sign-in a refresh token belongs to (as RevokeToken).
     public func revokeEndpoint(_ request: RevocationRequest) async throws {
-        let (_, client) = try await authenticateOAuthClient(request.client)
+        let (_, client, _) = try await authenticateOAuthClient(request.client)
         guard let token = request.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is missing.") }
         do {
             _ = try await sessions.revokeToken(RevokeTokenRequest(token: token, clientId: client.clientId, clientSecret: client.secret))
@@ -110,14 +122,23 @@ extension OAuth {
         }
     }
 
-    /// The app client a token or revocation request comes from, authenticated.
-    private func authenticateOAuthClient(_ credentials: OAuthClientCredentials) async throws -> (PoolRecord, ClientRecord) {
-        guard let clientId = credentials.clientId, !clientId.isEmpty,
-            let (pool, client) = try? await directory.requireClient(clientId)
-        else { throw OAuthError.invalidClient }
+    /// The app client a token or revocation request comes from, authenticated; for a client
+    /// named by URL, the app client its policy maps to and the resolved client (public: a
+    /// secret sent with it is refused).
+    private func authenticateOAuthClient(_ credentials: OAuthClientCredentials) async throws
+        -> (PoolRecord, ClientRecord, MetadataDocumentClient?)
+    {
+        guard let clientId = credentials.clientId, !clientId.isEmpty else { throw OAuthError.invalidClient }
+        if MetadataDocumentClients.isURL(clientId) {
+            guard credentials.secret == nil, let resolved = try? await metadataClients.resolve(clientId) else {
+                throw OAuthError.invalidClient
+            }
+            return (resolved.pool, resolved.client, resolved)
+        }
+        guard let (pool, client) = try? await directory.requireClient(clientId) else { throw OAuthError.invalidClient }
         if client.secret != nil {
             guard let given = credentials.secret, client.accepts(secret: given) else { throw OAuthError.invalidClient }
         }
-        return (pool, client)
+        return (pool, client, nil)
     }
 }

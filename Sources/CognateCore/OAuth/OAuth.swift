@@ -24,6 +24,7 @@ public struct OAuth: Sendable {
     let choice: HostedChoiceSignIn
     let passkeyAddition: HostedPasskeyAddition
     let hostedSessions: HostedSessions
+    let metadataClients: MetadataDocumentClients
 }
 
 extension OAuth {

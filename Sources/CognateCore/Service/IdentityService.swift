@@ -42,10 +42,13 @@ public struct IdentityService: Sendable {
     /// of (a provider's refused redirect). Pools' Lambda triggers are called through `functions`
     /// (without it, a pool that names a function gets UnexpectedLambdaException). `snapshots`:
     /// where answering reads go (a node's cache of users); by default the store itself.
+    /// `metadataDocuments`: how client ID metadata documents are fetched (URLs anyone may name;
+    /// by default none is).
     public static func start(
         store: any Store, channels: DeliveryChannels, functions: (any FunctionInvoker)? = nil,
         configuration: CoreConfiguration, time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
         upstream: any UpstreamHTTP = URLSessionUpstreamHTTP(), snapshots: (any UserSnapshots)? = nil,
+        metadataDocuments: any MetadataDocumentFetcher = NoMetadataDocumentFetcher(),
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> IdentityService {
         let codeKey = try await store.write { transaction in
@@ -54,7 +57,7 @@ public struct IdentityService: Sendable {
         return IdentityService(
             store: store, channels: channels, functions: functions, configuration: configuration, time: time,
             random: random, upstream: upstream, snapshots: snapshots ?? StoreSnapshots(store: store),
-            codeKey: SymmetricKey(data: codeKey), log: log)
+            metadataDocuments: metadataDocuments, codeKey: SymmetricKey(data: codeKey), log: log)
     }
 
     /// The same, with one channel for both media.
@@ -68,7 +71,7 @@ public struct IdentityService: Sendable {
     // swiftlint:disable:next function_body_length
     init(store: any Store, channels: DeliveryChannels, functions: (any FunctionInvoker)?, configuration: CoreConfiguration,
          time: any TimeSource, random: any RandomSource, upstream: any UpstreamHTTP, snapshots: any UserSnapshots,
-         codeKey: SymmetricKey, log: @escaping @Sendable (String) -> Void) {
+         metadataDocuments: any MetadataDocumentFetcher, codeKey: SymmetricKey, log: @escaping @Sendable (String) -> Void) {
         // What the capabilities share.
         let keys = SigningKeyRing(store: store)
         let cache = ConfigurationCache(ttl: configuration.configurationCacheTTL)
@@ -196,7 +199,9 @@ public struct IdentityService: Sendable {
             passkeyAddition: passkeyAddition,
             hostedSessions: HostedSessions(
                 store: store, time: time, serverKey: codeKey, authenticator: authenticator, completion: completion,
-                tokenFamilies: tokenFamilies))
+                tokenFamilies: tokenFamilies),
+            metadataClients: MetadataDocumentClients(
+                store: store, time: time, directory: directory, fetcher: metadataDocuments, log: log))
         federation = Federation(
             store: store, time: time, random: random, configuration: configuration, cache: cache, keys: keys,
             upstream: upstream, discovery: discovery, log: log, directory: directory, users: users, allowances: allowances,

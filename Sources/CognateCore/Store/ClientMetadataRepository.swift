@@ -59,6 +59,8 @@ public protocol ClientMetadataRepository: Sendable {
     /// The pool's policies ordered by id, starting after `after`.
     func cimdPolicies(poolId: String, after: String?, limit: Int) async throws -> Page<CIMDPolicyRecord>
     func cimdPolicyCount(poolId: String) async throws -> Int
+    /// Every pool's policies (a pool has at most 20), for finding the one a URL client ID names.
+    func allCIMDPolicies() async throws -> [CIMDPolicyRecord]
 
     /// Records a URL (and its cached document) for a policy, replacing what was recorded.
     func saveClientMetadataURL(_ url: ClientMetadataURLRecord) async throws

@@ -54,6 +54,10 @@ public struct ServerConfiguration: Sendable {
     public var stsEndpoint: URL?
     /// Base URLs standing in for identity-pool login providers, by Logins key.
     public var identityProviderURLs: [String: String] = [:]
+    /// Client ID metadata documents: networks (CIDR) their URLs may resolve to besides public
+    /// addresses, and a PEM file of CA certificates trusted beside the system's for them.
+    public var clientMetadataPrivateNetworks: [AddressRange] = []
+    public var clientMetadataCAFile: String?
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
     /// Where `GET /metrics` reads from (`ServerMetrics.bootstrap()`); nil: no metrics route.

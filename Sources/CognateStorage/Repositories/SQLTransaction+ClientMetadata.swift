@@ -40,6 +40,10 @@ extension SQLTransaction: ClientMetadataRepository {
         return Self.page(try rows.map(Self.cimdPolicy(from:)), limit: limit, key: \.policyId)
     }
 
+    func allCIMDPolicies() async throws -> [CIMDPolicyRecord] {
+        try await all("SELECT * FROM cimd_policies ORDER BY pool_id, policy_id").map(Self.cimdPolicy(from:))
+    }
+
     func cimdPolicyCount(poolId: String) async throws -> Int {
         try await first("SELECT COUNT(*) AS n FROM cimd_policies WHERE pool_id = \(bind: poolId)")?.int("n") ?? 0
     }
