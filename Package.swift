@@ -152,6 +152,12 @@ let package = Package(
             path: "bench/Load"
         ),
         .systemLibrary(name: "CLoadSystem", path: "bench/LoadSystem"),
+        // bench/run.py's HTTP floor: Cognate's server stack answering a fixed body.
+        .executableTarget(
+            name: "http-floor",
+            dependencies: ["CognateServer", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "bench/HTTPFloor"
+        ),
         .executableTarget(
             name: "srp-client-cost",
             dependencies: ["CognateProtocol"],

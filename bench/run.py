@@ -3,7 +3,10 @@
 
 For each operation it reports throughput, p50/p99 latency at peak, the server's CPU per
 request, Cognate's p99 at half of its peak rate, and the Cognate/moto ratios, as a Markdown
-table. Usage:
+table. Without options it also measures the HTTP floor (`http-floor`: Cognate's server stack
+answering GetUser's number of bytes) and, as root, a throwaway durable PostgreSQL with one node
+and then two, each node under a CPU quota (--target-node-cpus, 0.4 cores), and ends with the
+targets table (bench/verdicts.py): each target, its ratio in this run, met or not met. Usage:
 
     python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
                          [--node-cpus 0.4] [--users 1000000] [--only GetUser] [--pool-mfa]
@@ -42,6 +45,9 @@ import uuid
 
 import boto3
 from botocore.config import Config
+
+import verdicts
+from postgres import TemporaryPostgres
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HERE = pathlib.Path(__file__).resolve().parent
@@ -237,6 +243,7 @@ def run_wrk(endpoints, operation, body, seconds, connections):
     return {
         "throughput": total / (max(r["duration_us"] for r in results) / 1e6),
         "p50_ms": max(r["p50_us"] for r in results) / 1000, "p99_ms": max(r["p99_us"] for r in results) / 1000,
+        "max_ms": max(r.get("max_us", 0) for r in results) / 1000,
         "failures": sum(r["non2xx"] + r["socket_errors"] for r in results), "requests": total,
     }
 
@@ -343,6 +350,48 @@ def measure(server, operation, body, args, half_rate=None):
     return result
 
 
+def response_size(server, operation, body):
+    """The bytes of one answer to `operation` (the HTTP floor answers as many)."""
+    request = urllib.request.Request(server.endpoint + "/", data=json.dumps(body).encode(), headers={
+        "Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": TARGET + operation})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return len(answer.read())
+
+
+def measure_floor(args, workdir, size):
+    """The HTTP floor: `http-floor` (Cognate's server stack answering a fixed body of `size`
+    bytes) under the same load as GetUser; its CPU per request."""
+    port = free_port()
+    log = open(pathlib.Path(workdir) / "floor.log", "ab")
+    process = subprocess.Popen([str(pathlib.Path(args.binary).with_name("http-floor")), str(port), str(size)],
+                               stdout=log, stderr=subprocess.STDOUT)
+    floor = Server("HTTP floor", [f"http://127.0.0.1:{port}"], [process])
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/health", process)
+        before = floor.cpu()
+        result = run_wrk(floor.endpoints, "GetUser", {"AccessToken": "x"}, args.seconds, args.connections)
+        result["cpu_ms"] = 1000 * (floor.cpu() - before) / max(result["requests"], 1)
+        return result
+    finally:
+        floor.stop()
+
+
+def measure_cognate(args, workdir, database, nodes, node_cpus):
+    """Every operation on Cognate alone (peak, half peak, SRP) with `nodes` nodes on `database`."""
+    results = {}
+    server = start_cognate(args.binary, workdir, database, nodes, node_cpus)
+    try:
+        pool_id, client_id, tokens = prepare(server)
+        for name, (operation, body) in operations(client_id, tokens, uuid.uuid4().hex[:6]).items():
+            print(f"Cognate, PostgreSQL, {nodes} node(s): {name} ...", file=sys.stderr)
+            results[name] = {"Cognate": measure(server, operation, body, args)}
+        print(f"Cognate, PostgreSQL, {nodes} node(s): USER_SRP_AUTH ...", file=sys.stderr)
+        results[verdicts.SRP] = {"Cognate": run_srp(server, pool_id, client_id, args.seconds, args.binary)}
+    finally:
+        server.stop()
+    return results
+
+
 def compare_pool_sizes(args, limit):
     """--compare-users: the same operations on a small and a large pool, alternately (see the
     module's doc)."""
@@ -445,6 +494,10 @@ def main():
     parser.add_argument("--only", action="append", default=[],
                         help="measure only operations whose name contains this (repeatable; 'SRP' for sign-ins)")
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--no-targets", action="store_true",
+                        help="without other options: skip the HTTP floor and the PostgreSQL runs of the targets table")
+    parser.add_argument("--target-node-cpus", type=float, default=0.4,
+                        help="the CPU quota of each node in the targets' PostgreSQL runs (default 0.4 cores)")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "cognate"))
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -454,7 +507,7 @@ def main():
     if args.nodes > 1 and not args.database:
         sys.exit("several nodes need a shared PostgreSQL database (--database postgres://...)")
     if not args.skip_build:
-        for product in ("cognate", "cognate-load"):
+        for product in ("cognate", "cognate-load", "http-floor"):
             subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
 
     limit = machine_srp_limit(args.binary)   # first, on a quiet machine
@@ -464,7 +517,10 @@ def main():
                      "--node-cpus, --users")
         compare_pool_sizes(args, limit)
         return
-    results = {}
+    # Without options, the whole run: the targets need the HTTP floor and PostgreSQL beside SQLite.
+    full = not (args.database or args.nodes > 1 or args.node_cpus or args.only or args.no_moto or args.users
+                or args.pool_mfa or args.no_targets)
+    results, floor, pg_one, pg_two = {}, None, None, None
     with tempfile.TemporaryDirectory(prefix="cognate-bench-") as workdir:
         servers = [start_cognate(args.binary, workdir, args.database, args.nodes, args.node_cpus)]
         if not args.no_moto:
@@ -486,17 +542,37 @@ def main():
                 print(f"{server.name}: USER_SRP_AUTH ...", file=sys.stderr)
                 results.setdefault("USER_SRP_AUTH sign-in (2 requests)", {})[server.name] = run_srp(
                     server, pool_id, client_id, args.seconds, args.binary)
+                if full and server.name == "Cognate":
+                    size = response_size(server, "GetUser", {"AccessToken": tokens["AccessToken"]})
         finally:
             for server in servers:
                 server.stop()
+        if full:
+            print(f"HTTP floor ({size} bytes) ...", file=sys.stderr)
+            floor = measure_floor(args, workdir, size)
+            if os.geteuid() != 0:
+                print("not root: no CPU quotas, so no PostgreSQL targets", file=sys.stderr)
+            else:
+                with TemporaryPostgres(workdir) as database:
+                    pg_one = measure_cognate(args, workdir, database, 1, args.target_node_cpus)
+                    pg_two = measure_cognate(args, workdir, database, 2, args.target_node_cpus)
     storage = "PostgreSQL" if args.database else "SQLite"
     each = " each" if args.nodes > 1 else ""
     limit_text = f" of {args.node_cpus:g} cores{each} (cgroup quota)" if args.node_cpus else ""
     title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}{limit_text}, {args.connections} connections, "
              f"{args.seconds} s per operation, {USERS + args.users} users in the pool"
              + (", MFA optional in the pool" if args.pool_mfa else ""))
-    print(json.dumps(results), file=sys.stderr)
+    print(json.dumps({"results": results, "floor": floor, "pg_one": pg_one, "pg_two": pg_two}), file=sys.stderr)
     print(table(results, limit, title, database_column=storage == "PostgreSQL"))
+    if full:
+        for label, pg, nodes in (("one node", pg_one, 1), ("two nodes", pg_two, 2)):
+            if pg:
+                print()
+                print(table(pg, limit, f"PostgreSQL (durable), {label} of {args.target_node_cpus:g} cores each "
+                                       f"(cgroup quota), {args.connections} connections, {args.seconds} s per operation",
+                            database_column=True))
+        print()
+        print(verdicts.table(limit, results, floor, pg_one, pg_two, args.target_node_cpus))
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ final class EventLoopTaskExecutor: TaskExecutor {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with each connection's requests handled on its event loop.
-    static func eventLoopBoundHTTP1() -> HTTPServerBuilder {
+    /// HTTP/1.1 with each connection's requests handled on its event loop (public for the
+    /// benchmark's HTTP floor, which must run on the same stack).
+    public static func eventLoopBoundHTTP1() -> HTTPServerBuilder {
         HTTPServerBuilder { responder in EventLoopBoundChannel(base: HTTP1Channel(responder: responder)) }
     }
 }
