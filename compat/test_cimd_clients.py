@@ -136,8 +136,9 @@ def authorize_url(server, client_id, verifier=None, **extra):
              "state": "s1"}
     if verifier:
         session = OAuth2Session(client_id, None, code_challenge_method="S256")
+        redirect = extra.pop("redirect_uri", CALLBACK)
         uri, _ = session.create_authorization_url(server.endpoint + "/oauth2/authorize", code_verifier=verifier,
-                                                  redirect_uri=CALLBACK, scope="openid email", state="s1", **extra)
+                                                  redirect_uri=redirect, scope="openid email", state="s1", **extra)
         return uri
     return server.endpoint + "/oauth2/authorize?" + urlencode({**query, **extra})
 
@@ -148,10 +149,19 @@ def test_a_client_named_by_its_document_signs_in_with_pkce_and_refreshes(setup):
     url = host.serve(f"/{pool['Id']}/client.json", headers={"Cache-Control": "max-age=172800"})
     username, email, sub = confirmed_user(server, idp, pool, client)
     verifier = secrets.token_urlsafe(48)
-    answer = hosted_sign_in(server, requests.Session(), authorize_url(server, url, verifier), username)
+    browser = requests.Session()
+    answer = hosted_sign_in(server, browser, authorize_url(server, url, verifier), username)
     assert answer.status_code == 302, answer.text
     location = answer.headers["Location"]
     assert location.startswith(CALLBACK + "?code=")
+    # The browser's single sign-on session does not sign a URL client in again without the user:
+    # the page is shown, and prompt=none gets login_required.
+    again = browser.get(authorize_url(server, url, secrets.token_urlsafe(48)), allow_redirects=False, timeout=10)
+    assert again.status_code == 302 and "/login?" in again.headers["Location"]
+    silent = browser.get(authorize_url(server, url, secrets.token_urlsafe(48), prompt="none"), allow_redirects=False,
+                         timeout=10)
+    silent = browser.get(server.endpoint + silent.headers["Location"], allow_redirects=False, timeout=10)
+    assert silent.headers["Location"].startswith(CALLBACK) and "error=login_required" in silent.headers["Location"]
     # One fetch served the authorize request and the hosted page: the document is cached.
     assert host.fetches.count(f"/{pool['Id']}/client.json") == 1
 
@@ -203,7 +213,23 @@ def test_the_code_is_bound_to_the_name_pkce_is_required_and_the_app_clients_code
     assert with_secret.status_code in (400, 401) and with_secret.json()["error"] == "invalid_client"
 
 
-@pytest.mark.parametrize("case", ["redirect", "too-large", "other-client-id", "secret-client", "not-found", "unadmitted"])
+def test_a_document_without_the_refresh_grant_gets_no_refresh_token(setup):
+    server, _, host = setup
+    idp, pool, client, _ = mcp_pool(server, host)
+    url = host.serve(f"/{pool['Id']}/client.json", document={
+        "client_id": host.base + f"/{pool['Id']}/client.json", "redirect_uris": [CALLBACK],
+        "token_endpoint_auth_method": "none"})
+    username, _, _ = confirmed_user(server, idp, pool, client)
+    verifier = secrets.token_urlsafe(48)
+    location = hosted_sign_in(server, requests.Session(), authorize_url(server, url, verifier), username).headers["Location"]
+    token = requests.post(server.endpoint + "/oauth2/token", data={
+        "grant_type": "authorization_code", "client_id": url, "code": parse_qs(urlparse(location).query)["code"][0],
+        "redirect_uri": CALLBACK, "code_verifier": verifier}, timeout=10).json()
+    assert token["access_token"] and "refresh_token" not in token
+
+
+@pytest.mark.parametrize("case", ["redirect", "too-large", "other-client-id", "secret-client", "not-found", "unadmitted",
+                                  "plain-http-redirect-uri", "upper-case-host"])
 def test_documents_that_are_not_acceptable_are_refused_with_an_error_page(setup, case):
     server, _, host = setup
     idp, pool, client, policy = mcp_pool(server, host)
@@ -220,9 +246,16 @@ def test_documents_that_are_not_acceptable_are_refused_with_an_error_page(setup,
                                          "token_endpoint_auth_method": "client_secret_basic"})
     elif case == "not-found":
         url = host.base + path
+    elif case == "plain-http-redirect-uri":
+        url = host.serve(path, document={"client_id": host.base + path, "redirect_uris": ["http://evil.example/cb"],
+                                         "token_endpoint_auth_method": "none"})
+    elif case == "upper-case-host":
+        url = host.serve(path).replace("localhost", "LocalHost")
     else:
         url = host.serve("/not-admitted/client.json")
-    answer = requests.get(authorize_url(server, url, secrets.token_urlsafe(48)), allow_redirects=False, timeout=10)
+    redirect = "http://evil.example/cb" if case == "plain-http-redirect-uri" else None
+    answer = requests.get(authorize_url(server, url, secrets.token_urlsafe(48), **(
+        {"redirect_uri": redirect} if redirect else {})), allow_redirects=False, timeout=10)
     assert answer.status_code == 400 and "Location" not in answer.headers, (answer.status_code, answer.text)
     assert "names no client" in answer.text
     assert idp.list_client_metadata_urls(UserPoolId=pool["Id"], CIMDPolicyId=policy["CIMDPolicyId"])[

@@ -156,6 +156,31 @@ def test_refusals_and_bad_input_get_cognitos_errors_and_create_nothing(server, i
                      "Custom registration is not configured for the user pool.")
 
 
+def test_only_the_clients_the_configuration_names_and_that_offer_the_pools_sign_in_register(server, idp, hooks):
+    pool, client = bank_pool(server, idp, hooks)
+    other = new_client(idp, pool["Id"], name="other")
+    arn = call(server, "GetUserPoolCustomRegistration", {"UserPoolId": pool["Id"]})["CustomRegistration"]["LambdaArn"]
+    call(server, "SetUserPoolCustomRegistration", {"UserPoolId": pool["Id"], "CustomRegistration": {
+        "LambdaArn": arn, "ClientIds": [client["ClientId"]]}})
+    email = unique("bank") + "@example.com"
+    assert start(server, client, unique("C-"), email).status_code == 200
+    assert_raw_error(start(server, other, unique("C-"), email), "NotAuthorizedException",
+                     "Custom registration is not enabled for this app client.")
+    # A client offering only an identity provider never registers users of the pool's own.
+    idp.create_identity_provider(UserPoolId=pool["Id"], ProviderName="Corp", ProviderType="OIDC", ProviderDetails={
+        "client_id": "corp", "client_secret": "s", "authorize_scopes": "openid", "oidc_issuer": "https://corp.example",
+        "attributes_request_method": "GET", "authorize_url": "https://corp.example/authorize",
+        "token_url": "https://corp.example/token", "attributes_url": "https://corp.example/userinfo",
+        "jwks_uri": "https://corp.example/jwks"})
+    idp.update_user_pool_client(UserPoolId=pool["Id"], ClientId=client["ClientId"], SupportedIdentityProviders=["Corp"],
+                                CallbackURLs=["https://app.example/cb"], AllowedOAuthFlows=["code"],
+                                AllowedOAuthScopes=["openid"], AllowedOAuthFlowsUserPoolClient=True)
+    assert_raw_error(start(server, client, unique("C-"), email), "NotAuthorizedException",
+                     "Custom registration is not enabled for this app client.")
+    assert_raw_error(raw_call(server, "SetUserPoolCustomRegistration", {"UserPoolId": pool["Id"], "CustomRegistration": {
+        "LambdaArn": arn, "ClientIds": []}}), "InvalidParameterException", "Member must have length greater than or equal to 1")
+
+
 def test_a_client_with_a_secret_needs_the_secret_hash_of_an_empty_username(server, idp, hooks):
     pool, client = bank_pool(server, idp, hooks, GenerateSecret=True)
     email = unique("bank") + "@example.com"

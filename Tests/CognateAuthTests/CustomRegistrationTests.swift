@@ -102,6 +102,35 @@ struct CustomRegistrationTests {
         }
     }
 
+    @Test func aNetworkErrorKeepsTheChallengeAndAServerRefusalEndsIt() async throws {
+        try await LiveServer.with { live in
+            try await TestFunctions.withCustomRegistration(live) { arn in
+                let (pool, app) = try await Self.pool(live, function: arn)
+                let client = live.authClient(
+                    pool: pool, client: app, transport: FailingOnceTransport(failing: "RespondToCustomRegistration"))
+                let flow = RegistrationFlow(client: client)
+                let email = uniqueEmail("bank")
+                _ = try await flow.startCustomRegistration(data: #"{"contract":"C-3003","email":"\#(email)"}"#)
+                await expectAuthError({ _ = try await flow.answerCustomChallenge("4242") }) {
+                    if case .network = $0 { return true } else { return false }
+                }
+                guard case .customChallenge = await flow.step else {
+                    Issue.record("a network error should leave the challenge to answer again")
+                    return
+                }
+                #expect(try await flow.answerCustomChallenge("4242") == .complete)
+
+                // The same contract again: the name is taken, and the flow is back at the start.
+                let again = RegistrationFlow(client: live.authClient(pool: pool, client: app))
+                _ = try await again.startCustomRegistration(data: #"{"contract":"C-3003","email":"\#(email)"}"#)
+                await expectAuthError({ _ = try await again.answerCustomChallenge("4242") }) {
+                    if case .usernameExists = $0 { return true } else { return false }
+                }
+                #expect(await again.step == .signUp(missingAttributes: []))
+            }
+        }
+    }
+
     /// A pool tracking devices, with a PIN policy and the function; an app client without a secret.
     private static func pool(_ live: LiveServer, function arn: String) async throws -> (String, LiveServer.AppClient) {
         let pool = try await live.makePool(

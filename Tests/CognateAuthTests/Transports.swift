@@ -73,3 +73,27 @@ struct UnreachableTransport: HTTPTransport {
         throw URLError(.cannotConnectToHost)
     }
 }
+
+/// Fails the first request of one operation as an unreachable server would, then passes every
+/// request to a real transport.
+final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var failed = false
+    let operation: String
+    let inner: any HTTPTransport
+
+    init(failing operation: String, _ inner: any HTTPTransport = URLSessionTransport()) {
+        self.operation = operation
+        self.inner = inner
+    }
+
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        let fails = lock.withLock {
+            guard request.operationName == operation, !failed else { return false }
+            failed = true
+            return true
+        }
+        if fails { throw URLError(.networkConnectionLost) }
+        return try await inner.send(request)
+    }
+}

@@ -24,8 +24,9 @@ extension AuthClient {
         return try await customRegistrationStep(after: response)
     }
 
-    /// Answers the pending ``CustomRegistrationStep/challenge(data:)``. A `notAuthorized`
-    /// answer (the function refused, the challenge expired) ends the registration: start again.
+    /// Answers the pending ``CustomRegistrationStep/challenge(data:)``. Any answer of the server
+    /// uses the challenge up, so an error ends the registration (start again); a `network`
+    /// error keeps the challenge, to answer again.
     public func respondToCustomRegistration(data: String?, clientMetadata: [String: String] = [:]) async throws
         -> CustomRegistrationStep
     {
@@ -33,9 +34,17 @@ extension AuthClient {
             throw AuthError.invalidState("No custom registration challenge is pending: start one first.")
         }
         pendingRegistration = nil
-        let response = try await channel.send(CognitoAPI.RespondToCustomRegistration.self, RespondToCustomRegistrationRequest(
-            clientId: configuration.clientId, registrationSession: session, secretHash: configuration.secretHash(for: ""),
-            data: data, clientMetadata: clientMetadata.nilIfEmpty))
+        let response: CustomRegistrationResponse
+        do {
+            response = try await channel.send(CognitoAPI.RespondToCustomRegistration.self, RespondToCustomRegistrationRequest(
+                clientId: configuration.clientId, registrationSession: session, secretHash: configuration.secretHash(for: ""),
+                data: data, clientMetadata: clientMetadata.nilIfEmpty))
+        } catch AuthError.network(let reason) {
+            // The answer may not have reached the server: the challenge can be answered again
+            // (if it did, the server has used the session up and says so).
+            pendingRegistration = session
+            throw AuthError.network(reason)
+        }
         return try await customRegistrationStep(after: response)
     }
 

@@ -136,15 +136,17 @@ public actor RegistrationFlow {
             try await client.startCustomRegistration(data: data, clientMetadata: clientMetadata))
     }
 
-    /// Answers ``RegistrationStep/customChallenge(data:)``. When the function refuses (or the
-    /// challenge expired) the error is thrown and the flow is back at `.signUp`.
+    /// Answers ``RegistrationStep/customChallenge(data:)``. Any refusal (the function's, an
+    /// expired challenge, a name taken) is thrown and the flow is back at `.signUp`, the
+    /// challenge being used up; a `network` error leaves the step as it was, to answer again.
     public func answerCustomChallenge(_ data: String?) async throws -> RegistrationStep {
         guard case .customChallenge = step else { throw invalidStep("answerCustomChallenge") }
         do {
             return try await continueAfter(
                 try await client.respondToCustomRegistration(data: data, clientMetadata: clientMetadata))
         } catch let error as AuthError {
-            if case .notAuthorized = error { _ = try await move(to: .signUp(missingAttributes: [])) }
+            if case .network = error { throw error }
+            _ = try await move(to: .signUp(missingAttributes: []))
             throw error
         }
     }

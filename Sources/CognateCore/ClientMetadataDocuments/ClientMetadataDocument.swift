@@ -28,7 +28,7 @@ struct ClientMetadataDocument: Sendable, Equatable {
         }
         guard let redirects = object["redirect_uris"] as? [String], !redirects.isEmpty,
             redirects.allSatisfy(Self.isRedirectURI)
-        else { throw Refusal("redirect_uris must list absolute URIs without fragments") }
+        else { throw Refusal("redirect_uris must list addresses an app client could register as callback URLs") }
         let grants = object["grant_types"].map { $0 as? [String] } ?? ["authorization_code"]
         guard let grants, grants.contains("authorization_code"), !grants.contains("client_credentials") else {
             throw Refusal("grant_types must include authorization_code and not client_credentials")
@@ -45,11 +45,10 @@ struct ClientMetadataDocument: Sendable, Equatable {
             scopes: scope?.map { $0.split(separator: " ").map(String.init) })
     }
 
+    /// An address an app client could register as a callback URL (``RedirectURLs``: https,
+    /// http to this machine only, or an app's own scheme; no fragment, wildcard or script scheme).
     private static func isRedirectURI(_ text: String) -> Bool {
-        guard let components = URLComponents(string: text), let scheme = components.scheme, !scheme.isEmpty else {
-            return false
-        }
-        return components.fragment == nil && text.count <= 1024
+        text.count <= 1024 && (try? RedirectURLs.check(text)) != nil
     }
 
     /// Why a document is refused (for the operator's log).

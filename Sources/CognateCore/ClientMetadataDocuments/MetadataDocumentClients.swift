@@ -29,9 +29,26 @@ struct MetadataDocumentClients: Sendable {
     let directory: PoolDirectory
     let fetcher: any MetadataDocumentFetcher
     let log: @Sendable (String) -> Void
+    /// URLs whose document was refused lately: not fetched again for five minutes, so that no
+    /// one can make the server hit an admitted host with every request.
+    let refused = RecentRefusals()
 
     struct Unresolved: Error {
         var reason: String
+        /// Whether a policy admits the URL (else it is nobody's concern: not logged).
+        var admitted = true
+    }
+
+    /// The host of an `https://` URL when it is a name in canonical form — lower-case letters,
+    /// digits, `-` and `.`, no percent-encoding — so that one document has one URL (and one
+    /// cache entry), and a pattern's host wildcard matches what is fetched.
+    static func canonicalHost(of url: String) -> String? {
+        guard url.hasPrefix("https://") else { return nil }
+        let authority = url.dropFirst("https://".count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        guard !host.isEmpty, host.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." })
+        else { return nil }
+        return String(host)
     }
 
     /// Whether `clientId` names a client by URL rather than an app client's ID.
@@ -45,14 +62,22 @@ struct MetadataDocumentClients: Sendable {
         do {
             return try await resolving(url)
         } catch let unresolved as Unresolved {
-            log("A client ID metadata document URL was refused: \(url.prefix(Self.maximumURLLength)): \(unresolved.reason).")
+            // Only URLs a policy admits are worth the operator's attention (and a log line).
+            if unresolved.admitted {
+                let shown = String(url.prefix(Self.maximumURLLength).unicodeScalars.map {
+                    $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0)
+                })
+                log("A client ID metadata document URL was refused: \(shown): \(unresolved.reason).")
+            }
             throw unresolved
         }
     }
 
     private func resolving(_ url: String) async throws -> MetadataDocumentClient {
-        guard url.count <= Self.maximumURLLength, let address = URL(string: url) else {
-            throw Unresolved(reason: "not a URL of at most \(Self.maximumURLLength) characters")
+        guard url.count <= Self.maximumURLLength, let address = URL(string: url), let host = Self.canonicalHost(of: url),
+            address.host(percentEncoded: true) == host
+        else {
+            throw Unresolved(reason: "not a URL of at most \(Self.maximumURLLength) characters with a host in lower case")
         }
         let policies = try await store.read { try await $0.allCIMDPolicies() }
         let admitting = policies.filter { policy in
@@ -60,7 +85,7 @@ struct MetadataDocumentClients: Sendable {
                 if case .success(let parsed) = CIMDURLPattern.parse(pattern) { parsed.admits(url) } else { false }
             }
         }
-        guard let policy = admitting.first else { throw Unresolved(reason: "no CIMD policy admits it") }
+        guard let policy = admitting.first else { throw Unresolved(reason: "no CIMD policy admits it", admitted: false) }
         guard admitting.count == 1 else {
             throw Unresolved(reason: "\(admitting.count) CIMD policies admit it (\(admitting.map(\.policyId).joined(separator: ", ")))")
         }
@@ -74,18 +99,24 @@ struct MetadataDocumentClients: Sendable {
         {
             return MetadataDocumentClient(url: url, policy: policy, pool: pool, client: client, document: document)
         }
+        if refused.contains(url, now: now) { throw Unresolved(reason: "it was refused less than five minutes ago") }
         let answer: UpstreamAnswer
-        do {
-            answer = try await fetcher.fetch(address)
-        } catch {
-            throw Unresolved(reason: "the document could not be fetched: \(error)")
-        }
-        guard answer.status == 200 else { throw Unresolved(reason: "the document's URL answered HTTP \(answer.status)") }
         let document: ClientMetadataDocument
         do {
-            document = try ClientMetadataDocument.parse(answer.body, for: url)
+            do {
+                answer = try await fetcher.fetch(address)
+            } catch {
+                throw Unresolved(reason: "the document could not be fetched: \(error)")
+            }
+            guard answer.status == 200 else { throw Unresolved(reason: "the document's URL answered HTTP \(answer.status)") }
+            do {
+                document = try ClientMetadataDocument.parse(answer.body, for: url)
+            } catch {
+                throw Unresolved(reason: "the document is refused: \(error)")
+            }
         } catch {
-            throw Unresolved(reason: "the document is refused: \(error)")
+            refused.add(url, now: now)
+            throw error
         }
         let seconds = Self.maxAge(answer.headers["cache-control"])
             .flatMap { (Self.minimumCacheSeconds...Self.maximumCacheSeconds).contains($0) ? $0 : nil }
@@ -105,5 +136,28 @@ struct MetadataDocumentClients: Sendable {
             if parts.count == 2, parts[0].lowercased() == "max-age" { return Int(parts[1].trimmingCharacters(in: .whitespaces)) }
         }
         return nil
+    }
+}
+
+/// URLs refused lately, per node, for five minutes; at most 10,000 (beyond, the oldest half is
+/// forgotten).
+final class RecentRefusals: @unchecked Sendable {
+    static let lifetime: TimeInterval = 300
+    static let capacity = 10_000
+    private let lock = NSLock()
+    private var entries: [String: Date] = [:]
+
+    func contains(_ url: String, now: Date) -> Bool {
+        lock.withLock { entries[url].map { now.timeIntervalSince($0) < Self.lifetime } ?? false }
+    }
+
+    func add(_ url: String, now: Date) {
+        lock.withLock {
+            if entries.count >= Self.capacity {
+                let kept = entries.sorted { $0.value > $1.value }.prefix(Self.capacity / 2)
+                entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            }
+            entries[url] = now
+        }
     }
 }

@@ -89,7 +89,12 @@ extension CustomRegistration {
         let (pool, client) = try await directory.requireClient(clientId)
         try await allowances.countRequest(.userCreation, client: client)
         try client.checkSecretHash(secretHash, usernames: [""])
-        guard pool.customRegistration != nil else { throw Self.notConfigured }
+        guard let configuration = pool.customRegistration else { throw Self.notConfigured }
+        // Only clients the configuration names (all by default), and never one that offers
+        // identity providers without the pool's own sign-in.
+        let providers = client.settings.supportedIdentityProviders ?? []
+        guard configuration.clientIds?.contains(client.clientId) ?? true, providers.isEmpty || providers.contains("COGNITO")
+        else { throw CognitoError.notAuthorized("Custom registration is not enabled for this app client.") }
         if pool.settings.adminCreateUserConfig?.allowAdminCreateUserOnly == true {
             throw CognitoError.notAuthorized("SignUp is not permitted for this user pool.")
         }
@@ -99,7 +104,8 @@ extension CustomRegistration {
     /// Asks the function what follows `state` and does it.
     private func step(_ state: CustomRegistrationState, data: String?, clientMetadata: [String: String]?,
                       pool: PoolRecord, client: ClientRecord) async throws -> CustomRegistrationResponse {
-        guard state.rounds.count < CustomRegistrationState.maximumRounds else { throw Self.refused }
+        guard state.rounds.count < CustomRegistrationState.maximumRounds, state.size <= CustomRegistrationState.maximumSize
+        else { throw Self.refused }
         switch try await function.decide(state, data: data, pool: pool, client: client, clientMetadata: clientMetadata) {
         case .fail:
             throw Self.refused

@@ -57,7 +57,8 @@ extension OAuth {
     /// issued to, with the same redirect URI and — when the request had a challenge — the PKCE
     /// verifier) for the sign-in's tokens with the granted scopes.
     func exchangeAuthorizationCode(_ code: String, redirectURI: String?, codeVerifier: String?, pool: PoolRecord,
-                                   client: ClientRecord, metadataURL: String?) async throws -> TokenResponse
+                                   client: ClientRecord, metadataURL: String?, withRefreshToken: Bool = true) async throws
+        -> TokenResponse
     {
         guard !code.isEmpty, code.count <= 256 else { throw OAuthError.invalidRequest("code is missing.") }
         let state: AuthorizationCodeState
@@ -107,7 +108,7 @@ extension OAuth {
         }
         return TokenResponse(
             accessToken: issued.accessToken, idToken: state.scopes.contains("openid") ? issued.idToken : nil,
-            refreshToken: refreshToken, expiresIn: issued.expiresIn)
+            refreshToken: withRefreshToken ? refreshToken : nil, expiresIn: issued.expiresIn)
     }
 
     /// Gives the family of `refreshToken` its OAuth scopes and mints its ID and access tokens.

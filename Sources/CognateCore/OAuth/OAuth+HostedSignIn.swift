@@ -9,11 +9,14 @@ extension OAuth {
     /// sign-on session of the pool (`session`, the browser's ``HostedSessions`` cookie) and
     /// without `prompt=login`, the app's code at once; else the sign-in page (stored nowhere:
     /// its flow is sealed, see ``SealedFlows``), or with `prompt=none` the app's `login_required`.
+    /// A client named by its metadata document's URL never signs in through the session: anyone
+    /// can host a document a policy admits, and a page of theirs would otherwise get the codes of
+    /// every signed-in visitor without a click; the user signs in on the page each time.
     public func beginHostedSignIn(_ request: AuthorizationRequest, browser: BrowserBinding, session: String? = nil)
         async throws -> HostedSignInStep
     {
         let (pool, client) = try await directory.requireClient(request.clientId)
-        if request.purpose == nil, request.prompt != "login",
+        if request.purpose == nil, request.prompt != "login", request.metadataURL == nil,
             let tokens = await hostedSessions.signIn(session, browser: browser, pool: pool, client: client)
         {
             return .redirect(try await finishHostedSignIn(request, tokens: tokens, pool: pool, client: client))

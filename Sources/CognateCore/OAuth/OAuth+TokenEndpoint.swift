@@ -23,9 +23,11 @@ extension OAuth {
             guard settings.allowedOAuthFlowsUserPoolClient == true, (settings.allowedOAuthFlows ?? []).contains(.code) else {
                 throw OAuthError.unauthorizedClient("The client may not use the authorization code grant.")
             }
+            // A URL client gets a refresh token only where it may use one (see below).
+            let refreshes = metadataClient.map { $0.document.grantTypes.contains("refresh_token") && client.secret == nil }
             return try await exchangeAuthorizationCode(
                 code, redirectURI: redirectURI, codeVerifier: verifier, pool: pool, client: client,
-                metadataURL: metadataClient?.url)
+                metadataURL: metadataClient?.url, withRefreshToken: refreshes ?? true)
         case .refreshToken(let token):
             guard ClientSettings.allowedFlows(settings).contains(.allowRefreshTokenAuth) else {
                 throw OAuthError.unauthorizedClient("The client may not refresh tokens.")
@@ -60,7 +62,9 @@ extension OAuth {
 
     /// `POST /oauth2/revoke`: ends the sign-in a refresh token belongs to (as RevokeToken).
     public func revokeEndpoint(_ request: RevocationRequest) async throws {
-        let (_, client, _) = try await authenticateOAuthClient(request.client)
+        let (_, client, metadataClient) = try await authenticateOAuthClient(request.client)
+        // A public URL client must not revoke with its confidential app client's secret.
+        if metadataClient != nil, client.secret != nil { throw OAuthError.invalidClient }
         guard let token = request.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is missing.") }
         do {
             _ = try await sessions.revokeToken(RevokeTokenRequest(token: token, clientId: client.clientId, clientSecret: client.secret))

@@ -45,13 +45,20 @@ extension CognitoAPI {
 /// (`cognate functions put`), like the ARNs of `LambdaConfig`.
 public struct CustomRegistrationConfiguration: WireShape {
     public var lambdaArn: String
+    /// The app clients that may register users this way; nil: every app client of the pool
+    /// that offers the pool's own sign-in.
+    public var clientIds: [String]?
 
-    public init(lambdaArn: String) { self.lambdaArn = lambdaArn }
+    public init(lambdaArn: String, clientIds: [String]? = nil) {
+        self.lambdaArn = lambdaArn
+        self.clientIds = clientIds
+    }
 
     public static var wirePlaceholder: CustomRegistrationConfiguration { CustomRegistrationConfiguration(lambdaArn: "") }
 
     enum CodingKeys: String, CodingKey {
         case lambdaArn = "LambdaArn"
+        case clientIds = "ClientIds"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -63,6 +70,15 @@ public struct CustomRegistrationConfiguration: WireShape {
         } else {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
             lambdaArn = ""
+        }
+        clientIds = try container.decodeIfPresent([String].self, forKey: .clientIds)
+        if let clientIds {
+            validator.checkCount(clientIds.count, of: clientIds, at: validator.path("clientIds"), min: 1, max: 50)
+            for (index, id) in clientIds.enumerated() {
+                validator.checkString(
+                    id, at: validator.path("clientIds") + ".\(index + 1)", min: 1, max: 128, pattern: WirePatterns.p2,
+                    sensitive: true)
+            }
         }
     }
 }

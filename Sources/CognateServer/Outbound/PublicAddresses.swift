@@ -7,7 +7,8 @@ import NIOCore
 /// loopback, link-local (169.254/16, where cloud metadata services answer), IETF protocol
 /// assignments, documentation, benchmarking, multicast, reserved and broadcast; IPv6
 /// unspecified, loopback, IPv4-mapped and -translated (judged by their IPv4 address), 6to4 and
-/// Teredo tunnels, discard, documentation, unique-local, link-local, site-local and multicast.
+/// Teredo tunnels, documentation, and everything outside global unicast (2000::/3: unique-local,
+/// link-local, site-local, multicast, local-use NAT64 …).
 public struct PublicAddresses: Sendable {
     /// Networks allowed despite the rules (`--client-metadata-private-networks`).
     public let exceptions: [AddressRange]
@@ -36,7 +37,7 @@ public struct PublicAddresses: Sendable {
         if exceptions.contains(where: { $0.contains(ipv6: bytes) }) { return true }
         // An IPv4 address in IPv6 clothing is judged as itself.
         if let embedded = Self.embeddedIPv4(bytes) { return allows(ipv4: embedded) }
-        return !Self.refusedIPv6.contains { $0.contains(ipv6: bytes) }
+        return Self.globalUnicast.contains(ipv6: bytes) && !Self.refusedIPv6.contains { $0.contains(ipv6: bytes) }
     }
 
     /// The IPv4 address of an IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96) or
@@ -58,9 +59,10 @@ public struct PublicAddresses: Sendable {
         "224.0.0.0/4", "240.0.0.0/4",
     ] as [String]).map { AddressRange($0)! }
 
+    static let globalUnicast = AddressRange("2000::/3")!
+
     static let refusedIPv6: [AddressRange] = ([
-        "::/128", "::1/128", "100::/64", "2001::/32", "2001:db8::/32", "2002::/16", "fc00::/7", "fe80::/10", "fec0::/10",
-        "ff00::/8",
+        "2001::/32", "2001:2::/48", "2001:10::/28", "2001:db8::/32", "2002::/16", "3fff::/20",
     ] as [String]).map { AddressRange($0)! }
 }
 

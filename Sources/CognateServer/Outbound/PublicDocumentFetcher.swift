@@ -18,8 +18,9 @@ import Darwin
 /// address it resolves to must be public (``PublicAddresses``), and the connection is made to
 /// that checked address — not resolved again — so a name that changes its answer between the
 /// check and the connection (DNS rebinding) cannot redirect it; the certificate must be valid
-/// for the name. One HTTP/1.1 GET, no redirect followed (the answer is returned as it is), a
-/// body of at most `limit` bytes, the whole exchange within `timeout`.
+/// for the name (TLS 1.2 or later). One HTTP/1.1 GET, no redirect followed (the answer is
+/// returned as it is), a body of at most `limit` bytes; the whole exchange — resolving the name,
+/// connecting to at most three of its addresses in turn, TLS, the answer — within `timeout`.
 public struct PublicDocumentFetcher: MetadataDocumentFetcher {
     let addresses: PublicAddresses
     let tls: NIOSSLContext
@@ -33,6 +34,7 @@ public struct PublicDocumentFetcher: MetadataDocumentFetcher {
                 limit: Int = 5_120, timeout: TimeAmount = .seconds(5),
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
         var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12
         if !additionalTrustRoots.isEmpty {
             configuration.additionalTrustRoots = [.certificates(additionalTrustRoots)]
         }
@@ -48,21 +50,24 @@ public struct PublicDocumentFetcher: MetadataDocumentFetcher {
             AddressRange.parse(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil
         else { throw MetadataDocumentFetchError.unsupportedURL }
         let port = url.port ?? 443
-        let resolved = try await Self.resolve(host, port: port)
+        let deadline = NIODeadline.now() + timeout
+        let resolved = try await Self.resolve(host, port: port, within: timeout)
         guard !resolved.isEmpty else { throw MetadataDocumentFetchError.unresolvable }
         if let refused = resolved.first(where: { !addresses.allows($0) }) {
             throw MetadataDocumentFetchError.refusedAddress(refused.ipAddress ?? "\(refused)")
         }
         let loop = group.next()
         let answer = loop.makePromise(of: UpstreamAnswer.self)
-        let timeout = loop.scheduleTask(in: self.timeout) { answer.fail(MetadataDocumentFetchError.timedOut) }
+        let timeout = loop.scheduleTask(deadline: deadline) { answer.fail(MetadataDocumentFetchError.timedOut) }
         defer { timeout.cancel() }
         // The checked addresses in turn, as the resolver ordered them, until one connects.
         var failure = MetadataDocumentFetchError.unresolvable
-        for address in resolved {
+        for address in resolved.prefix(Self.addressesTried) {
+            let remaining = deadline - NIODeadline.now()
+            guard remaining > .zero else { throw MetadataDocumentFetchError.timedOut }
             let channel: any Channel
             do {
-                channel = try await connect(to: address, host: host, on: loop, answer: answer)
+                channel = try await connect(to: address, host: host, on: loop, within: remaining, answer: answer)
             } catch {
                 failure = .unreachable("\(error)")
                 continue
@@ -74,11 +79,14 @@ public struct PublicDocumentFetcher: MetadataDocumentFetcher {
         throw failure
     }
 
-    private func connect(to address: SocketAddress, host: String, on loop: any EventLoop,
+    /// Addresses of a name tried at most.
+    static let addressesTried = 3
+
+    private func connect(to address: SocketAddress, host: String, on loop: any EventLoop, within: TimeAmount,
                          answer: EventLoopPromise<UpstreamAnswer>) async throws -> any Channel {
         let (tls, limit) = (self.tls, self.limit)
         return try await ClientBootstrap(group: loop)
-            .connectTimeout(timeout)
+            .connectTimeout(within)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host))
@@ -105,9 +113,28 @@ public struct PublicDocumentFetcher: MetadataDocumentFetcher {
         return try await answer.futureResult.get()
     }
 
-    /// Every address `host` resolves to (getaddrinfo, on NIO's thread pool).
-    static func resolve(_ host: String, port: Int) async throws -> [SocketAddress] {
-        try await NIOThreadPool.singleton.runIfActive {
+    /// Every address `host` resolves to (getaddrinfo, on a thread pool of its own, so a slow
+    /// resolver holds none of the server's), or `timedOut` after `within`.
+    static func resolve(_ host: String, port: Int, within: TimeAmount) async throws -> [SocketAddress] {
+        try await withThrowingTaskGroup(of: [SocketAddress].self) { group in
+            group.addTask { try await resolve(host, port: port) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, within.nanoseconds)))
+                throw MetadataDocumentFetchError.timedOut
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? []
+        }
+    }
+
+    static let resolvers: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
+
+    private static func resolve(_ host: String, port: Int) async throws -> [SocketAddress] {
+        try await resolvers.runIfActive {
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             hints.ai_family = AF_UNSPEC
