@@ -68,6 +68,12 @@ EXTENSIONS = {
     "SetUserPoolPinPolicy": "a pool's PIN policy (admin, SigV4); without one the pool offers no PIN sign-in",
     "GetPinPolicy": "the PIN policy of an app client's pool, for apps to check PINs against",
     "RegisterDevicePin": "the SRP verifier of a PIN-derived secret for the device an access token was issued to",
+    "SetUserPoolCustomRegistration":
+        "a pool's custom-registration function (admin, SigV4); without one the pool offers none",
+    "GetUserPoolCustomRegistration": "a pool's custom-registration function (admin, SigV4)",
+    "StartCustomRegistration": "starts a custom registration with the app's data, answered by the pool's function",
+    "RespondToCustomRegistration":
+        "answers a custom registration's challenge; the last answer creates the account, signed in",
 }
 
 HEADER = """# Compatibility with Cognito's API
@@ -144,12 +150,14 @@ Where Cognate does differently from Cognito on purpose:
   to the app as `invalid_request` with the status; the hosted pages accept a LogoutResponse by
   POST only and do not take the IdP's own LogoutRequests (IdP-initiated logout), as Cognito
   documents none.
-- **Client ID metadata documents** (CIMD policies, docs/oauth.md): the seven operations keep
-  the policies and the URLs recorded for them, but `/oauth2/authorize` and `/oauth2/token` do
-  not take an `https` URL as `client_id` yet, so Cognate never fetches a metadata document and
-  records no URL by itself: ListClientMetadataURLs lists only URLs written to the database by
-  other means, and REFRESH marks a cached document due (its ExpirationDate becomes now) rather
-  than fetching it at once. A URL pattern's `*` is Cognate's reading of Cognito's unpublished
+- **Client ID metadata documents** (CIMD policies, docs/oauth.md): `/oauth2/authorize` and
+  `/oauth2/token` take an `https` URL as `client_id`; Cognate fetches the document (public
+  addresses only, no redirect, 5 KB, 5 s), checks it by the draft's rules and Cognito's
+  public-client rule, and records the URL once its document passes (ListClientMetadataURLs). A
+  URL must be admitted by exactly one policy of the deployment. REFRESH marks a cached document
+  due (its ExpirationDate becomes now) rather than fetching it at once; the next use fetches it.
+  Tokens carry the app client's ID. A URL client refreshes tokens only where its app client has
+  no secret. A URL pattern's `*` is Cognate's reading of Cognito's unpublished
   rules: in the host only the whole first label (`https://*.example.com/…`, one label), in the
   path any run of characters; a pattern needs a path, and no `.`/`..` segment, user info or
   port other than digits. A policy may not repeat a pattern; a pool holds at most 20 policies
@@ -265,7 +273,8 @@ def render():
     own = [f"| `{name}` | {purpose} |" for name, purpose in sorted(EXTENSIONS.items())]
     return (HEADER.format(count=len(names), served=len(served & set(names))) + "\n".join(rows) + "\n\n"
             + "## Cognate's own operations\n\nOn the same wire (`X-Amz-Target: AWSCognitoIdentityProviderService.<name>`), "
-            + "for PIN sign-in (docs/sdk.md); with `InitiateAuth`'s `DEVICE_PIN_AUTH` flow.\n\n"
+            + "for PIN sign-in (docs/sdk.md; with `InitiateAuth`'s `DEVICE_PIN_AUTH` flow) and custom registration "
+            + "(docs/triggers.md).\n\n"
             + "| operation | what for |\n| --- | --- |\n" + "\n".join(own) + "\n" + render_identity())
 
 

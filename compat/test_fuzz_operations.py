@@ -104,7 +104,8 @@ def parse_bounds(body, members):
 
 
 def load_model():
-    files = sorted((PROTOCOL / "Generated").glob("*.swift")) + sorted((PROTOCOL / "Pin").glob("*.swift"))
+    files = (sorted((PROTOCOL / "Generated").glob("*.swift")) + sorted((PROTOCOL / "Pin").glob("*.swift"))
+             + sorted((PROTOCOL / "CustomRegistration").glob("*.swift")))
     text = "\n".join(f.read_text() for f in files)
     structs, enums, bounds = {}, {}, {}
     for match in re.finditer(r"^public struct (\w+): ([\w, ]+) \{\n(.*?)^\}", text, re.S | re.M):
