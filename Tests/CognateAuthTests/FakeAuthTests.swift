@@ -2,6 +2,10 @@ import CognateAuth
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// FakeAuth, the in-memory ``AuthProviding`` for an app's previews and tests: the journeys it
 /// models, through the protocol as an app holds it, and a clear error for what it does not.
 struct FakeAuthTests {
@@ -25,6 +29,12 @@ struct FakeAuthTests {
         #expect(user.username == "ann" && user.attributes["email"] == "ann@example.com")
         #expect(await states.next() == .signedIn(user))
         #expect(try await auth.currentSession().user == user)
+        // As the real client: the token goes to https and loopback addresses only.
+        let api = try await auth.authorizedRequest(URLRequest(url: URL(string: "https://api.example/me")!))
+        #expect(api.value(forHTTPHeaderField: "Authorization")?.hasPrefix("Bearer ") == true)
+        await #expect(throws: AuthError.self) {
+            _ = try await auth.authorizedRequest(URLRequest(url: URL(string: "http://api.example/me")!))
+        }
         try await auth.signOut()
         #expect(await states.next() == .signedOut)
     }

@@ -474,6 +474,7 @@ public actor FakeAuth: AuthProviding {
     public func refreshSession() throws -> AuthTokens { try currentSession() }
 
     public func authorizedRequest(_ request: URLRequest) throws -> URLRequest {
+        try AuthClient.checkTokenDestination(request.url)
         var authorized = request
         authorized.setValue("Bearer " + (try currentSession().accessToken), forHTTPHeaderField: "Authorization")
         return authorized
