@@ -2,40 +2,14 @@
 pool's CustomRegistration function (a signed webhook, compat/trigger_service.py's bank
 activation), the function answers with challenges carrying its own data, and the right answer
 creates the account, signed in, with the function's information. Driven over raw JSON 1.1
-(boto3 has no such operations), checked with boto3, PyJWT and pycognito's SRP-free paths."""
+(boto3 has no such operations), checked with boto3 and PyJWT."""
 import base64
 import hashlib
 import hmac
 import json
-import tempfile
 
-import pytest
-
-from conftest import CognateServer
 from helpers import assert_raw_error, new_client, raw_call, run_concurrently, unique, verify_token
-from test_triggers import SECRET, bind
-from trigger_service import TriggerService
-
-
-@pytest.fixture(scope="module")
-def server():
-    with tempfile.TemporaryDirectory(prefix="cognate-custom-registration-") as workdir:
-        s = CognateServer(workdir, env={"COGNATE_WEBHOOK_SECRET": SECRET}).start()
-        yield s
-        s.stop()
-        assert not s.faults(), "cognate logged server faults:\n" + "\n".join(s.faults()[:20])
-
-
-@pytest.fixture(scope="module")
-def idp(server):
-    return server.client()
-
-
-@pytest.fixture(scope="module")
-def hooks():
-    service = TriggerService(SECRET)
-    yield service
-    service.stop()
+from test_triggers import bind, hooks, idp, server  # noqa: F401 (fixtures: a server of this module's own)
 
 
 def call(server, operation, body):

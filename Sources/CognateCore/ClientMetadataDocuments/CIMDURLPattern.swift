@@ -52,6 +52,17 @@ struct CIMDURLPattern: Sendable, Equatable {
         return Self.glob(Array(path.unicodeScalars), Array(parts.path.unicodeScalars))
     }
 
+    /// Whether `url` is a well-formed document URL whose host is a name in canonical form —
+    /// lower-case letters, digits, `-` and `.`, no percent-encoding — so that one document has
+    /// one URL (and one cache entry), and a host wildcard matches the host that is fetched.
+    static func isCanonicalDocumentURL(_ url: String) -> Bool {
+        guard let parts = Parts(url, allowingWildcards: false), parts.path != "/" else { return false }
+        let written = url.dropFirst("https://".count).prefix { $0 != "/" }
+        let host = parts.authority.prefix { $0 != ":" }
+        return written == parts.authority
+            && host.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." }
+    }
+
     /// Whether `text` matches `pattern`, where `*` is any run of characters (greedy, with backtracking).
     private static func glob(_ pattern: [Unicode.Scalar], _ text: [Unicode.Scalar]) -> Bool {
         var p = 0, t = 0

@@ -39,24 +39,14 @@ struct MetadataDocumentClients: Sendable {
         var admitted = true
     }
 
-    /// The host of an `https://` URL when it is a name in canonical form — lower-case letters,
-    /// digits, `-` and `.`, no percent-encoding — so that one document has one URL (and one
-    /// cache entry), and a pattern's host wildcard matches what is fetched.
-    static func canonicalHost(of url: String) -> String? {
-        guard url.hasPrefix("https://") else { return nil }
-        let authority = url.dropFirst("https://".count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        guard !host.isEmpty, host.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." })
-        else { return nil }
-        return String(host)
-    }
+
 
     /// Whether `clientId` names a client by URL rather than an app client's ID.
     static func isURL(_ clientId: String) -> Bool { clientId.lowercased().hasPrefix("https://") }
 
     static let maximumURLLength = 256
-    static let minimumCacheSeconds = 86_400
-    static let maximumCacheSeconds = 31_556_952
+    static let minimumCacheSeconds: TimeInterval = 86_400
+    static let maximumCacheSeconds: TimeInterval = 31_556_952
 
     func resolve(_ url: String) async throws -> MetadataDocumentClient {
         do {
@@ -74,8 +64,7 @@ struct MetadataDocumentClients: Sendable {
     }
 
     private func resolving(_ url: String) async throws -> MetadataDocumentClient {
-        guard url.count <= Self.maximumURLLength, let address = URL(string: url), let host = Self.canonicalHost(of: url),
-            address.host(percentEncoded: true) == host
+        guard url.count <= Self.maximumURLLength, CIMDURLPattern.isCanonicalDocumentURL(url), let address = URL(string: url)
         else {
             throw Unresolved(reason: "not a URL of at most \(Self.maximumURLLength) characters with a host in lower case")
         }
@@ -118,8 +107,8 @@ struct MetadataDocumentClients: Sendable {
             refused.add(url, now: now)
             throw error
         }
-        let seconds = Self.maxAge(answer.headers["cache-control"])
-            .flatMap { (Self.minimumCacheSeconds...Self.maximumCacheSeconds).contains($0) ? $0 : nil }
+        let seconds = CacheControl.maxAge(answer.headers["cache-control"])
+            .flatMap { (Self.minimumCacheSeconds...Self.maximumCacheSeconds).contains($0) ? Int($0) : nil }
             ?? policy.cacheDuration
         let record = ClientMetadataURLRecord(
             policyId: policy.policyId, url: url, cachedAt: now, expiresAt: now + TimeInterval(seconds),
@@ -128,15 +117,7 @@ struct MetadataDocumentClients: Sendable {
         return MetadataDocumentClient(url: url, policy: policy, pool: pool, client: client, document: document)
     }
 
-    /// `max-age` of a Cache-Control header, in seconds.
-    static func maxAge(_ header: String?) -> Int? {
-        guard let header else { return nil }
-        for directive in header.split(separator: ",") {
-            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "max-age" { return Int(parts[1].trimmingCharacters(in: .whitespaces)) }
-        }
-        return nil
-    }
+
 }
 
 /// URLs refused lately, per node, for five minutes; at most 10,000 (beyond, the oldest half is

@@ -33,13 +33,8 @@ extension CustomRegistration {
         let result: FirstFactorResult
         do {
             result = try await store.transaction { transaction in
-                try await transaction.insertUser(user)
+                try await users.insertNewUser(user, pool: pool, in: transaction)
                 try await authEvents.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
-                do {
-                    try await users.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
-                } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
-                    throw CognitoError(.usernameExists, error.message)
-                }
                 return try await completion.completeFirstFactor(user, pool: pool, client: client, in: transaction)
             }
         } catch StoreError.conflict(.username) {

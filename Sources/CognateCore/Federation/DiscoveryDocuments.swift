@@ -71,18 +71,8 @@ actor DiscoveryDocuments {
 
     /// How long an answer with this `Cache-Control` header may be kept, within the bounds.
     static func lifetime(cacheControl: String?) -> TimeInterval {
-        guard let cacheControl else { return unstated }
-        var stated: TimeInterval?
-        for directive in cacheControl.lowercased().split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            switch parts.first {
-            case "no-store", "no-cache": stated = 0
-            case "max-age" where parts.count == 2:
-                if stated == nil { stated = Double(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
-            default: break
-            }
-        }
-        guard let stated, stated.isFinite else { return unstated }
+        guard let stated = CacheControl.maxAge(cacheControl) else { return unstated }
         return min(max(stated, shortest), longest)
     }
+
 }

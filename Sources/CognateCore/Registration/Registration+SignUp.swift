@@ -42,14 +42,9 @@ extension Registration {
         let pending: PendingCode?, session: String?
         do {
             (pending, session) = try await store.write { transaction in
-                try await transaction.insertUser(user)
+                try await users.insertNewUser(user, pool: pool, in: transaction)
                 if let password = user.password { try await passwords.rememberPassword(password, of: user, pool: pool, in: transaction) }
                 try await authEvents.recordAuthEvent(.signUp, of: user, pool: pool, in: transaction)
-                do {
-                    try await users.updateSignInNames(of: user, pool: pool, in: transaction, newUser: true)
-                } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
-                    throw CognitoError(.usernameExists, error.message)
-                }
                 let code = try await destination.asyncFlatMap {
                     try await messenger.issueCode(.signUp, for: user, to: $0, pool: pool, clientId: client.clientId, in: transaction)
                 }

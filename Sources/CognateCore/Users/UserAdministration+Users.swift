@@ -58,13 +58,8 @@ extension UserAdministration {
             attributes: attributes)
         do {
             return try await store.write { transaction in
-                try await transaction.insertUser(user)
-                do {
-                    try await users.updateSignInNames(
-                        of: user, pool: pool, in: transaction, moveAliases: request.forceAliasCreation == true, newUser: true)
-                } catch let error as CognitoError where error.code == .aliasExists && names.usesAttributeAsUsername {
-                    throw CognitoError(.usernameExists, error.message)
-                }
+                try await users.insertNewUser(
+                    user, pool: pool, moveAliases: request.forceAliasCreation == true, in: transaction)
                 guard invites else { return (user, []) }
                 return (user, try await self.queueInvitation(
                     to: user, temporaryPassword: temporaryPassword, mediums: request.desiredDeliveryMediums, pool: pool,

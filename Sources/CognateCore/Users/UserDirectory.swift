@@ -113,6 +113,23 @@ extension UserDirectory {
         }
     }
 
+    /// Inserts a new user with their sign-in names. A name another user holds is refused as
+    /// ``updateSignInNames(of:pool:in:moveAliases:newUser:)`` refuses it, as
+    /// UsernameExistsException where email or phone is the username. A username taken surfaces
+    /// as `StoreError.conflict(.username)`, possibly only when the transaction commits: callers
+    /// catch it around the write.
+    func insertNewUser(_ user: UserRecord, pool: PoolRecord, moveAliases: Bool = false,
+                       in transaction: any StoreTransaction) async throws {
+        try await transaction.insertUser(user)
+        do {
+            try await updateSignInNames(of: user, pool: pool, in: transaction, moveAliases: moveAliases, newUser: true)
+        } catch let error as CognitoError
+            where error.code == .aliasExists && SignInNames(pool: pool.settings).usesAttributeAsUsername
+        {
+            throw CognitoError(.usernameExists, error.message)
+        }
+    }
+
     /// AliasExistsException for a sign-in name (`email`, `phone_number`, `preferred_username`)
     /// another user holds; creations in email/phone-as-username pools turn it into
     /// UsernameExistsException.
