@@ -7,8 +7,8 @@ public final class SQLStore: Store {
     public let backend: any SQLBackend
     private let connectionUse = ConnectionUse()
     private let userNumbers: UserNumbers
-    /// Users as read-only requests see them, where asked for and the database notifies changes
-    /// (PostgreSQL).
+    /// Users as read-only requests see them, where asked for (``UserChangeNotifying``: both
+    /// databases).
     let userCache: UserReadCache?
 
     /// What requests that only answer read users through: the node's cache of users where the
@@ -20,9 +20,10 @@ public final class SQLStore: Store {
     /// The database's SQL dialect (and with it, how it is reached: in process, or over a connection).
     public var flavor: SQLFlavor { backend.flavor }
 
-    /// `cachingUsers`: keep a ``UserReadCache`` where the backend notifies changes, at the cost
-    /// of a connection of its own that listens to them. A server's store; not the command-line
-    /// tool's, which makes a few statements and exits.
+    /// `cachingUsers`: keep a ``UserReadCache``, at the cost of a connection that listens to
+    /// changes (PostgreSQL) or of the writer's reading the data version twenty times a second
+    /// (SQLite). A server's store; not the command-line tool's, which makes a few statements
+    /// and exits.
     public init(backend: any SQLBackend, cachingUsers: Bool = false) {
         self.backend = backend
         self.userNumbers = UserNumbers.for(backend.flavor)

@@ -146,8 +146,8 @@ extension OutboundMessage {
         guard let code, !code.isEmpty else { return self }
         var copy = self
         let blank = String(repeating: "*", count: 6)
-        copy.body = body.replacingOccurrences(of: code, with: blank)
-        copy.subject = subject?.replacingOccurrences(of: code, with: blank)
+        copy.body = body.replacingEvery(code, with: blank)
+        copy.subject = subject?.replacingEvery(code, with: blank)
         copy.code = nil
         return copy
     }

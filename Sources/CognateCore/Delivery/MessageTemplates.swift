@@ -45,7 +45,7 @@ enum MessageTemplates {
     /// Fills `{####}`, `{username}` and — given a link — every `{##text##}`, which becomes an
     /// HTML anchor with that text, as in Cognito.
     static func fill(_ template: String, code: String, username: String, link: String? = nil) -> String {
-        var text = template.replacingOccurrences(of: "{####}", with: code).replacingOccurrences(of: "{username}", with: username)
+        var text = template.replacingEvery("{####}", with: code).replacingEvery("{username}", with: username)
         guard let link else { return text }
         while let open = text.range(of: "{##"), let close = text.range(of: "##}", range: open.upperBound..<text.endIndex) {
             let label = text[open.upperBound..<close.lowerBound]

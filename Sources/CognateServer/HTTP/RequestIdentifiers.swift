@@ -1,34 +1,44 @@
-import Foundation
+import Synchronization
 
-/// `x-amzn-RequestId` values: unique per request and across processes, shaped like a UUID, at
-/// the cost of a counter increment (a random UUID per request reads the system's random source).
-final class RequestIdentifiers: @unchecked Sendable {
+/// `x-amzn-RequestId` values: unique per request and across processes, shaped like a UUID
+/// (`xxxxxxxx-xxxx-4xxx-cccc-cccccccccccc`: a random prefix per process, then a counter), at the
+/// cost of an atomic increment (a random UUID per request reads the system's random source).
+final class RequestIdentifiers: Sendable {
     /// For requests that reach a route without the observation middleware (in-process tests).
     static let shared = RequestIdentifiers()
 
-    private let lock = NSLock()
-    private let prefix: String
-    private var counter: UInt64 = 0
+    /// The 19 ASCII bytes before the counter, random per process.
+    private let prefix: [UInt8]
+    private let counter = Atomic<UInt64>(0)
 
     init() {
         var random = SystemRandomNumberGenerator()
-        let high = random.next()
-        let hex = String(high, radix: 16).leftPadded(16)
-        prefix = "\(hex.prefix(8))-\(hex.dropFirst(8).prefix(4))-4\(hex.dropFirst(13).prefix(3))-"
+        let hex = Self.hex(random.next(), digits: 16)
+        prefix = Array(hex[0..<8]) + [UInt8(ascii: "-")] + Array(hex[8..<12]) + [UInt8(ascii: "-"), UInt8(ascii: "4")]
+            + Array(hex[13..<16]) + [UInt8(ascii: "-")]
     }
 
     func next() -> String {
-        let value = lock.withLock {
-            counter &+= 1
-            return counter
+        let value = counter.add(1, ordering: .relaxed).newValue
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var at = 0
+            for byte in prefix { buffer[at] = byte; at += 1 }
+            for digit in 0..<16 {
+                if digit == 4 { buffer[at] = UInt8(ascii: "-"); at += 1 }
+                buffer[at] = Self.hexDigit(value >> (4 * UInt64(15 - digit))); at += 1
+            }
+            return at
         }
-        let hex = String(value, radix: 16).leftPadded(16)
-        return prefix + hex.prefix(4) + "-" + hex.dropFirst(4)
     }
-}
 
-extension String {
-    fileprivate func leftPadded(_ length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
+    /// `value` in `digits` lowercase hexadecimal digits, zero-padded.
+    private static func hex(_ value: UInt64, digits: Int) -> [UInt8] {
+        (0..<digits).map { hexDigit(value >> (4 * UInt64(digits - 1 - $0))) }
+    }
+
+    /// The lowercase hexadecimal digit of `value`'s low four bits.
+    private static func hexDigit(_ value: UInt64) -> UInt8 {
+        let nibble = UInt8(truncatingIfNeeded: value & 0xf)
+        return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -109,9 +109,11 @@ public protocol SQLBackend: Sendable {
     func shutdown() async
 }
 
-/// A backend whose database tells every node which users changed, so a node may cache them.
+/// A backend that learns which users other nodes or processes changed, so a node may cache
+/// them: PostgreSQL's notices name them; SQLite's data version tells that another process
+/// committed (``SQLiteChangeWatcher``).
 protocol UserChangeNotifying: SQLBackend {
-    /// Starts keeping `cache` current with the database's notices until shutdown: the cache
-    /// serves entries only while they arrive (``UserReadCache``).
+    /// Starts keeping `cache` current until shutdown: the cache serves entries only while the
+    /// backend vouches that it hears of changes (``UserReadCache``).
     func keepCurrent(_ cache: UserReadCache)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// SQLite, embedded, in WAL mode: a small pool of read-only connections beside one writer.
 ///
@@ -17,6 +18,8 @@ public final class SQLiteBackend: SQLBackend {
     private let writer: SQLiteWriter
     private let writerConnection: SQLiteConnection
     private let checkpointer: SQLiteCheckpointer
+    /// What keeps the node's user cache current, once a server's store asks for one.
+    private let changeWatcher = Mutex<SQLiteChangeWatcher?>(nil)
 
     /// Read connections per process: readers run on the caller's thread, so a few more than
     /// the cores keeps every core busy without waiting.
@@ -140,6 +143,7 @@ public final class SQLiteBackend: SQLBackend {
     /// Closes the connections once the writer has nothing left to do. Runs in its own task, so
     /// a caller whose task was cancelled (a server being torn down) still closes the database.
     public func shutdown() async {
+        await changeWatcher.withLock { $0.take() }?.stop()
         let writer = self.writer, readers = self.readers, connection = writerConnection, checkpointer = checkpointer
         await Task {
             _ = try? await writer.exclusive { _ in true }
@@ -147,5 +151,16 @@ public final class SQLiteBackend: SQLBackend {
             connection.close()
             checkpointer.close()
         }.value
+    }
+}
+
+extension SQLiteBackend: UserChangeNotifying {
+    func keepCurrent(_ cache: UserReadCache) {
+        let watcher = SQLiteChangeWatcher(writer: writer, cache: cache)
+        let previous = changeWatcher.withLock { current in
+            defer { current = watcher }
+            return current
+        }
+        if let previous { Task { await previous.stop() } }
     }
 }
