@@ -11,6 +11,7 @@ targets table (bench/verdicts.py): each target, its ratio in this run, met or no
     python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
                          [--node-cpus 0.4] [--users 1000000] [--only GetUser] [--pool-mfa]
     python3 bench/run.py --compare-users 1000000 [--rounds 3] [--only GetUser]
+    python3 bench/run.py --only GetUser --no-moto --floor     # GetUser against the HTTP floor alone
 
 Load: wrk (Debian's `wrk`) with one thread and --connections connections for the single-request
 operations at peak; `cognate-load rate` (bench/Load) for a fixed rate (half of the peak, open
@@ -493,6 +494,9 @@ def main():
                         help="the pool has MFA optional: GetUser also reads the user's MFA settings")
     parser.add_argument("--only", action="append", default=[],
                         help="measure only operations whose name contains this (repeatable; 'SRP' for sign-ins)")
+    parser.add_argument("--floor", action="store_true",
+                        help="with other options (SQLite, GetUser measured): also the HTTP floor, and GetUser's CPU "
+                             "against it")
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--no-targets", action="store_true",
                         help="without other options: skip the HTTP floor and the PostgreSQL runs of the targets table")
@@ -537,19 +541,20 @@ def main():
                         continue
                     print(f"{server.name}: {name} ...", file=sys.stderr)
                     results.setdefault(name, {})[server.name] = measure(server, operation, body, args)
+                if (full or args.floor) and server.name == "Cognate":
+                    size = response_size(server, "GetUser", {"AccessToken": tokens["AccessToken"]})
                 if args.only and not any(part in "USER_SRP_AUTH" for part in args.only):
                     continue
                 print(f"{server.name}: USER_SRP_AUTH ...", file=sys.stderr)
                 results.setdefault("USER_SRP_AUTH sign-in (2 requests)", {})[server.name] = run_srp(
                     server, pool_id, client_id, args.seconds, args.binary)
-                if full and server.name == "Cognate":
-                    size = response_size(server, "GetUser", {"AccessToken": tokens["AccessToken"]})
         finally:
             for server in servers:
                 server.stop()
-        if full:
+        if full or args.floor:
             print(f"HTTP floor ({size} bytes) ...", file=sys.stderr)
             floor = measure_floor(args, workdir, size)
+        if full:
             if os.geteuid() != 0:
                 print("not root: no CPU quotas, so no PostgreSQL targets", file=sys.stderr)
             else:
@@ -564,6 +569,10 @@ def main():
              + (", MFA optional in the pool" if args.pool_mfa else ""))
     print(json.dumps({"results": results, "floor": floor, "pg_one": pg_one, "pg_two": pg_two}), file=sys.stderr)
     print(table(results, limit, title, database_column=storage == "PostgreSQL"))
+    if args.floor and not full and floor and "GetUser" in results:
+        cpu = results["GetUser"]["Cognate"]["cpu_ms"]
+        print(f"\nGetUser's CPU per request: {cpu:.3f} ms, {cpu / floor['cpu_ms']:.2f} × the HTTP floor's "
+              f"{floor['cpu_ms']:.3f} ms (`http-floor`, {size} bytes, the same load).")
     if full:
         for label, pg, nodes in (("one node", pg_one, 1), ("two nodes", pg_two, 2)):
             if pg:
