@@ -24,7 +24,9 @@ def change_by_hand(server, statement, *values):
         db.close()
 
 
-def eventually(condition, within=5.0):
+def eventually(condition, within=1.5):
+    """Waits for `condition`: well within the cache's 3 s lease, so that a cache that stopped
+    hearing of changes (and falls back to the database after its lease) cannot pass."""
     deadline = time.monotonic() + within
     while not condition():
         assert time.monotonic() < deadline, f"not within {within} s"

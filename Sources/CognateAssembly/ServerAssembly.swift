@@ -14,7 +14,8 @@ public enum ServerAssembly {
     /// opens (and migrates) the database, and wires the use cases.
     ///
     /// - Parameter listening: false for a process that runs operations on the database without
-    ///   serving them (the CLI's `--database` mode): no port, no TLS, and the database must exist
+    ///   serving them (the CLI's `--database` mode): no port, no TLS, no cache of users (nothing
+    ///   asks for GetUser), and the database must exist
     ///   (only a server, or `cognate migrate`, creates one).
     /// - Throws: ``CognateServer/DatabaseUnavailable`` when the database cannot be opened, and
     ///   what `preflight` and the delivery settings throw.
@@ -26,7 +27,7 @@ public enum ServerAssembly {
         do {
             store = try await SQLStore.open(
                 configuration.database, options: configuration.databaseOptions, logger: logger, creating: listening,
-                cachingUsers: true)
+                cachingUsers: listening)
         } catch {
             throw CognateServer.DatabaseUnavailable(location: SQLStore.redacted(configuration.database), reason: error)
         }

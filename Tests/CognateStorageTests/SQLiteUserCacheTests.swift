@@ -11,6 +11,18 @@ import Testing
 struct SQLiteUserCacheTests {
     typealias Nodes = PostgresUserCacheTests
     static let t0 = StoreConformance.t0
+    /// Well within the cache's 3 s lease: a watcher that stopped reading (the cache falls back
+    /// to the database only after the lease) cannot pass for one that saw the change.
+    static let bound: Duration = .seconds(1)
+
+    /// Waits until the watcher confirmed the cache after `instant` (a read of the data version
+    /// that started later).
+    static func confirmed(_ store: SQLStore, after instant: ContinuousClock.Instant) async throws {
+        try await Nodes.eventually("a read of the data version after the write", within: bound) {
+            let now = ContinuousClock.now
+            return store.userCache?.unconfirmed(at: now).map { $0 < instant.duration(to: now) } ?? false
+        }
+    }
 
     /// Runs `body` with a server's store (`cached`, keeping a user cache) and another process's
     /// (`other`, as the `cognate` tool opens it) on one SQLite file holding user `a` and
@@ -44,7 +56,7 @@ struct SQLiteUserCacheTests {
             #expect(try await Nodes.answer(cached)?.family?.revokedAt == nil)
             #expect(cached.userCache?.count == 1)
             try await other.write { try await $0.revokeTokenFamily(originJti: "j1", at: Self.t0 + 1) }
-            try await Nodes.eventually("the revocation reaches the cache") {
+            try await Nodes.eventually("the revocation reaches the cache", within: Self.bound) {
                 try await Nodes.answer(cached)?.family?.revokedAt == Self.t0 + 1
             }
             #expect(try await Nodes.answer(cached, "j2")?.user.attributes["email"] == "a@x.io")
@@ -52,12 +64,15 @@ struct SQLiteUserCacheTests {
             changed.attributes["email"] = "new@x.io"
             changed.enabled = false
             try await other.write { [changed] in try await $0.updateUser(changed) }
-            try await Nodes.eventually("the update reaches the cache") {
+            try await Nodes.eventually("the update reaches the cache", within: Self.bound) {
                 let user = try await Nodes.answer(cached, "j2")?.user
                 return user?.attributes["email"] == "new@x.io" && user?.enabled == false
             }
             try await other.write { try await $0.deleteUser(poolId: "p1", sub: "sub-a") }
-            try await Nodes.eventually("the deletion reaches the cache") { try await Nodes.answer(cached, "j2") == nil }
+            try await Nodes.eventually("the deletion reaches the cache", within: Self.bound) {
+                try await Nodes.answer(cached, "j2") == nil
+            }
+            #expect(cached.userCache?.isListening == true)
         }
     }
 
@@ -89,7 +104,7 @@ struct SQLiteUserCacheTests {
             _ = try await Nodes.answer(cached)
             #expect(cached.userCache?.count == 1)
             try await cached.write { try await $0.revokeTokenFamily(originJti: "j-of-nobody", at: Self.t0) }
-            try await Task.sleep(for: SQLiteChangeWatcher.interval * 4)
+            try await Self.confirmed(cached, after: .now)
             #expect(cached.userCache?.count == 1)
         }
     }
@@ -101,5 +116,20 @@ struct SQLiteUserCacheTests {
         try await Nodes.eventually("the cache turns on") { store.userCache?.isListening == true }
         await store.close()
         #expect(store.userCache?.isListening == false)
+    }
+
+    /// A writer's connection left inside a transaction (its COMMIT and ROLLBACK failed) cannot
+    /// see other processes' commits: the cache turns off until it is out of it.
+    @Test func aWriterStuckInATransactionTurnsTheCacheOff() async throws {
+        try await Self.withStores { cached, _ in
+            _ = try await Nodes.answer(cached)
+            #expect(cached.userCache?.count == 1)
+            let backend = try #require(cached.backend as? SQLiteBackend)
+            try await backend.writer.exclusive { try await $0.execute("BEGIN") }
+            try await Nodes.eventually("the cache turns off", within: Self.bound) { cached.userCache?.isListening == false }
+            #expect(cached.userCache?.count == 0)
+            try await backend.writer.exclusive { try await $0.execute("COMMIT") }
+            try await Nodes.eventually("the cache turns on", within: Self.bound) { cached.userCache?.isListening == true }
+        }
     }
 }

@@ -15,9 +15,11 @@ public final class SQLiteBackend: SQLBackend {
     public let flavor = SQLFlavor.sqlite
     public let path: String
     private let readers: SQLiteConnectionPool
-    private let writer: SQLiteWriter
+    /// The one writing connection, with group commit (internal: tests leave it in a transaction).
+    let writer: SQLiteWriter
     private let writerConnection: SQLiteConnection
     private let checkpointer: SQLiteCheckpointer
+    private let logger: Logger
     /// What keeps the node's user cache current, once a server's store asks for one.
     private let changeWatcher = Mutex<SQLiteChangeWatcher?>(nil)
 
@@ -48,7 +50,7 @@ public final class SQLiteBackend: SQLBackend {
             readers.append(reader)
         }
         try PrivateFiles.prepareDatabase(at: path, logger: logger)  // the WAL and shared-memory files now exist
-        return SQLiteBackend(path: path, writer: writer, checkpointer: checkpointer, readers: readers)
+        return SQLiteBackend(path: path, writer: writer, checkpointer: checkpointer, readers: readers, logger: logger)
     }
 
     /// Throws, before the file or its directory is created or changed, when `path` cannot be
@@ -87,8 +89,10 @@ public final class SQLiteBackend: SQLBackend {
         }
     }
 
-    private init(path: String, writer: SQLiteConnection, checkpointer: SQLiteCheckpointer, readers: [SQLiteConnection]) {
+    private init(path: String, writer: SQLiteConnection, checkpointer: SQLiteCheckpointer, readers: [SQLiteConnection],
+                 logger: Logger) {
         self.path = path
+        self.logger = logger
         self.writerConnection = writer
         self.checkpointer = checkpointer
         self.writer = SQLiteWriter(connection: writer)
@@ -156,7 +160,7 @@ public final class SQLiteBackend: SQLBackend {
 
 extension SQLiteBackend: UserChangeNotifying {
     func keepCurrent(_ cache: UserReadCache) {
-        let watcher = SQLiteChangeWatcher(writer: writer, cache: cache)
+        let watcher = SQLiteChangeWatcher(writer: writer, cache: cache, logger: logger)
         let previous = changeWatcher.withLock { current in
             defer { current = watcher }
             return current

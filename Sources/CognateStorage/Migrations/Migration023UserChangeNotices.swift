@@ -10,7 +10,8 @@
 /// a user's attributes change only with the row (`updateUser` writes `updated_at`).
 /// A transaction that notifies commits one at a time with the others that do (PostgreSQL
 /// orders its queue of notices so): sign-ups, sign-ins and refreshes send none.
-/// SQLite: nothing (one process, no cache).
+/// SQLite: nothing; its cache learns of another process's commits from SQLite's data version
+/// (`SQLiteChangeWatcher`).
 enum Migration023UserChangeNotices {
     static let migration = Migration(version: 23, name: "user_change_notices", statements: [], postgresOnly: [
         """

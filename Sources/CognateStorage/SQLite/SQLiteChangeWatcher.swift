@@ -1,3 +1,5 @@
+import Logging
+
 /// Keeps a node's ``UserReadCache`` current on SQLite, whose database sends no notices.
 ///
 /// Every `interval` the writer's connection reads `PRAGMA data_version`, which SQLite changes
@@ -9,27 +11,33 @@
 ///
 /// Contract: each read confirms the cache up to the instant before it started
 /// (``UserReadCache/confirm(upTo:)``), so another process's change is served at most one
-/// `interval` (and one batch of the writer's) after its commit; while reads fail or wait (a
-/// writer held up), nothing is served past the cache's lease after the last confirmed instant.
+/// `interval` (and one batch of the writer's) after its commit; while reads fail (logged once
+/// per streak) or wait (a writer held up), nothing is served past the cache's lease after the
+/// last confirmed instant. The read runs between the writer's batches without splitting one
+/// (``SQLiteWriter/dataVersion()``), and refuses a connection left inside a transaction, where
+/// the version could not move.
 final class SQLiteChangeWatcher: Sendable {
     static let interval: Duration = .milliseconds(50)
     private let task: Task<Void, Never>
 
-    init(writer: SQLiteWriter, cache: UserReadCache, interval: Duration = interval) {
+    init(writer: SQLiteWriter, cache: UserReadCache, logger: Logger, interval: Duration = interval) {
         task = Task {
             var seen: Int?
+            var failing = false
             while !Task.isCancelled {
                 let started = ContinuousClock.now
                 do {
-                    let version = try await writer.exclusive { session in
-                        try await session.execute("PRAGMA data_version").first?.int("data_version")
-                    }
-                    if seen != nil, version != seen { cache.invalidate(.everyone) }
+                    let version = try await writer.dataVersion()
+                    if let seen, version != seen { cache.invalidate(.everyone) }
                     seen = version
                     cache.confirm(upTo: started)
+                    if failing { logger.info("The user cache serves again: SQLite's data version can be read.") }
+                    failing = false
                 } catch {
                     cache.stopListening()
                     seen = nil
+                    if !failing { logger.warning("The user cache is off: SQLite's data version cannot be read (\(error)).") }
+                    failing = true
                 }
                 try? await Task.sleep(for: interval)
             }

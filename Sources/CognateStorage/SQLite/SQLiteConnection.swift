@@ -68,6 +68,9 @@ final class SQLiteConnection: @unchecked Sendable {
         _ = sqlite3_wal_hook(handle, hook, Unmanaged.passUnretained(owner).toOpaque())
     }
 
+    /// Whether a transaction is open on this connection (SQLite's autocommit mode is off).
+    var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+
     /// Runs a statement without parameters or results (pragmas, BEGIN, COMMIT).
     func run(_ sql: String) throws {
         _ = try execute(sql: sql, binds: [])

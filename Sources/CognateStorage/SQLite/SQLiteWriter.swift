@@ -8,7 +8,9 @@ import Foundation
 /// only after the COMMIT that made it durable returned; a transaction that throws is rolled
 /// back to its savepoint and leaves the others of its batch untouched; a failed COMMIT fails
 /// every transaction of its batch. The COMMIT (the fsync) runs on a thread of its own, never
-/// on Swift's cooperative pool; statements run on the caller's task.
+/// on Swift's cooperative pool; statements run on the caller's task. Work that manages its own
+/// transactions runs alone between batches (``exclusive(_:)``); a look at the connection
+/// outside any transaction runs before the next batch without splitting it (``observe(_:)``).
 final class SQLiteWriter: @unchecked Sendable {
     /// Transactions per batch at most (bounds how long one fsync makes callers wait).
     static let maximumBatch = 64
@@ -24,6 +26,9 @@ final class SQLiteWriter: @unchecked Sendable {
         case transaction(@Sendable (SQLiteSession) async throws -> any Sendable)
         /// Work that manages its own transactions (migrations), run alone between batches.
         case exclusive(@Sendable (SQLiteSession) async throws -> any Sendable)
+        /// A look at the connection outside any transaction (its data version), run before the
+        /// next batch begins: transactions queued behind it still join that batch.
+        case observation(@Sendable (SQLiteSession) async throws -> any Sendable)
     }
 
     private struct Job {
@@ -43,6 +48,21 @@ final class SQLiteWriter: @unchecked Sendable {
         try await submit(.exclusive { try await body($0) }) as! Result
     }
 
+    /// The connection's `PRAGMA data_version` (``SQLiteChangeWatcher``), read between two
+    /// batches without splitting the batch that forms behind it (unlike ``exclusive(_:)``).
+    /// Throws inside a transaction (a COMMIT and its ROLLBACK failed), where it cannot change.
+    func dataVersion() async throws -> Int {
+        try await submit(.observation { session in
+            guard !session.connection.isInTransaction else {
+                throw ObservationError("the writer's connection is inside a transaction between writes")
+            }
+            guard let version = try session.connection.execute("PRAGMA data_version").first?.int("data_version") else {
+                throw ObservationError("PRAGMA data_version answered no row")
+            }
+            return version
+        }) as! Int
+    }
+
     private func submit(_ work: Work) async throws -> any Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let leads = lock.withLock {
@@ -56,17 +76,32 @@ final class SQLiteWriter: @unchecked Sendable {
 
     private func drain() async {
         while true {
-            let batch: [Job] = lock.withLock {
-                var batch: [Job] = []
+            let (observations, batch): ([Job], [Job]) = lock.withLock {
+                var observations: [Job] = [], batch: [Job] = []
                 while let next = pending.first, batch.count < Self.maximumBatch {
+                    if case .observation = next.work {   // before the batch, which it does not split
+                        observations.append(pending.removeFirst())
+                        continue
+                    }
                     if case .exclusive = next.work, !batch.isEmpty { break }  // alone, after this batch
                     batch.append(pending.removeFirst())
                     if case .exclusive = next.work { break }
                 }
-                if batch.isEmpty { draining = false }
-                return batch
+                if observations.isEmpty && batch.isEmpty { draining = false }
+                return (observations, batch)
             }
-            guard let first = batch.first else { return }
+            for job in observations {
+                guard case .observation(let body) = job.work else { continue }
+                do {
+                    job.continuation.resume(returning: try await body(SQLiteSession(connection: connection)))
+                } catch {
+                    job.continuation.resume(throwing: error)
+                }
+            }
+            guard let first = batch.first else {
+                if observations.isEmpty { return }
+                continue
+            }
             if case .exclusive(let body) = first.work {
                 do {
                     first.continuation.resume(returning: try await body(SQLiteSession(connection: connection)))
@@ -112,4 +147,10 @@ final class SQLiteWriter: @unchecked Sendable {
         }
         for (job, outcome) in zip(batch, outcomes) { job.continuation.resume(with: outcome) }
     }
+}
+
+/// Why the writer's connection could not be observed between batches.
+struct ObservationError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

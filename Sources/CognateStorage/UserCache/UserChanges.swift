@@ -47,7 +47,8 @@ final class UserChanges: Sendable {
     }
 
     /// Whether the statement's own text (not its bound values) updates or deletes rows of
-    /// users, their attributes or token families, writes MFA settings, or deletes pools.
+    /// users, their attributes or token families, writes MFA settings, or deletes pools or app
+    /// clients (whose users or token families go with them).
     static func changesCachedUsers(_ statement: SQLStatement) -> Bool {
         var text = ""
         for case .text(let piece) in statement.pieces { text += piece }
@@ -57,6 +58,8 @@ final class UserChanges: Sendable {
     private static let writesOfCachedTables = [
         "UPDATE users ", "DELETE FROM users ", "UPDATE user_attributes ", "DELETE FROM user_attributes ",
         "UPDATE token_families ", "DELETE FROM token_families ", "DELETE FROM user_pools ",
+        // Its token families go with an app client (ON DELETE CASCADE).
+        "DELETE FROM app_clients ",
         // A user without MFA settings is cached as such: their first insert changes it.
         "INSERT INTO user_mfa ", "UPDATE user_mfa ", "DELETE FROM user_mfa ",
     ]
