@@ -136,6 +136,23 @@ class CognateServer:
         finally:
             db.close()
 
+    def execute(self, statement, *values):
+        """Runs one statement with `?` placeholders on the database itself (SQLite or
+        PostgreSQL), from another process than the server, as an operator's hand change would."""
+        if POSTGRES_URL:
+            pieces = statement.split("?")
+            assert len(pieces) == len(values) + 1, "one value per ?"
+            quoted = ["'" + str(value).replace("'", "''") + "'" for value in values]
+            text = "".join(piece + value for piece, value in zip(pieces, quoted + [""]))
+            subprocess.run(["psql", self.database, "-qc", text], check=True)
+            return
+        db = sqlite3.connect(self.database, timeout=10)
+        try:
+            db.execute(statement, values)
+            db.commit()
+        finally:
+            db.close()
+
     def faults(self):
         """Lines the server logged at error level (it logs every 500 it answers)."""
         if not self.log_path.exists():

@@ -7,15 +7,12 @@ These tests record URLs in the database itself, with dates of their choosing; se
 IDs, which records them for real, is compat/test_cimd_clients.py."""
 import datetime
 import json
-import sqlite3
-import subprocess
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import POSTGRES_URL
 from helpers import cognito_error, new_client, unique
 
 PATTERNS = ["https://*.clients.example/cimd.json", "https://mcp.example.org/*"]
@@ -35,19 +32,8 @@ def create(idp, pool, client, **kwargs):
 def record_url(server, policy_id, url, cached_at, expires_at):
     """Writes a recorded URL with a cached document into the server's database (dates in the
     past and future that serving one could not give)."""
-    row = (policy_id, url, cached_at, expires_at, '{"client_id":"%s"}' % url)
-    if POSTGRES_URL:
-        values = ", ".join("'" + str(value).replace("'", "''") + "'" for value in row)
-        subprocess.run(["psql", server.database, "-qc",
-                        f"INSERT INTO cimd_urls (policy_id, url, cached_at, expires_at, document) VALUES ({values})"],
-                       check=True)
-    else:
-        db = sqlite3.connect(server.database, timeout=10)
-        try:
-            db.execute("INSERT INTO cimd_urls (policy_id, url, cached_at, expires_at, document) VALUES (?, ?, ?, ?, ?)", row)
-            db.commit()
-        finally:
-            db.close()
+    server.execute("INSERT INTO cimd_urls (policy_id, url, cached_at, expires_at, document) VALUES (?, ?, ?, ?, ?)",
+                   policy_id, url, cached_at, expires_at, '{"client_id":"%s"}' % url)
 
 
 def test_a_policy_round_trips(idp):

@@ -1,27 +1,10 @@
 """The server's cache of users (GetUser answers from it on both databases): its own writes show
 at once, and a change another process commits to the database by hand shows within moments."""
-import sqlite3
-import subprocess
 import time
 
 import pytest
 
-from conftest import POSTGRES_URL
 from helpers import confirmed_user, sign_in
-
-
-def change_by_hand(server, statement, *values):
-    """Runs one statement on the server's database from another process, as an operator would."""
-    if POSTGRES_URL:
-        quoted = statement.replace("?", "{}").format(*("'" + str(v).replace("'", "''") + "'" for v in values))
-        subprocess.run(["psql", server.database, "-qc", quoted], check=True)
-        return
-    db = sqlite3.connect(server.database, timeout=10)
-    try:
-        db.execute(statement, values)
-        db.commit()
-    finally:
-        db.close()
 
 
 def eventually(condition, within=1.5):
@@ -56,7 +39,7 @@ def test_another_process_disabling_a_user_shows_within_moments(server, idp, pool
     token = sign_in(idp, app_client, username)["AccessToken"]
     for _ in range(3):
         assert idp.get_user(AccessToken=token)["Username"] == username
-    change_by_hand(server, "UPDATE users SET enabled = 0 WHERE sub = ?", sub)
+    server.execute("UPDATE users SET enabled = 0 WHERE sub = ?", sub)
 
     def refused():
         try:
@@ -66,7 +49,7 @@ def test_another_process_disabling_a_user_shows_within_moments(server, idp, pool
             assert error.response["Error"]["Message"] == "User is disabled."
             return True
     eventually(refused)
-    change_by_hand(server, "UPDATE users SET enabled = 1 WHERE sub = ?", sub)
+    server.execute("UPDATE users SET enabled = 1 WHERE sub = ?", sub)
 
     def answered():
         try:

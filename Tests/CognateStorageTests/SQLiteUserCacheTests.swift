@@ -35,11 +35,7 @@ struct SQLiteUserCacheTests {
         let outcome: Result<Void, any Error>
         do {
             #expect(other.userCache == nil)
-            try await StoreConformance.seed(cached, users: [StoreConformance.user("a", attributes: ["email": "a@x.io"])])
-            try await cached.write { tx in
-                try await tx.insertTokenFamily(Nodes.family("j1"))
-                try await tx.insertTokenFamily(Nodes.family("j2", device: "d1"))
-            }
+            try await Nodes.seedUserWithFamilies(cached)
             try await Nodes.eventually("the cache turns on") { cached.userCache?.isListening == true }
             try await body(cached, other)
             outcome = .success(())

@@ -202,11 +202,7 @@ struct PostgresUserCacheTests {
         let b = try await SQLStore.open(url, options: PostgresTestDatabase.options, logger: Logger(label: "test"), cachingUsers: true)
         let outcome: Result<Void, any Error>
         do {
-            try await StoreConformance.seed(a, users: [StoreConformance.user("a", attributes: ["email": "a@x.io"])])
-            try await a.write { tx in
-                try await tx.insertTokenFamily(family("j1"))
-                try await tx.insertTokenFamily(family("j2", device: "d1"))
-            }
+            try await seedUserWithFamilies(a)
             for node in [a, b] { try await eventually("the node listens") { node.userCache?.isListening == true } }
             try await body(a, b)
             outcome = .success(())
@@ -216,6 +212,15 @@ struct PostgresUserCacheTests {
         await a.close()
         await b.close()
         try outcome.get()
+    }
+
+    /// User `a` (an email) with token families j1 and j2 (of device d1).
+    static func seedUserWithFamilies(_ store: SQLStore) async throws {
+        try await StoreConformance.seed(store, users: [StoreConformance.user("a", attributes: ["email": "a@x.io"])])
+        try await store.write { tx in
+            try await tx.insertTokenFamily(family("j1"))
+            try await tx.insertTokenFamily(family("j2", device: "d1"))
+        }
     }
 
     /// Waits up to `limit` for `condition` (a notice crosses between nodes in milliseconds).

@@ -10,7 +10,7 @@ import Foundation
 /// every transaction of its batch. The COMMIT (the fsync) runs on a thread of its own, never
 /// on Swift's cooperative pool; statements run on the caller's task. Work that manages its own
 /// transactions runs alone between batches (``exclusive(_:)``); a look at the connection
-/// outside any transaction runs before the next batch without splitting it (``observe(_:)``).
+/// outside any transaction runs before the next batch without splitting it (``dataVersion()``).
 final class SQLiteWriter: @unchecked Sendable {
     /// Transactions per batch at most (bounds how long one fsync makes callers wait).
     static let maximumBatch = 64
@@ -91,26 +91,26 @@ final class SQLiteWriter: @unchecked Sendable {
                 return (observations, batch)
             }
             for job in observations {
-                guard case .observation(let body) = job.work else { continue }
-                do {
-                    job.continuation.resume(returning: try await body(SQLiteSession(connection: connection)))
-                } catch {
-                    job.continuation.resume(throwing: error)
-                }
+                if case .observation(let body) = job.work { await runAlone(job, body) }
             }
             guard let first = batch.first else {
                 if observations.isEmpty { return }
                 continue
             }
             if case .exclusive(let body) = first.work {
-                do {
-                    first.continuation.resume(returning: try await body(SQLiteSession(connection: connection)))
-                } catch {
-                    first.continuation.resume(throwing: error)
-                }
+                await runAlone(first, body)
             } else {
                 await commit(batch)
             }
+        }
+    }
+
+    /// Runs a job outside the batches' transaction and answers its caller.
+    private func runAlone(_ job: Job, _ body: @Sendable (SQLiteSession) async throws -> any Sendable) async {
+        do {
+            job.continuation.resume(returning: try await body(SQLiteSession(connection: connection)))
+        } catch {
+            job.continuation.resume(throwing: error)
         }
     }
 
