@@ -41,6 +41,22 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(skip)
 
 
+# The server's request and code limits count in fixed windows (the minute or the hour since the
+# epoch). A test counting up to a limit must not straddle a window's end, where the count starts
+# afresh: it starts with this much of its window left, waiting for the next one if need be.
+WINDOW_MARGIN = {60: 20, 3600: 60}
+
+
+@pytest.fixture(autouse=True)
+def clear_of_window_end(request):
+    marker = request.node.get_closest_marker("fixed_window")
+    if marker:
+        length = marker.args[0]
+        left = length - time.time() % length
+        if left < WINDOW_MARGIN[length]:
+            time.sleep(left + 0.05)
+
+
 def postgres_database(workdir):
     """The URL of the database of `workdir`'s servers on COGNATE_COMPAT_POSTGRES_URL's server,
     created the first time."""

@@ -186,6 +186,7 @@ def test_get_verification_code_for_attributes_that_cannot_have_one(idp, signed_i
             idp.get_user_attribute_verification_code(AccessToken=tokens["AccessToken"], AttributeName=attribute)
 
 
+@pytest.mark.fixed_window(3600)
 def test_verification_code_limit_and_superseded_codes(server, idp, pool, signed_in):
     _, email, tokens = signed_in
     codes = []

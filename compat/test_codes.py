@@ -107,6 +107,7 @@ def test_unknown_user_with_prevent_user_existence_errors(idp, pool):
     assert details["CodeDeliveryDetails"]["DeliveryMedium"] == "EMAIL"
 
 
+@pytest.mark.fixed_window(3600)
 def test_resend_limit(server, idp, pool, app_client):
     username, email = new_user(idp, app_client)
     for _ in range(5):
@@ -175,6 +176,7 @@ def test_concurrent_wrong_codes_are_all_counted(server, idp, pool, app_client):
         confirm(idp, app_client, username, code)
 
 
+@pytest.mark.fixed_window(3600)
 def test_concurrent_resends_respect_the_limit(server, idp, pool, app_client):
     username, email = new_user(idp, app_client)
     outcomes = run_concurrently(server, 20, lambda c, _: c.resend_confirmation_code(

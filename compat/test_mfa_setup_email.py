@@ -2,6 +2,7 @@
 MFA_SETUP with the factors they can set up (MFAS_CAN_SETUP, e.g. ["SOFTWARE_TOKEN_MFA","EMAIL_OTP"])
 and may answer it with an address (ChallengeResponses EMAIL), as Amplify does; the code sent there
 (EMAIL_OTP) signs in, makes the address the user's, verified, and turns email MFA on. Driven with boto3."""
+import pytest
 import pyotp
 
 from helpers import (PASSWORD, admin_user, attributes_of, cognito_error, email_for, last_message, masked_email, messages,
@@ -170,6 +171,7 @@ def test_another_users_address(server, idp):
     assert password_auth(idp, client, shared)["ChallengeParameters"]["USER_ID_FOR_SRP"] == second
 
 
+@pytest.mark.fixed_window(3600)
 def test_one_password_sends_set_up_codes_to_five_addresses_an_hour(server, idp):
     """Each address has its hourly limit, and so has the user: one password cannot have codes
     sent to any number of addresses."""

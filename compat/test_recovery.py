@@ -191,6 +191,7 @@ def test_disabled_user_cannot_recover(server, idp, pool, app_client):
     assert not messages(server, pool["Id"], username=username, purpose="forgotPassword")
 
 
+@pytest.mark.fixed_window(3600)
 def test_forgot_password_request_limit(server, idp, pool, app_client):
     username, email, _ = confirmed_user(server, idp, pool, app_client)
     bystander, _, _ = confirmed_user(server, idp, pool, app_client)
@@ -425,6 +426,7 @@ def test_change_password_policy(server, idp, pool, app_client):
     assert_password(idp, app_client, username, PASSWORD)
 
 
+@pytest.mark.fixed_window(3600)
 def test_change_password_limit(server, idp, pool, app_client):
     username, _, _ = confirmed_user(server, idp, pool, app_client)
     tokens = sign_in(idp, app_client, username)

@@ -168,6 +168,7 @@ def test_deleting_the_address_kills_its_pending_code(server, idp, pool, app_clie
             idp.verify_user_attribute(AccessToken=tokens["AccessToken"], AttributeName="email", Code=code)
 
 
+@pytest.mark.fixed_window(3600)
 def test_wrong_guesses_stay_bounded_when_new_codes_are_requested(server, idp, pool, app_client):
     username, email, _ = confirmed_user(server, idp, pool, app_client)
     tokens = sign_in(idp, app_client, username)

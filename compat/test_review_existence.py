@@ -78,6 +78,7 @@ def test_a_used_reset_code_answers_expired_as_in_cognito(server, idp, pool, hidi
         == ("ExpiredCodeException", "Invalid code provided, please request a code again.")
 
 
+@pytest.mark.fixed_window(3600)
 def test_hiding_existing_users_too_is_a_pool_s_explicit_choice(server, idp):
     """The stricter answer (Cognate's own, off by default): with the pool tag
     cognate:HideExistingUsers=true, a confirmed user and a used code look like a wrong code, so
@@ -118,6 +119,7 @@ def test_resending_to_a_confirmed_user_answers_like_a_delivery(server, idp, pool
     assert len(server.outbox(pool["Id"])) == before  # nothing was sent
 
 
+@pytest.mark.fixed_window(3600)
 def test_hourly_code_limits_hold_for_unknown_names(idp, pool, hiding):
     real = unique()
     sign_up(idp, hiding, real)

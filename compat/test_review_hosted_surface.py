@@ -41,6 +41,7 @@ def limited_server():
         limited.stop()
 
 
+@pytest.mark.fixed_window(60)
 def test_hosted_sign_ups_count_against_the_callers_address(limited_server):
     idp = limited_server.client()
     pool, client = oauth_pool(idp)
@@ -58,6 +59,7 @@ def test_hosted_sign_ups_count_against_the_callers_address(limited_server):
     assert "Too many UserCreation requests" in answers[2].text
 
 
+@pytest.mark.fixed_window(60)
 def test_anonymous_page_views_store_nothing_and_stored_steps_are_limited_per_address(limited_server):
     idp = limited_server.client()
     pool, client = oauth_pool(idp)
@@ -162,6 +164,7 @@ def test_loopback_http_app_schemes_and_https_are_accepted(server, idp):
                                     DefaultRedirectURI="https://elsewhere.example/cb")
 
 
+@pytest.mark.fixed_window(60)
 def test_a_limited_caller_learns_nothing_of_a_password(limited_server):
     """A posted step is counted before its answer is judged: once the limit is reached, even
     the right password gets the limit's page, not a sign-in."""

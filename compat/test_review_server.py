@@ -257,6 +257,7 @@ def test_a_busy_port_says_so(server, tmp_path):
 
 # --- 8. limits per caller and per destination ---------------------------------------------------
 
+@pytest.mark.fixed_window(60)
 def test_sign_ups_are_limited_per_client_and_address(tmp_path):
     server = CognateServer(tmp_path, extra_args=["--rate-limit-user-creation", "3",
                                                  "--client-address-header", "X-Forwarded-For"]).start()
@@ -280,6 +281,7 @@ def test_sign_ups_are_limited_per_client_and_address(tmp_path):
         server.stop()
 
 
+@pytest.mark.fixed_window(60)
 def test_refused_requests_count_against_the_limit_as_successes_do(tmp_path):
     """An existence oracle cannot run at full speed: a sign-up refused for an existing name or a
     weak password, and a LEGACY ForgotPassword for a user who does not exist, count as much as
@@ -308,6 +310,7 @@ def test_refused_requests_count_against_the_limit_as_successes_do(tmp_path):
         server.stop()
 
 
+@pytest.mark.fixed_window(3600)
 def test_codes_to_one_address_are_limited_per_hour(server, idp, pool, app_client):
     target = f"{unique('inbox')}@example.com"
     accepted = 0
