@@ -174,6 +174,11 @@ struct UserReadCacheTests {
         #expect(!UserChanges.changesCachedUsers("INSERT INTO users (sub) VALUES (\(bind: "UPDATE users SET"))"))
         #expect(!UserChanges.changesCachedUsers("SELECT * FROM users u WHERE u.sub = \(bind: "x")"))
         #expect(UserChanges.changesCachedUsers("INSERT INTO user_mfa (pool_id) VALUES (\(bind: "p1"))"))
+        #expect(UserChanges.changesCachedUsers(
+            "WITH gone AS (SELECT 1) DELETE FROM app_clients WHERE client_id = \(bind: "c")"))
+        #expect(!UserChanges.changesCachedUsers("UPDATE user_pools SET name = \(bind: "n")"))
+        #expect(!UserChanges.changesCachedUsers("SELECT 1 FROM x WHERE y = 'UPDATE users'"))
+        #expect(!UserChanges.changesCachedUsers(""))
         let changes = UserChanges()
         changes.record(.user(poolId: "p1", sub: "a"))
         changes.record(.family(originJti: "j"))
