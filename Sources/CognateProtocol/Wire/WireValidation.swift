@@ -57,7 +57,8 @@ public struct WireValidator {
     ) {
         guard let report else { return }
         let length = Self.scalarCount(value)
-        let subject = sensitive ? "Value at '\(path)'" : "Value '\(value)' at '\(path)'"
+        // Worded only for a failure: every string member of every request is checked.
+        var subject: String { sensitive ? "Value at '\(path)'" : "Value '\(value)' at '\(path)'" }
         if let max, length > max {
             report.add("\(subject) failed to satisfy constraint: Member must have length less than or equal to \(max)")
         }

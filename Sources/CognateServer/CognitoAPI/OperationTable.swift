@@ -82,7 +82,7 @@ struct OperationTable: Sendable {
         let report = WireValidationReport()
         let input: Input
         do {
-            input = try WireCoding.makeDecoder(validating: report).decode(type, from: body.isEmpty ? Data("{}".utf8) : body)
+            input = try WireJSONDecoder.decode(type, from: body.isEmpty ? Data("{}".utf8) : body, report: report)
         } catch let error as DecodingError {
             throw WireFault.serialization(error)
         }

@@ -70,7 +70,7 @@ struct WireFault: Error, Sendable {
     private static func wireTypeName(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
-        case is Int.Type, is Double.Type: "a number"
+        case is any BinaryInteger.Type, is any BinaryFloatingPoint.Type: "a number"
         case is Bool.Type: "a boolean"
         case is Date.Type: "a timestamp (epoch seconds)"
         default:
