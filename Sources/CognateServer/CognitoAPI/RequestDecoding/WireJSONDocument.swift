@@ -44,6 +44,8 @@ struct WireJSONText {
     let range: Range<Int>
     /// Whether a backslash occurs in it (else its bytes are its text, once checked).
     let escaped: Bool
+    /// Whether all its bytes are printable ASCII (then they are its text as they are).
+    let printable: Bool
 }
 
 /// An object's members in document order, names as written.
@@ -61,6 +63,7 @@ final class WireJSONSource {
     func string(_ text: WireJSONText) throws -> String {
         try bytes.withUnsafeBufferPointer { all in
             let bytes = UnsafeBufferPointer(rebasing: all[text.range])
+            if text.printable { return String(decoding: bytes, as: UTF8.self) }
             guard text.escaped else {
                 guard !bytes.contains(where: { $0 < 0x20 }), let string = Self.utf8String(bytes) else {
                     throw WireJSON.notValidJSON()
@@ -299,15 +302,19 @@ private struct WireJSONParser {
         position += 1  // the opening quote
         let start = position
         var escaped = false
+        var printable = true
         while position < bytes.count {
             switch bytes[position] {
             case UInt8(ascii: "\""):
                 defer { position += 1 }
-                return WireJSONText(range: start..<position, escaped: escaped)
+                return WireJSONText(range: start..<position, escaped: escaped, printable: printable && !escaped)
             case UInt8(ascii: "\\"):
                 escaped = true
                 position += position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "u") ? 6 : 2
+            case 0x20..<0x7F:
+                position += 1
             default:
+                printable = false
                 position += 1
             }
         }
