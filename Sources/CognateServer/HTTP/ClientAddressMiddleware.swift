@@ -1,7 +1,8 @@
 import CognateCore
 import Hummingbird
 
-/// Sets the caller's address (``RequestOrigin/clientAddress``) and user agent for every route, so that every
+/// Opens every route's ``RequestScope``: the caller's address (``RequestOrigin/clientAddress``)
+/// and user agent, so that every
 /// use case a request reaches — the API, the hosted pages, the OAuth endpoints — applies the
 /// same per-address limits, blocked address ranges and risk signals.
 struct ClientAddressMiddleware: RouterMiddleware {
@@ -12,10 +13,8 @@ struct ClientAddressMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        try await RequestOrigin.$clientAddress.withValue(request.clientAddress(peer: context.remoteAddress, header: header)) {
-            try await RequestOrigin.$userAgent.withValue(request.headers[.userAgent]) {
-                try await next(request, context)
-            }
-        }
+        let scope = RequestScope(clientAddress: request.clientAddress(peer: context.remoteAddress, header: header),
+                                 userAgent: request.headers[.userAgent])
+        return try await RequestOrigin.$scope.withValue(scope) { try await next(request, context) }
     }
 }

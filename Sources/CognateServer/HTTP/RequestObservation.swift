@@ -3,25 +3,25 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// What a route tells the observation middleware about the request it answered: the request's
 /// id (made by the middleware), and — for the Cognito API — the operation and its outcome.
 /// A task-local box: the route writes, the middleware reads after the route returned.
-final class ObservedRequest: @unchecked Sendable {
+final class ObservedRequest: Sendable {
     @TaskLocal static var current: ObservedRequest?
 
     let id: String
-    private let lock = NSLock()
-    private var named: (operation: String, outcome: String, audited: Bool)?
+    private let named = Mutex<(operation: String, outcome: String, audited: Bool)?>(nil)
 
     init(id: String) { self.id = id }
 
     /// The API operation answered and how it ended; `audited`: the route wrote its own audit line.
     func name(operation: String, outcome: String, audited: Bool) {
-        lock.withLock { named = (operation, outcome, audited) }
+        named.withLock { $0 = (operation, outcome, audited) }
     }
 
-    var naming: (operation: String, outcome: String, audited: Bool)? { lock.withLock { named } }
+    var naming: (operation: String, outcome: String, audited: Bool)? { named.withLock { $0 } }
 }
 
 /// Every route's request id, metrics, access log line and audit line, in one place.
@@ -51,15 +51,13 @@ struct RequestObservation: RouterMiddleware {
     {
         let started = ContinuousClock.now
         let observed = ObservedRequest(id: requestIds.next())
-        let caller = VerifiedCaller()
-        let hostedStep = HostedStepReport()
+        // Opened by ClientAddressMiddleware, outside this one.
+        let scope = RequestOrigin.scope ?? RequestScope(clientAddress: nil, userAgent: nil)
+        let caller = scope.verifiedCaller
+        let hostedStep = scope.hostedStep
         var response: Response
         do {
-            response = try await ObservedRequest.$current.withValue(observed) {
-                try await RequestOrigin.$verifiedCaller.withValue(caller) {
-                    try await RequestOrigin.$hostedStep.withValue(hostedStep) { try await next(request, context) }
-                }
-            }
+            response = try await ObservedRequest.$current.withValue(observed) { try await next(request, context) }
         } catch let error as any HTTPResponseError {
             response = Response(status: error.status)
         } catch {
