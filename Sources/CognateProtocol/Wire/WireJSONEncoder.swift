@@ -26,19 +26,15 @@ final class JSONOutput {
     init() { bytes.reserveCapacity(512) }
 
     /// Writes one value: scalars directly, anything else through its `encode(to:)`.
+    ///
+    /// A string is told by its type alone, anything else by one conformance check
+    /// (``JSONScalar``): one dynamic cast per candidate type cost more than writing a value.
     func write<Value: Encodable>(_ value: Value, path: CodingPathNode) throws {
-        switch value {
-        case let string as String: writeString(string)
-        case let bool as Bool: writeRaw(bool ? "true" : "false")
-        case let integer as Int: writeRaw(String(integer))
-        case let double as Double: try writeNumber(double, path: path)
-        case let float as Float: try writeNumber(float, path: path)
-        case let integer as any BinaryInteger: writeRaw(String(describing: integer))
-        case let date as Date: try writeNumber(date.timeIntervalSince1970, path: path)
-        case let data as Data: writeString(data.base64EncodedString())
-        case let url as URL: writeString(url.absoluteString)
-        case let decimal as Decimal: writeRaw(decimal.description)
-        default:
+        if Value.self == String.self {
+            writeString(unsafeBitCast(value, to: String.self))
+        } else if let scalar = value as? any JSONScalar {
+            try scalar.write(to: self, path: path)
+        } else {
             let encoder = StreamingJSONEncoder(output: self, path: path)
             try value.encode(to: encoder)
             encoder.close()
@@ -331,6 +327,61 @@ private struct SingleValueStreamingContainer: SingleValueEncodingContainer {
         try encoder.output.write(value, path: encoder.path)
     }
 }
+
+/// A value written as one JSON scalar rather than through its `encode(to:)`.
+protocol JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) throws
+}
+
+extension String: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) { output.writeString(self) }
+}
+
+extension Bool: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) { output.writeRaw(self ? "true" : "false") }
+}
+
+extension Double: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) throws { try output.writeNumber(self, path: path) }
+}
+
+extension Float: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) throws { try output.writeNumber(self, path: path) }
+}
+
+extension Date: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) throws {
+        try output.writeNumber(timeIntervalSince1970, path: path)
+    }
+}
+
+extension Data: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) { output.writeString(base64EncodedString()) }
+}
+
+extension URL: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) { output.writeString(absoluteString) }
+}
+
+extension Decimal: JSONScalar {
+    func write(to output: JSONOutput, path: CodingPathNode) { output.writeRaw(description) }
+}
+
+/// Every integer type (`Int32` members, and any other a shape may use).
+extension JSONScalar where Self: BinaryInteger {
+    func write(to output: JSONOutput, path: CodingPathNode) { output.writeRaw(String(self)) }
+}
+
+extension Int: JSONScalar {}
+extension Int8: JSONScalar {}
+extension Int16: JSONScalar {}
+extension Int32: JSONScalar {}
+extension Int64: JSONScalar {}
+extension UInt: JSONScalar {}
+extension UInt8: JSONScalar {}
+extension UInt16: JSONScalar {}
+extension UInt32: JSONScalar {}
+extension UInt64: JSONScalar {}
 
 /// The coding key of an array element.
 private struct IndexKey: CodingKey {
