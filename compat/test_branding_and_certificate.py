@@ -63,6 +63,32 @@ def test_branding_lifecycle_and_its_errors(server, idp):
             UserPoolId=pool["Id"], ManagedLoginBrandingId=again["ManagedLoginBranding"]["ManagedLoginBrandingId"])
 
 
+def test_settings_nested_too_deep_are_refused_and_store_nothing(server, idp):
+    """Settings deeper than JSON coders go (the request itself is read up to 512 levels) were
+    refused with a 500 when the branding was stored; 64 levels are the bound."""
+    pool, client = oauth_pool(idp)
+
+    def nested(levels):
+        value = {"leaf": True}
+        for _ in range(levels - 1):
+            value = {"a": value}
+        return value
+
+    for levels in (65, 200, 500):
+        with cognito_error("InvalidParameterException", contains="64 levels"):
+            idp.create_managed_login_branding(UserPoolId=pool["Id"], ClientId=client["ClientId"], Settings=nested(levels))
+    with cognito_error("ResourceNotFoundException"):
+        idp.describe_managed_login_branding_by_client(UserPoolId=pool["Id"], ClientId=client["ClientId"])
+    created = idp.create_managed_login_branding(
+        UserPoolId=pool["Id"], ClientId=client["ClientId"], Settings=nested(64))["ManagedLoginBranding"]
+    assert created["Settings"] == nested(64)
+    with cognito_error("InvalidParameterException", contains="64 levels"):
+        idp.update_managed_login_branding(UserPoolId=pool["Id"], ManagedLoginBrandingId=created["ManagedLoginBrandingId"],
+                                          Settings={"list": [[[nested(62)]]]})
+    described = idp.describe_managed_login_branding(UserPoolId=pool["Id"], ManagedLoginBrandingId=created["ManagedLoginBrandingId"])
+    assert described["ManagedLoginBranding"]["Settings"] == nested(64)
+
+
 def test_the_hosted_page_wears_the_branding(server, idp):
     pool, client = oauth_pool(idp)
     idp.create_managed_login_branding(

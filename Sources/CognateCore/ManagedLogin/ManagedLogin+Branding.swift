@@ -5,6 +5,9 @@ extension ManagedLogin {
     /// At most this many assets per branding, each at most `maxAssetBytes`.
     static let maxAssets = 40
     static let maxAssetBytes = 2 * 1024 * 1024
+    /// Settings nest at most this deep (Cognito's documents nest five levels): deeper documents
+    /// would be refused when the branding is stored or answered, past JSON coders' depth limits.
+    static let maxSettingsDepth = 64
 
     /// CreateManagedLoginBranding: one branding per app client (ManagedLoginBrandingExistsException
     /// for a second); `UseCognitoProvidedValues` means the defaults and excludes settings and assets.
@@ -93,12 +96,24 @@ extension ManagedLogin {
         return branding
     }
 
+    /// Whether `value`'s arrays and objects nest at most `levels` deep (the value itself counts).
+    private static func nests(_ value: JSONValue, atMost levels: Int) -> Bool {
+        switch value {
+        case .array(let elements): levels > 0 && elements.allSatisfy { nests($0, atMost: levels - 1) }
+        case .object(let members): levels > 0 && members.values.allSatisfy { nests($0, atMost: levels - 1) }
+        default: true
+        }
+    }
+
     private static func checkBranding(useDefaults: Bool?, settings: JSONValue?, assets: [AssetType]?) throws {
         if useDefaults == true, settings != nil || assets != nil {
             throw CognitoError.invalidParameter("UseCognitoProvidedValues cannot be combined with Settings or Assets.")
         }
         if let settings, case .object = settings {} else if settings != nil {
             throw CognitoError.invalidParameter("Settings must be a JSON object.")
+        }
+        if let settings, !Self.nests(settings, atMost: maxSettingsDepth) {
+            throw CognitoError.invalidParameter("Settings may nest at most \(maxSettingsDepth) levels deep.")
         }
         guard let assets else { return }
         guard assets.count <= maxAssets else { throw CognitoError.invalidParameter("At most \(maxAssets) assets are allowed.") }
