@@ -40,22 +40,31 @@ final class MotoServer: @unchecked Sendable {
         self.process = process
     }
 
-    /// Starts moto, runs `body` with it, and stops it.
+    /// Starts moto, runs `body` with it, and stops it. A moto that exits while starting (its
+    /// port taken meanwhile by another test's server: ports are picked free, then bound) is
+    /// started again on another port, up to three times.
     static func with(_ body: (MotoServer) async throws -> Void) async throws {
         guard let executable else { throw AuthError.invalidState(missing) }
-        let port = try FreePort.pick()
-        let process = try SpawnedProcess.spawn([executable, "-H", "127.0.0.1", "-p", String(port)])
-        let moto = MotoServer(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, process: process)
-        defer { process.terminate() }
-        try await moto.waitUntilServing()
-        try await body(moto)
+        for attempt in 1...3 {
+            let port = try FreePort.pick()
+            let process = try SpawnedProcess.spawn([executable, "-H", "127.0.0.1", "-p", String(port)])
+            let moto = MotoServer(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, process: process)
+            defer { process.terminate() }
+            guard try await moto.waitUntilServing() else {
+                if attempt == 3 { throw AuthError.invalidState("moto_server exited three times while starting") }
+                continue
+            }
+            try await body(moto)
+            return
+        }
     }
 
-    private func waitUntilServing() async throws {
+    /// True once moto answers; false if its process exited first.
+    private func waitUntilServing() async throws -> Bool {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            if (try? await URLSession.shared.data(from: endpoint.appendingPathComponent("moto-api/"))) != nil { return }
-            guard process.isRunning else { break }
+            if (try? await URLSession.shared.data(from: endpoint.appendingPathComponent("moto-api/"))) != nil { return true }
+            guard process.isRunning else { return false }
             try await Task.sleep(for: .milliseconds(200))
         }
         throw AuthError.invalidState("moto_server did not start on \(endpoint)")
