@@ -51,13 +51,18 @@ struct RequestObservation: RouterMiddleware {
     {
         let started = ContinuousClock.now
         let observed = ObservedRequest(id: requestIds.next())
-        // Opened by ClientAddressMiddleware, outside this one.
-        let scope = RequestOrigin.scope ?? RequestScope(clientAddress: nil, userAgent: nil)
+        // Opened by ClientAddressMiddleware, outside this one; bound here if a router lacks it,
+        // so the reports read below are always the ones the use case writes.
+        let bound = RequestOrigin.scope
+        let scope = bound ?? RequestScope(clientAddress: nil, userAgent: nil)
         let caller = scope.verifiedCaller
         let hostedStep = scope.hostedStep
         var response: Response
         do {
-            response = try await ObservedRequest.$current.withValue(observed) { try await next(request, context) }
+            response = try await ObservedRequest.$current.withValue(observed) {
+                if bound != nil { return try await next(request, context) }
+                return try await RequestOrigin.$scope.withValue(scope) { try await next(request, context) }
+            }
         } catch let error as any HTTPResponseError {
             response = Response(status: error.status)
         } catch {

@@ -7,9 +7,13 @@ import Foundation
 ///
 /// Contract: the same values and the same `DecodingError`s (case, type and coding path) as
 /// Foundation's decoder for every body, so ``WireFault`` words a failure as before; the
-/// differential tests hold the two side by side. Two differences, neither observable through
-/// a shape: a map's keys come in document order (Foundation's come in hash order, so of two
-/// bad values in one map either may be reported), and `superDecoder` is the member's own.
+/// differential tests hold the two side by side. Differences: a map's keys come in document
+/// order (Foundation's come in hash order, so of two bad values in one map either may be
+/// reported); `superDecoder` is the member's own; zeros are read as RFC 8259 spells them
+/// (Foundation refuses some spellings of zero with an exponent, `0e5`, and reads a few
+/// underflowing numbers, `0.000…1e0` with hundreds of zeros, as zero); an `Int` written with a
+/// fraction or exponent beyond 2^53 is read through `Double`, not `Decimal` (no request member
+/// is such an `Int`); and bodies must be UTF-8.
 enum WireJSONDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, report: WireValidationReport?) throws
         -> Value
@@ -96,6 +100,11 @@ private enum WireRead {
     static func value<T: Decodable>(_ value: WireJSON, as type: T.Type, codingPath: @autoclosure () -> [any CodingKey],
                                     decoder: WireValueDecoder) throws -> T {
         let source = decoder.source
+        // Foundation names these types in a null's error (`Bool`'s as a type mismatch).
+        if case .null = value, T.self == Date.self || T.self == Data.self || T.self == URL.self {
+            throw DecodingError.valueNotFound(T.self, .init(
+                codingPath: codingPath(), debugDescription: "Cannot get value of type \(T.self) -- found null value instead"))
+        }
         if T.self == String.self { return try string(source, value, codingPath()) as! T }
         if T.self == Bool.self { return try bool(source, value, codingPath()) as! T }
         if T.self == Int32.self { return try integer(source, value, Int32.self, codingPath()) as! T }
@@ -126,6 +135,10 @@ private enum WireRead {
     }
 
     static func bool(_ source: WireJSONSource, _ value: WireJSON, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        if case .null = value {
+            throw DecodingError.typeMismatch(Bool.self, .init(
+                codingPath: codingPath(), debugDescription: "Expected to decode Bool but found null instead."))
+        }
         guard case .bool(let flag) = value else { throw mismatch(Bool.self, value, codingPath()) }
         return flag
     }

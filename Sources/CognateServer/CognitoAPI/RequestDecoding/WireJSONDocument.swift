@@ -11,11 +11,12 @@ import Foundation
 /// - a string is checked (UTF-8, escapes, no control characters) only when it is read: a
 ///   value when a member reads it, an object's names when the object is read as a structure
 ///   or map. Until then it ends at the first quote not escaped, where a backslash escapes the
-///   byte after it and `\u` the four after that;
+///   byte after it and `\u` the four after that (none of them a quote);
 /// - a number is any run of `0-9 . e E + -` that starts with a digit or `-`, checked against
 ///   RFC 8259's grammar only when a member reads it (``WireJSONNumber``);
 /// - of two members with one name, the first counts.
-/// Everything else throws `DecodingError.dataCorrupted` at the document's root.
+/// Everything else throws `DecodingError.dataCorrupted` at the document's root. Bodies are
+/// UTF-8, as every AWS SDK sends them: Foundation would also read UTF-16 and UTF-32 ones.
 enum WireJSON {
     case null
     case bool(Bool)
@@ -310,7 +311,16 @@ private struct WireJSONParser {
                 return WireJSONText(range: start..<position, escaped: escaped, printable: printable && !escaped)
             case UInt8(ascii: "\\"):
                 escaped = true
-                position += position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "u") ? 6 : 2
+                guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
+                    position += 2
+                    continue
+                }
+                // The four bytes of a `\u` escape: hex digits are checked when it is read, but
+                // none may be a quote.
+                guard position + 6 <= bytes.count,
+                      !bytes[(position + 2)..<(position + 6)].contains(UInt8(ascii: "\""))
+                else { throw WireJSON.notValidJSON() }
+                position += 6
             case 0x20..<0x7F:
                 position += 1
             default:
