@@ -252,7 +252,7 @@ private struct UnkeyedStreamingContainer: UnkeyedEncodingContainer {
     private mutating func next() -> CodingPathNode {
         encoder.beginMember(nil)
         defer { count += 1 }
-        return encoder.path.appending(IndexKey(count))
+        return encoder.path.appending(WireIndexKey(count))
     }
 
     mutating func encodeNil() throws {
@@ -383,11 +383,3 @@ extension UInt16: JSONScalar {}
 extension UInt32: JSONScalar {}
 extension UInt64: JSONScalar {}
 
-/// The coding key of an array element.
-private struct IndexKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "Index \(intValue ?? 0)" }
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { return nil }
-    init?(intValue: Int) { self.intValue = intValue }
-}

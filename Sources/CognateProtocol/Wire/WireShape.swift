@@ -53,6 +53,17 @@ public struct EmptyResponse: WireShape {
 /// shapes use it too).
 public enum WireNoKeys: CodingKey {}
 
+/// An array element's place in a coding path, named as Foundation's coders name it
+/// (`Index 0`; public: the server's request decoder uses it too).
+public struct WireIndexKey: CodingKey {
+    public let intValue: Int?
+    public var stringValue: String { "Index \(intValue ?? 0)" }
+
+    public init(_ index: Int) { intValue = index }
+    public init?(stringValue: String) { return nil }
+    public init?(intValue: Int) { self.intValue = intValue }
+}
+
 /// Whether an operation needs an AWS Signature V4 (IAM / admin credentials) or is authorized by
 /// what the request carries (client id, secret hash, session, access or refresh token).
 public enum OperationAuthorization: Sendable {

@@ -367,12 +367,3 @@ private struct WireUnkeyedContainer: UnkeyedDecodingContainer {
         return elements[currentIndex]
     }
 }
-/// An array element's place in a coding path, named as Foundation names it.
-private struct WireIndexKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "Index \(intValue ?? 0)" }
-
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { return nil }
-    init?(intValue: Int) { self.intValue = intValue }
-}

@@ -253,49 +253,45 @@ private struct WireJSONParser {
     }
 
     private mutating func object() throws -> WireJSON {
-        try enter()
         var object = WireJSONObject()
-        skipWhitespace()
-        if consume(UInt8(ascii: "}")) { depth -= 1; return .object(object) }
-        while true {
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw WireJSON.notValidJSON() }
-            object.names.append(try string())
-            skipWhitespace()
-            guard consume(UInt8(ascii: ":")) else { throw WireJSON.notValidJSON() }
-            object.values.append(try value())
-            skipWhitespace()
-            if consume(UInt8(ascii: "}")) { break }
-            guard consume(UInt8(ascii: ",")) else { throw WireJSON.notValidJSON() }
-            skipWhitespace()
-            if consume(UInt8(ascii: "}")) { break }
+        try nested(closedBy: UInt8(ascii: "}")) { parser in
+            parser.skipWhitespace()
+            guard parser.position < parser.bytes.count, parser.bytes[parser.position] == UInt8(ascii: "\"") else {
+                throw WireJSON.notValidJSON()
+            }
+            object.names.append(try parser.string())
+            parser.skipWhitespace()
+            guard parser.consume(UInt8(ascii: ":")) else { throw WireJSON.notValidJSON() }
+            object.values.append(try parser.value())
         }
-        depth -= 1
         return .object(object)
     }
 
     private mutating func array() throws -> WireJSON {
-        try enter()
         var elements: [WireJSON] = []
-        skipWhitespace()
-        if consume(UInt8(ascii: "]")) { depth -= 1; return .array(elements) }
-        while true {
-            elements.append(try value())
-            skipWhitespace()
-            if consume(UInt8(ascii: "]")) { break }
-            guard consume(UInt8(ascii: ",")) else { throw WireJSON.notValidJSON() }
-            skipWhitespace()
-            if consume(UInt8(ascii: "]")) { break }
-        }
-        depth -= 1
+        try nested(closedBy: UInt8(ascii: "]")) { parser in elements.append(try parser.value()) }
         return .array(elements)
     }
 
-    /// Steps into an array or object (its opening byte).
-    private mutating func enter() throws {
+    /// Steps into an array or object (at its opening byte) and reads its members or elements
+    /// with `readOne` up to `close`: separated by commas, a trailing comma allowed after the
+    /// last, none when empty.
+    private mutating func nested(closedBy close: UInt8, _ readOne: (inout WireJSONParser) throws -> Void) throws {
         depth += 1
         guard depth <= WireJSON.maximumDepth else { throw WireJSON.notValidJSON() }
         position += 1
+        skipWhitespace()
+        if !consume(close) {
+            while true {
+                try readOne(&self)
+                skipWhitespace()
+                if consume(close) { break }
+                guard consume(UInt8(ascii: ",")) else { throw WireJSON.notValidJSON() }
+                skipWhitespace()
+                if consume(close) { break }
+            }
+        }
+        depth -= 1
     }
 
     /// A string's extent: up to the first quote not escaped (checked when read).
