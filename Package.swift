@@ -187,7 +187,7 @@ let package = Package(
         .target(name: "CognateTestSupport", path: "Tests/CognateTestSupport"),
         .testTarget(
             name: "CognateProtocolTests",
-            dependencies: ["CognateProtocol", .product(name: "BigInt", package: "BigInt")]
+            dependencies: ["CognateProtocol", "CognateIdentityProtocol", .product(name: "BigInt", package: "BigInt")]
         ),
         .testTarget(
             name: "CognateCoreTests",

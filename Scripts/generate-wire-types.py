@@ -258,6 +258,58 @@ class Generator:
         # Nested structures validate themselves while decoding.
         return lines
 
+    # Writers -------------------------------------------------------------------------------
+
+    def write_value(self, shape_name, value_expr, depth=0):
+        """(Swift statement writing `value_expr` of shape `shape_name` into `output`, whether it throws)."""
+        s = self.shapes[shape_name]
+        t = s["type"]
+        if t == "string":
+            return f"output.writeString({value_expr}.rawValue)" if "enum" in s else f"output.writeString({value_expr})", False
+        if t in ("integer", "long"):
+            return f"output.writeInteger({value_expr})", False
+        if t == "boolean":
+            return f"output.writeBool({value_expr})", False
+        if t == "timestamp":
+            return f"try output.writeDate({value_expr})", True
+        if t == "blob":
+            return f"output.writeData({value_expr})", False
+        if t in ("list", "map"):
+            inner_shape = s["member"]["shape"] if t == "list" else s["value"]["shape"]
+            if t == "map" and self.swift_type(s["key"]["shape"]) != "String":
+                raise ValueError(f"map {shape_name}: keys other than strings are not written")
+            inner, throws = self.write_value(inner_shape, f"e{depth}", depth + 1)
+            call = "writeArray" if t == "list" else "writeMap"
+            return f"{'try ' if throws else ''}output.{call}({value_expr}) {{ e{depth} in {inner} }}", throws
+        if t == "structure":
+            if s.get("document"):
+                return f"try output.writeEncodable({value_expr})", True
+            return f"try {value_expr}.writeJSON(to: output)", True
+        raise ValueError(f"unknown type {t} for {shape_name}")
+
+    def emit_writer(self, props):
+        """`writeJSON(to:)`: the members in declaration order, nil ones left out, as the
+        synthesized `encode(to:)` writes them."""
+        out = ["    public func writeJSON(to output: JSONOutput) throws {"]
+        if not props:
+            out += ["        output.beginObject()", "        output.endObject()", "    }"]
+            return out
+        out += ["        var first = true", "        output.beginObject()"]
+        for mname, p, _, opt, sh in props:
+            key = f'#""{mname}":"#'
+            if opt:
+                statement, _ = self.write_value(sh, "value")
+                out.append(f"        if let value = {p} {{")
+                out.append(f"            output.member({key}, first: &first)")
+                out.append(f"            {statement}")
+                out.append("        }")
+            else:
+                statement, _ = self.write_value(sh, p)
+                out.append(f"        output.member({key}, first: &first)")
+                out.append(f"        {statement}")
+        out += ["        output.endObject()", "    }"]
+        return out
+
     # Emitters ------------------------------------------------------------------------------
 
     def emit_enum(self, name):
@@ -349,6 +401,8 @@ class Generator:
         else:
             out.append("        _ = try decoder.container(keyedBy: WireNoKeys.self)")
         out.append("    }")
+        out.append("")
+        out += self.emit_writer(props)
         out.append("}")
         return "\n".join(out)
 
@@ -379,6 +433,13 @@ class Generator:
             errs = [e["shape"] for e in ops[name].get("errors", [])]
             out.append(f"        {swift_string_literal(name)}: [" + ", ".join(
                 f".{lower_camel(e[:-len('Exception')] if e.endswith('Exception') else e)}" for e in errs) + "],")
+        out.append("    ]")
+        out.append("")
+        out.append("    /// Every structure of the model (the writers' tests go through all of them).")
+        out.append("    public static let shapeTypes: [any WireShape.Type] = [")
+        for name in sorted(n for n, sh in self.shapes.items()
+                           if sh["type"] == "structure" and not sh.get("exception") and not sh.get("document")):
+            out.append(f"        {name}.self,")
         out.append("    ]")
         out.append("}")
         return "\n".join(out)

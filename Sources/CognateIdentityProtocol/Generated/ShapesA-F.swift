@@ -37,6 +37,24 @@ public struct CognitoIdentityProvider: WireShape {
         }
         self.serverSideTokenCheck = try container.decodeIfPresent(Bool.self, forKey: .serverSideTokenCheck)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = providerName {
+            output.member(#""ProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = serverSideTokenCheck {
+            output.member(#""ServerSideTokenCheck":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateIdentityPoolInput: WireShape {
@@ -136,6 +154,44 @@ public struct CreateIdentityPoolInput: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolName":"#, first: &first)
+        output.writeString(identityPoolName)
+        output.member(#""AllowUnauthenticatedIdentities":"#, first: &first)
+        output.writeBool(allowUnauthenticatedIdentities)
+        if let value = allowClassicFlow {
+            output.member(#""AllowClassicFlow":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = supportedLoginProviders {
+            output.member(#""SupportedLoginProviders":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = developerProviderName {
+            output.member(#""DeveloperProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = openIdConnectProviderARNs {
+            output.member(#""OpenIdConnectProviderARNs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = cognitoIdentityProviders {
+            output.member(#""CognitoIdentityProviders":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = samlProviderARNs {
+            output.member(#""SamlProviderARNs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = identityPoolTags {
+            output.member(#""IdentityPoolTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct Credentials: WireShape {
@@ -166,6 +222,28 @@ public struct Credentials: WireShape {
         self.secretKey = try container.decodeIfPresent(String.self, forKey: .secretKey)
         self.sessionToken = try container.decodeIfPresent(String.self, forKey: .sessionToken)
         self.expiration = try container.decodeIfPresent(Date.self, forKey: .expiration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accessKeyId {
+            output.member(#""AccessKeyId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = secretKey {
+            output.member(#""SecretKey":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = sessionToken {
+            output.member(#""SessionToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = expiration {
+            output.member(#""Expiration":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
     }
 }
 
@@ -198,6 +276,14 @@ public struct DeleteIdentitiesInput: WireShape {
             self.identityIdsToDelete = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityIdsToDelete":"#, first: &first)
+        output.writeArray(identityIdsToDelete) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct DeleteIdentitiesResponse: WireShape {
@@ -221,6 +307,16 @@ public struct DeleteIdentitiesResponse: WireShape {
             let memberPath = validator.path("unprocessedIdentityIds")
             validator.checkCount(value.count, of: value, at: memberPath, max: 60)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = unprocessedIdentityIds {
+            output.member(#""UnprocessedIdentityIds":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
     }
 }
 
@@ -249,6 +345,14 @@ public struct DeleteIdentityPoolInput: WireShape {
             self.identityPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.endObject()
+    }
 }
 
 public struct DescribeIdentityInput: WireShape {
@@ -276,6 +380,14 @@ public struct DescribeIdentityInput: WireShape {
             self.identityId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityId":"#, first: &first)
+        output.writeString(identityId)
+        output.endObject()
+    }
 }
 
 public struct DescribeIdentityPoolInput: WireShape {
@@ -302,5 +414,13 @@ public struct DescribeIdentityPoolInput: WireShape {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.endObject()
     }
 }

@@ -49,6 +49,22 @@ public struct GetCredentialsForIdentityInput: WireShape {
             validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityId":"#, first: &first)
+        output.writeString(identityId)
+        if let value = logins {
+            output.member(#""Logins":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = customRoleArn {
+            output.member(#""CustomRoleArn":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetCredentialsForIdentityResponse: WireShape {
@@ -76,6 +92,20 @@ public struct GetCredentialsForIdentityResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.credentials = try container.decodeIfPresent(Credentials.self, forKey: .credentials)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = credentials {
+            output.member(#""Credentials":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -125,6 +155,22 @@ public struct GetIdInput: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accountId {
+            output.member(#""AccountId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        if let value = logins {
+            output.member(#""Logins":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GetIdResponse: WireShape {
@@ -148,6 +194,16 @@ public struct GetIdResponse: WireShape {
             let memberPath = validator.path("identityId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -175,6 +231,14 @@ public struct GetIdentityPoolRolesInput: WireShape {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.endObject()
     }
 }
 
@@ -224,6 +288,24 @@ public struct GetIdentityPoolRolesResponse: WireShape {
                 validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
             }
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityPoolId {
+            output.member(#""IdentityPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = roles {
+            output.member(#""Roles":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = roleMappings {
+            output.member(#""RoleMappings":"#, first: &first)
+            try output.writeMap(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
     }
 }
 
@@ -297,6 +379,28 @@ public struct GetOpenIdTokenForDeveloperIdentityInput: WireShape {
             validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""Logins":"#, first: &first)
+        output.writeMap(logins) { e0 in output.writeString(e0) }
+        if let value = principalTags {
+            output.member(#""PrincipalTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = tokenDuration {
+            output.member(#""TokenDuration":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetOpenIdTokenForDeveloperIdentityResponse: WireShape {
@@ -324,6 +428,20 @@ public struct GetOpenIdTokenForDeveloperIdentityResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.token = try container.decodeIfPresent(String.self, forKey: .token)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = token {
+            output.member(#""Token":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -365,6 +483,18 @@ public struct GetOpenIdTokenInput: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityId":"#, first: &first)
+        output.writeString(identityId)
+        if let value = logins {
+            output.member(#""Logins":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GetOpenIdTokenResponse: WireShape {
@@ -392,6 +522,20 @@ public struct GetOpenIdTokenResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.token = try container.decodeIfPresent(String.self, forKey: .token)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = token {
+            output.member(#""Token":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -430,6 +574,16 @@ public struct GetPrincipalTagAttributeMapInput: WireShape {
             try validator.missing(.identityProviderName, in: container, path: validator.path("identityProviderName"))
             self.identityProviderName = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.member(#""IdentityProviderName":"#, first: &first)
+        output.writeString(identityProviderName)
+        output.endObject()
     }
 }
 
@@ -480,6 +634,28 @@ public struct GetPrincipalTagAttributeMapResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityPoolId {
+            output.member(#""IdentityPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = identityProviderName {
+            output.member(#""IdentityProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = useDefaults {
+            output.member(#""UseDefaults":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = principalTags {
+            output.member(#""PrincipalTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct IdentityDescription: WireShape {
@@ -522,6 +698,28 @@ public struct IdentityDescription: WireShape {
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = logins {
+            output.member(#""Logins":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
     }
 }
 
@@ -633,6 +831,46 @@ public struct IdentityPool: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.member(#""IdentityPoolName":"#, first: &first)
+        output.writeString(identityPoolName)
+        output.member(#""AllowUnauthenticatedIdentities":"#, first: &first)
+        output.writeBool(allowUnauthenticatedIdentities)
+        if let value = allowClassicFlow {
+            output.member(#""AllowClassicFlow":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = supportedLoginProviders {
+            output.member(#""SupportedLoginProviders":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = developerProviderName {
+            output.member(#""DeveloperProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = openIdConnectProviderARNs {
+            output.member(#""OpenIdConnectProviderARNs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = cognitoIdentityProviders {
+            output.member(#""CognitoIdentityProviders":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = samlProviderARNs {
+            output.member(#""SamlProviderARNs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = identityPoolTags {
+            output.member(#""IdentityPoolTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct IdentityPoolShortDescription: WireShape {
@@ -664,6 +902,20 @@ public struct IdentityPoolShortDescription: WireShape {
             let memberPath = validator.path("identityPoolName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityPoolId {
+            output.member(#""IdentityPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = identityPoolName {
+            output.member(#""IdentityPoolName":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -715,6 +967,24 @@ public struct ListIdentitiesInput: WireShape {
         }
         self.hideDisabled = try container.decodeIfPresent(Bool.self, forKey: .hideDisabled)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.member(#""MaxResults":"#, first: &first)
+        output.writeInteger(maxResults)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = hideDisabled {
+            output.member(#""HideDisabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListIdentitiesResponse: WireShape {
@@ -751,6 +1021,24 @@ public struct ListIdentitiesResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityPoolId {
+            output.member(#""IdentityPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = identities {
+            output.member(#""Identities":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListIdentityPoolsInput: WireShape {
@@ -786,6 +1074,18 @@ public struct ListIdentityPoolsInput: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""MaxResults":"#, first: &first)
+        output.writeInteger(maxResults)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListIdentityPoolsResponse: WireShape {
@@ -814,6 +1114,20 @@ public struct ListIdentityPoolsResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityPools {
+            output.member(#""IdentityPools":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListTagsForResourceInput: WireShape {
@@ -840,6 +1154,14 @@ public struct ListTagsForResourceInput: WireShape {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
             self.resourceArn = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceArn":"#, first: &first)
+        output.writeString(resourceArn)
+        output.endObject()
     }
 }
 
@@ -868,6 +1190,16 @@ public struct ListTagsForResourceResponse: WireShape {
                 validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
             }
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = tags {
+            output.member(#""Tags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
     }
 }
 
@@ -928,6 +1260,30 @@ public struct LookupDeveloperIdentityInput: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = developerUserIdentifier {
+            output.member(#""DeveloperUserIdentifier":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct LookupDeveloperIdentityResponse: WireShape {
@@ -970,6 +1326,24 @@ public struct LookupDeveloperIdentityResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = developerUserIdentifierList {
+            output.member(#""DeveloperUserIdentifierList":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1031,6 +1405,20 @@ public struct MappingRule: WireShape {
             self.roleARN = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Claim":"#, first: &first)
+        output.writeString(claim)
+        output.member(#""MatchType":"#, first: &first)
+        output.writeString(matchType.rawValue)
+        output.member(#""Value":"#, first: &first)
+        output.writeString(value)
+        output.member(#""RoleARN":"#, first: &first)
+        output.writeString(roleARN)
+        output.endObject()
+    }
 }
 
 public struct MergeDeveloperIdentitiesInput: WireShape {
@@ -1091,6 +1479,20 @@ public struct MergeDeveloperIdentitiesInput: WireShape {
             self.identityPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""SourceUserIdentifier":"#, first: &first)
+        output.writeString(sourceUserIdentifier)
+        output.member(#""DestinationUserIdentifier":"#, first: &first)
+        output.writeString(destinationUserIdentifier)
+        output.member(#""DeveloperProviderName":"#, first: &first)
+        output.writeString(developerProviderName)
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.endObject()
+    }
 }
 
 public struct MergeDeveloperIdentitiesResponse: WireShape {
@@ -1114,6 +1516,16 @@ public struct MergeDeveloperIdentitiesResponse: WireShape {
             let memberPath = validator.path("identityId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1154,6 +1566,22 @@ public struct RoleMapping: WireShape {
         }
         self.rulesConfiguration = try container.decodeIfPresent(RulesConfigurationType.self, forKey: .rulesConfiguration)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Type":"#, first: &first)
+        output.writeString(type.rawValue)
+        if let value = ambiguousRoleResolution {
+            output.member(#""AmbiguousRoleResolution":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = rulesConfiguration {
+            output.member(#""RulesConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct RulesConfigurationType: WireShape {
@@ -1180,5 +1608,13 @@ public struct RulesConfigurationType: WireShape {
             try validator.missing(.rules, in: container, path: validator.path("rules"))
             self.rules = []
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Rules":"#, first: &first)
+        try output.writeArray(rules) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
     }
 }

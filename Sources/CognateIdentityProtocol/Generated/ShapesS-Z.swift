@@ -56,6 +56,20 @@ public struct SetIdentityPoolRolesInput: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.member(#""Roles":"#, first: &first)
+        output.writeMap(roles) { e0 in output.writeString(e0) }
+        if let value = roleMappings {
+            output.member(#""RoleMappings":"#, first: &first)
+            try output.writeMap(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct SetPrincipalTagAttributeMapInput: WireShape {
@@ -111,6 +125,24 @@ public struct SetPrincipalTagAttributeMapInput: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.member(#""IdentityProviderName":"#, first: &first)
+        output.writeString(identityProviderName)
+        if let value = useDefaults {
+            output.member(#""UseDefaults":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = principalTags {
+            output.member(#""PrincipalTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct SetPrincipalTagAttributeMapResponse: WireShape {
@@ -160,6 +192,28 @@ public struct SetPrincipalTagAttributeMapResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityPoolId {
+            output.member(#""IdentityPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = identityProviderName {
+            output.member(#""IdentityProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = useDefaults {
+            output.member(#""UseDefaults":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = principalTags {
+            output.member(#""PrincipalTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct TagResourceInput: WireShape {
@@ -202,6 +256,16 @@ public struct TagResourceInput: WireShape {
             self.tags = [:]
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceArn":"#, first: &first)
+        output.writeString(resourceArn)
+        output.member(#""Tags":"#, first: &first)
+        output.writeMap(tags) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct TagResourceResponse: WireShape {
@@ -212,6 +276,11 @@ public struct TagResourceResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -273,6 +342,20 @@ public struct UnlinkDeveloperIdentityInput: WireShape {
             self.developerUserIdentifier = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityId":"#, first: &first)
+        output.writeString(identityId)
+        output.member(#""IdentityPoolId":"#, first: &first)
+        output.writeString(identityPoolId)
+        output.member(#""DeveloperProviderName":"#, first: &first)
+        output.writeString(developerProviderName)
+        output.member(#""DeveloperUserIdentifier":"#, first: &first)
+        output.writeString(developerUserIdentifier)
+        output.endObject()
+    }
 }
 
 public struct UnlinkIdentityInput: WireShape {
@@ -330,6 +413,18 @@ public struct UnlinkIdentityInput: WireShape {
             self.loginsToRemove = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityId":"#, first: &first)
+        output.writeString(identityId)
+        output.member(#""Logins":"#, first: &first)
+        output.writeMap(logins) { e0 in output.writeString(e0) }
+        output.member(#""LoginsToRemove":"#, first: &first)
+        output.writeArray(loginsToRemove) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct UnprocessedIdentityId: WireShape {
@@ -361,6 +456,20 @@ public struct UnprocessedIdentityId: WireShape {
             let memberPath = validator.path("errorCode")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = identityId {
+            output.member(#""IdentityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = errorCode {
+            output.member(#""ErrorCode":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -403,6 +512,16 @@ public struct UntagResourceInput: WireShape {
             self.tagKeys = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceArn":"#, first: &first)
+        output.writeString(resourceArn)
+        output.member(#""TagKeys":"#, first: &first)
+        output.writeArray(tagKeys) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct UntagResourceResponse: WireShape {
@@ -413,5 +532,10 @@ public struct UntagResourceResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }

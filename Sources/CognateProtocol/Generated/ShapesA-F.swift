@@ -24,6 +24,16 @@ public struct AccountRecoverySettingType: WireShape {
             validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 2)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = recoveryMechanisms {
+            output.member(#""RecoveryMechanisms":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AccountTakeoverActionType: WireShape {
@@ -60,6 +70,16 @@ public struct AccountTakeoverActionType: WireShape {
             self.eventAction = AccountTakeoverEventActionType(rawValue: "")
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Notify":"#, first: &first)
+        output.writeBool(notify)
+        output.member(#""EventAction":"#, first: &first)
+        output.writeString(eventAction.rawValue)
+        output.endObject()
+    }
 }
 
 public struct AccountTakeoverActionsType: WireShape {
@@ -86,6 +106,24 @@ public struct AccountTakeoverActionsType: WireShape {
         self.lowAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .lowAction)
         self.mediumAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .mediumAction)
         self.highAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .highAction)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = lowAction {
+            output.member(#""LowAction":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = mediumAction {
+            output.member(#""MediumAction":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = highAction {
+            output.member(#""HighAction":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -116,6 +154,18 @@ public struct AccountTakeoverRiskConfigurationType: WireShape {
             self.actions = AccountTakeoverActionsType.wirePlaceholder
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = notifyConfiguration {
+            output.member(#""NotifyConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.member(#""Actions":"#, first: &first)
+        try actions.writeJSON(to: output)
+        output.endObject()
+    }
 }
 
 public struct AcrLevelConfigType: WireShape {
@@ -142,6 +192,14 @@ public struct AcrLevelConfigType: WireShape {
             try validator.missing(.acrValue, in: container, path: validator.path("acrValue"))
             self.acrValue = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AcrValue":"#, first: &first)
+        output.writeString(acrValue)
+        output.endObject()
     }
 }
 
@@ -181,6 +239,16 @@ public struct AddCustomAttributesRequest: WireShape {
             self.customAttributes = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CustomAttributes":"#, first: &first)
+        try output.writeArray(customAttributes) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
+    }
 }
 
 public struct AddCustomAttributesResponse: WireShape {
@@ -191,6 +259,11 @@ public struct AddCustomAttributesResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -238,6 +311,20 @@ public struct AddUserPoolClientSecretRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = clientSecret {
+            output.member(#""ClientSecret":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AddUserPoolClientSecretResponse: WireShape {
@@ -256,6 +343,16 @@ public struct AddUserPoolClientSecretResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.clientSecretDescriptor = try container.decodeIfPresent(ClientSecretDescriptorType.self, forKey: .clientSecretDescriptor)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = clientSecretDescriptor {
+            output.member(#""ClientSecretDescriptor":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -305,6 +402,18 @@ public struct AdminAddUserToGroupRequest: WireShape {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
             self.groupName = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""GroupName":"#, first: &first)
+        output.writeString(groupName)
+        output.endObject()
     }
 }
 
@@ -356,6 +465,20 @@ public struct AdminConfirmSignUpRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminConfirmSignUpResponse: WireShape {
@@ -366,6 +489,11 @@ public struct AdminConfirmSignUpResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -398,6 +526,24 @@ public struct AdminCreateUserConfigType: WireShape {
             validator.checkNumber(value, at: memberPath, min: 0, max: 365)
         }
         self.inviteMessageTemplate = try container.decodeIfPresent(MessageTemplateType.self, forKey: .inviteMessageTemplate)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = allowAdminCreateUserOnly {
+            output.member(#""AllowAdminCreateUserOnly":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = unusedAccountValidityDays {
+            output.member(#""UnusedAccountValidityDays":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = inviteMessageTemplate {
+            output.member(#""InviteMessageTemplate":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -488,6 +634,44 @@ public struct AdminCreateUserRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = userAttributes {
+            output.member(#""UserAttributes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = validationData {
+            output.member(#""ValidationData":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = temporaryPassword {
+            output.member(#""TemporaryPassword":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = forceAliasCreation {
+            output.member(#""ForceAliasCreation":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = messageAction {
+            output.member(#""MessageAction":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = desiredDeliveryMediums {
+            output.member(#""DesiredDeliveryMediums":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminCreateUserResponse: WireShape {
@@ -506,6 +690,16 @@ public struct AdminCreateUserResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.user = try container.decodeIfPresent(UserType.self, forKey: .user)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = user {
+            output.member(#""User":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -545,6 +739,16 @@ public struct AdminDeleteSoftwareTokenRequest: WireShape {
             self.username = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
+    }
 }
 
 public struct AdminDeleteSoftwareTokenResponse: WireShape {
@@ -555,6 +759,11 @@ public struct AdminDeleteSoftwareTokenResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -608,6 +817,18 @@ public struct AdminDeleteUserAttributesRequest: WireShape {
             self.userAttributeNames = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""UserAttributeNames":"#, first: &first)
+        output.writeArray(userAttributeNames) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct AdminDeleteUserAttributesResponse: WireShape {
@@ -618,6 +839,11 @@ public struct AdminDeleteUserAttributesResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -657,6 +883,16 @@ public struct AdminDeleteUserRequest: WireShape {
             self.username = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
+    }
 }
 
 public struct AdminDisableProviderForUserRequest: WireShape {
@@ -693,6 +929,16 @@ public struct AdminDisableProviderForUserRequest: WireShape {
             self.user = ProviderUserIdentifierType.wirePlaceholder
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""User":"#, first: &first)
+        try user.writeJSON(to: output)
+        output.endObject()
+    }
 }
 
 public struct AdminDisableProviderForUserResponse: WireShape {
@@ -703,6 +949,11 @@ public struct AdminDisableProviderForUserResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -742,6 +993,16 @@ public struct AdminDisableUserRequest: WireShape {
             self.username = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
+    }
 }
 
 public struct AdminDisableUserResponse: WireShape {
@@ -752,6 +1013,11 @@ public struct AdminDisableUserResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -791,6 +1057,16 @@ public struct AdminEnableUserRequest: WireShape {
             self.username = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
+    }
 }
 
 public struct AdminEnableUserResponse: WireShape {
@@ -801,6 +1077,11 @@ public struct AdminEnableUserResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -851,6 +1132,18 @@ public struct AdminForgetDeviceRequest: WireShape {
             self.deviceKey = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""DeviceKey":"#, first: &first)
+        output.writeString(deviceKey)
+        output.endObject()
+    }
 }
 
 public struct AdminGetDeviceRequest: WireShape {
@@ -900,6 +1193,18 @@ public struct AdminGetDeviceRequest: WireShape {
             self.username = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""DeviceKey":"#, first: &first)
+        output.writeString(deviceKey)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
+    }
 }
 
 public struct AdminGetDeviceResponse: WireShape {
@@ -924,6 +1229,14 @@ public struct AdminGetDeviceResponse: WireShape {
             try validator.missing(.device, in: container, path: validator.path("device"))
             self.device = DeviceType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Device":"#, first: &first)
+        try device.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -962,6 +1275,16 @@ public struct AdminGetUserAuthFactorsRequest: WireShape {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
     }
 }
 
@@ -1021,6 +1344,26 @@ public struct AdminGetUserAuthFactorsResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = preferredMfaSetting {
+            output.member(#""PreferredMfaSetting":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userMFASettingList {
+            output.member(#""UserMFASettingList":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = configuredUserAuthFactors {
+            output.member(#""ConfiguredUserAuthFactors":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminGetUserRequest: WireShape {
@@ -1058,6 +1401,16 @@ public struct AdminGetUserRequest: WireShape {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
     }
 }
 
@@ -1132,6 +1485,46 @@ public struct AdminGetUserResponse: WireShape {
                 validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
             }
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = userAttributes {
+            output.member(#""UserAttributes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = userCreateDate {
+            output.member(#""UserCreateDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = userLastModifiedDate {
+            output.member(#""UserLastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = enabled {
+            output.member(#""Enabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = userStatus {
+            output.member(#""UserStatus":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = mfaOptions {
+            output.member(#""MFAOptions":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = preferredMfaSetting {
+            output.member(#""PreferredMfaSetting":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userMFASettingList {
+            output.member(#""UserMFASettingList":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
     }
 }
 
@@ -1222,6 +1615,38 @@ public struct AdminInitiateAuthRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""AuthFlow":"#, first: &first)
+        output.writeString(authFlow.rawValue)
+        if let value = authParameters {
+            output.member(#""AuthParameters":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = contextData {
+            output.member(#""ContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminInitiateAuthResponse: WireShape {
@@ -1281,6 +1706,32 @@ public struct AdminInitiateAuthResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = challengeName {
+            output.member(#""ChallengeName":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = challengeParameters {
+            output.member(#""ChallengeParameters":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = authenticationResult {
+            output.member(#""AuthenticationResult":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = availableChallenges {
+            output.member(#""AvailableChallenges":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminLinkProviderForUserRequest: WireShape {
@@ -1326,6 +1777,18 @@ public struct AdminLinkProviderForUserRequest: WireShape {
             self.sourceUser = ProviderUserIdentifierType.wirePlaceholder
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""DestinationUser":"#, first: &first)
+        try destinationUser.writeJSON(to: output)
+        output.member(#""SourceUser":"#, first: &first)
+        try sourceUser.writeJSON(to: output)
+        output.endObject()
+    }
 }
 
 public struct AdminLinkProviderForUserResponse: WireShape {
@@ -1336,6 +1799,11 @@ public struct AdminLinkProviderForUserResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -1391,6 +1859,24 @@ public struct AdminListDevicesRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = limit {
+            output.member(#""Limit":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminListDevicesResponse: WireShape {
@@ -1418,6 +1904,20 @@ public struct AdminListDevicesResponse: WireShape {
             let memberPath = validator.path("paginationToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = devices {
+            output.member(#""Devices":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1473,6 +1973,24 @@ public struct AdminListGroupsForUserRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = limit {
+            output.member(#""Limit":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminListGroupsForUserResponse: WireShape {
@@ -1500,6 +2018,20 @@ public struct AdminListGroupsForUserResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = groups {
+            output.member(#""Groups":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1555,6 +2087,24 @@ public struct AdminListUserAuthEventsRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminListUserAuthEventsResponse: WireShape {
@@ -1582,6 +2132,20 @@ public struct AdminListUserAuthEventsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = authEvents {
+            output.member(#""AuthEvents":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1629,6 +2193,20 @@ public struct AdminListUserSessionsRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminListUserSessionsResponse: WireShape {
@@ -1660,6 +2238,20 @@ public struct AdminListUserSessionsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = sessions {
+            output.member(#""Sessions":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1709,6 +2301,18 @@ public struct AdminRemoveUserFromGroupRequest: WireShape {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
             self.groupName = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""GroupName":"#, first: &first)
+        output.writeString(groupName)
+        output.endObject()
     }
 }
 
@@ -1760,6 +2364,20 @@ public struct AdminResetUserPasswordRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminResetUserPasswordResponse: WireShape {
@@ -1770,6 +2388,11 @@ public struct AdminResetUserPasswordResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -1860,6 +2483,38 @@ public struct AdminRespondToAuthChallengeRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""ChallengeName":"#, first: &first)
+        output.writeString(challengeName.rawValue)
+        if let value = challengeResponses {
+            output.member(#""ChallengeResponses":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = contextData {
+            output.member(#""ContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminRespondToAuthChallengeResponse: WireShape {
@@ -1919,6 +2574,32 @@ public struct AdminRespondToAuthChallengeResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = challengeName {
+            output.member(#""ChallengeName":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = challengeParameters {
+            output.member(#""ChallengeParameters":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = authenticationResult {
+            output.member(#""AuthenticationResult":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = availableChallenges {
+            output.member(#""AvailableChallenges":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminRevokeUserSessionRequest: WireShape {
@@ -1976,6 +2657,22 @@ public struct AdminRevokeUserSessionRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""SessionId":"#, first: &first)
+        output.writeString(sessionId)
+        if let value = revokeAssociatedSessions {
+            output.member(#""RevokeAssociatedSessions":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminRevokeUserSessionResponse: WireShape {
@@ -1986,6 +2683,11 @@ public struct AdminRevokeUserSessionResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2041,6 +2743,32 @@ public struct AdminSetUserMFAPreferenceRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = smsMfaSettings {
+            output.member(#""SMSMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = softwareTokenMfaSettings {
+            output.member(#""SoftwareTokenMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = emailMfaSettings {
+            output.member(#""EmailMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = webAuthnMfaSettings {
+            output.member(#""WebAuthnMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct AdminSetUserMFAPreferenceResponse: WireShape {
@@ -2051,6 +2779,11 @@ public struct AdminSetUserMFAPreferenceResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2105,6 +2838,22 @@ public struct AdminSetUserPasswordRequest: WireShape {
         }
         self.permanent = try container.decodeIfPresent(Bool.self, forKey: .permanent)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""Password":"#, first: &first)
+        output.writeString(password)
+        if let value = permanent {
+            output.member(#""Permanent":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminSetUserPasswordResponse: WireShape {
@@ -2115,6 +2864,11 @@ public struct AdminSetUserPasswordResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2163,6 +2917,18 @@ public struct AdminSetUserSettingsRequest: WireShape {
             self.mfaOptions = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""MFAOptions":"#, first: &first)
+        try output.writeArray(mfaOptions) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
+    }
 }
 
 public struct AdminSetUserSettingsResponse: WireShape {
@@ -2173,6 +2939,11 @@ public struct AdminSetUserSettingsResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2234,6 +3005,20 @@ public struct AdminUpdateAuthEventFeedbackRequest: WireShape {
             self.feedbackValue = FeedbackValueType(rawValue: "")
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""EventId":"#, first: &first)
+        output.writeString(eventId)
+        output.member(#""FeedbackValue":"#, first: &first)
+        output.writeString(feedbackValue.rawValue)
+        output.endObject()
+    }
 }
 
 public struct AdminUpdateAuthEventFeedbackResponse: WireShape {
@@ -2244,6 +3029,11 @@ public struct AdminUpdateAuthEventFeedbackResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2302,6 +3092,22 @@ public struct AdminUpdateDeviceStatusRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""DeviceKey":"#, first: &first)
+        output.writeString(deviceKey)
+        if let value = deviceRememberedStatus {
+            output.member(#""DeviceRememberedStatus":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminUpdateDeviceStatusResponse: WireShape {
@@ -2312,6 +3118,11 @@ public struct AdminUpdateDeviceStatusResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2372,6 +3183,22 @@ public struct AdminUpdateUserAttributesRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""UserAttributes":"#, first: &first)
+        try output.writeArray(userAttributes) { e0 in try e0.writeJSON(to: output) }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct AdminUpdateUserAttributesResponse: WireShape {
@@ -2382,6 +3209,11 @@ public struct AdminUpdateUserAttributesResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2421,6 +3253,16 @@ public struct AdminUserGlobalSignOutRequest: WireShape {
             self.username = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.endObject()
+    }
 }
 
 public struct AdminUserGlobalSignOutResponse: WireShape {
@@ -2431,6 +3273,11 @@ public struct AdminUserGlobalSignOutResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2455,6 +3302,16 @@ public struct AdvancedSecurityAdditionalFlowsType: WireShape {
             let memberPath = validator.path("customAuthMode")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = customAuthMode {
+            output.member(#""CustomAuthMode":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -2508,6 +3365,32 @@ public struct AnalyticsConfigurationType: WireShape {
         }
         self.userDataShared = try container.decodeIfPresent(Bool.self, forKey: .userDataShared)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = applicationId {
+            output.member(#""ApplicationId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = applicationArn {
+            output.member(#""ApplicationArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = roleArn {
+            output.member(#""RoleArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = externalId {
+            output.member(#""ExternalId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userDataShared {
+            output.member(#""UserDataShared":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AnalyticsMetadataType: WireShape {
@@ -2531,6 +3414,16 @@ public struct AnalyticsMetadataType: WireShape {
             let memberPath = validator.path("analyticsEndpointId")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = analyticsEndpointId {
+            output.member(#""AnalyticsEndpointId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2597,6 +3490,26 @@ public struct AssetType: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 40, pattern: WirePatterns.p11, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Category":"#, first: &first)
+        output.writeString(category.rawValue)
+        output.member(#""ColorMode":"#, first: &first)
+        output.writeString(colorMode.rawValue)
+        output.member(#""Extension":"#, first: &first)
+        output.writeString(`extension`.rawValue)
+        if let value = bytes {
+            output.member(#""Bytes":"#, first: &first)
+            output.writeData(value)
+        }
+        if let value = resourceId {
+            output.member(#""ResourceId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AssociateSoftwareTokenRequest: WireShape {
@@ -2629,6 +3542,20 @@ public struct AssociateSoftwareTokenRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accessToken {
+            output.member(#""AccessToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct AssociateSoftwareTokenResponse: WireShape {
@@ -2660,6 +3587,20 @@ public struct AssociateSoftwareTokenResponse: WireShape {
             let memberPath = validator.path("session")
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = secretCode {
+            output.member(#""SecretCode":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2695,6 +3636,18 @@ public struct AttributeType: WireShape {
             let memberPath = validator.path("value")
             validator.checkString(value, at: memberPath, max: 2048, sensitive: true)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Name":"#, first: &first)
+        output.writeString(name)
+        if let value = value {
+            output.member(#""Value":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2756,6 +3709,44 @@ public struct AuthEventType: WireShape {
         self.eventContextData = try container.decodeIfPresent(EventContextDataType.self, forKey: .eventContextData)
         self.eventFeedback = try container.decodeIfPresent(EventFeedbackType.self, forKey: .eventFeedback)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = eventId {
+            output.member(#""EventId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = eventType {
+            output.member(#""EventType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = eventResponse {
+            output.member(#""EventResponse":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = eventRisk {
+            output.member(#""EventRisk":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = challengeResponses {
+            output.member(#""ChallengeResponses":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = eventContextData {
+            output.member(#""EventContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = eventFeedback {
+            output.member(#""EventFeedback":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct AuthenticationResultType: WireShape {
@@ -2811,6 +3802,36 @@ public struct AuthenticationResultType: WireShape {
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
         }
         self.newDeviceMetadata = try container.decodeIfPresent(NewDeviceMetadataType.self, forKey: .newDeviceMetadata)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accessToken {
+            output.member(#""AccessToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = expiresIn {
+            output.member(#""ExpiresIn":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = tokenType {
+            output.member(#""TokenType":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = refreshToken {
+            output.member(#""RefreshToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = idToken {
+            output.member(#""IdToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = newDeviceMetadata {
+            output.member(#""NewDeviceMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -2873,6 +3894,32 @@ public struct CIMDPolicySummaryType: WireShape {
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CIMDPolicyId":"#, first: &first)
+        output.writeString(cimdPolicyId)
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""PolicyName":"#, first: &first)
+        output.writeString(policyName)
+        if let value = cacheDuration {
+            output.member(#""CacheDuration":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2959,6 +4006,38 @@ public struct CIMDPolicyType: WireShape {
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CIMDPolicyId":"#, first: &first)
+        output.writeString(cimdPolicyId)
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""PolicyName":"#, first: &first)
+        output.writeString(policyName)
+        if let value = cacheDuration {
+            output.member(#""CacheDuration":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = urlPatterns {
+            output.member(#""URLPatterns":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct CancelPointInTimeRecoveryRequest: WireShape {
@@ -2997,6 +4076,16 @@ public struct CancelPointInTimeRecoveryRequest: WireShape {
             self.restoreId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""RestoreId":"#, first: &first)
+        output.writeString(restoreId)
+        output.endObject()
+    }
 }
 
 public struct CancelPointInTimeRecoveryResponse: WireShape {
@@ -3015,6 +4104,16 @@ public struct CancelPointInTimeRecoveryResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = restoration {
+            output.member(#""Restoration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -3047,6 +4146,20 @@ public struct ChallengeResponseType: WireShape {
             let memberPath = validator.path("challengeResponse")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = challengeName {
+            output.member(#""ChallengeName":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = challengeResponse {
+            output.member(#""ChallengeResponse":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -3094,6 +4207,20 @@ public struct ChangePasswordRequest: WireShape {
             self.accessToken = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = previousPassword {
+            output.member(#""PreviousPassword":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""ProposedPassword":"#, first: &first)
+        output.writeString(proposedPassword)
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
+    }
 }
 
 public struct ChangePasswordResponse: WireShape {
@@ -3104,6 +4231,11 @@ public struct ChangePasswordResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -3141,6 +4273,24 @@ public struct ClientAuthenticationResultType: WireShape {
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accessToken {
+            output.member(#""AccessToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = expiresIn {
+            output.member(#""ExpiresIn":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = tokenType {
+            output.member(#""TokenType":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ClientMetadataURLType: WireShape {
@@ -3176,6 +4326,22 @@ public struct ClientMetadataURLType: WireShape {
         self.cachedDate = try container.decodeIfPresent(Date.self, forKey: .cachedDate)
         self.expirationDate = try container.decodeIfPresent(Date.self, forKey: .expirationDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""URL":"#, first: &first)
+        output.writeString(url)
+        if let value = cachedDate {
+            output.member(#""CachedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = expirationDate {
+            output.member(#""ExpirationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ClientSSOSessionConfigType: WireShape {
@@ -3202,6 +4368,14 @@ public struct ClientSSOSessionConfigType: WireShape {
             try validator.missing(.maxValidityMinutes, in: container, path: validator.path("maxValidityMinutes"))
             self.maxValidityMinutes = 0
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""MaxValidityMinutes":"#, first: &first)
+        output.writeInteger(maxValidityMinutes)
+        output.endObject()
     }
 }
 
@@ -3239,6 +4413,24 @@ public struct ClientSecretDescriptorType: WireShape {
         }
         self.clientSecretCreateDate = try container.decodeIfPresent(Date.self, forKey: .clientSecretCreateDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = clientSecretId {
+            output.member(#""ClientSecretId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientSecretValue {
+            output.member(#""ClientSecretValue":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientSecretCreateDate {
+            output.member(#""ClientSecretCreateDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct CloudWatchLogsConfigurationType: WireShape {
@@ -3262,6 +4454,16 @@ public struct CloudWatchLogsConfigurationType: WireShape {
             let memberPath = validator.path("logGroupArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = logGroupArn {
+            output.member(#""LogGroupArn":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3303,6 +4505,24 @@ public struct CodeDeliveryDetailsType: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = destination {
+            output.member(#""Destination":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = deliveryMedium {
+            output.member(#""DeliveryMedium":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = attributeName {
+            output.member(#""AttributeName":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct CompleteWebAuthnRegistrationRequest: WireShape {
@@ -3339,6 +4559,16 @@ public struct CompleteWebAuthnRegistrationRequest: WireShape {
             self.credential = .null
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""Credential":"#, first: &first)
+        try output.writeEncodable(credential)
+        output.endObject()
+    }
 }
 
 public struct CompleteWebAuthnRegistrationResponse: WireShape {
@@ -3349,6 +4579,11 @@ public struct CompleteWebAuthnRegistrationResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -3376,6 +4611,14 @@ public struct CompromisedCredentialsActionsType: WireShape {
             try validator.missing(.eventAction, in: container, path: validator.path("eventAction"))
             self.eventAction = CompromisedCredentialsEventActionType(rawValue: "")
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""EventAction":"#, first: &first)
+        output.writeString(eventAction.rawValue)
+        output.endObject()
     }
 }
 
@@ -3412,6 +4655,18 @@ public struct CompromisedCredentialsRiskConfigurationType: WireShape {
             try validator.missing(.actions, in: container, path: validator.path("actions"))
             self.actions = CompromisedCredentialsActionsType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = eventFilter {
+            output.member(#""EventFilter":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.member(#""Actions":"#, first: &first)
+        try actions.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -3463,6 +4718,24 @@ public struct ConfirmDeviceRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""DeviceKey":"#, first: &first)
+        output.writeString(deviceKey)
+        if let value = deviceSecretVerifierConfig {
+            output.member(#""DeviceSecretVerifierConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = deviceName {
+            output.member(#""DeviceName":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ConfirmDeviceResponse: WireShape {
@@ -3481,6 +4754,16 @@ public struct ConfirmDeviceResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userConfirmationNecessary = try container.decodeIfPresent(Bool.self, forKey: .userConfirmationNecessary)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userConfirmationNecessary {
+            output.member(#""UserConfirmationNecessary":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3570,6 +4853,36 @@ public struct ConfirmForgotPasswordRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = secretHash {
+            output.member(#""SecretHash":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""ConfirmationCode":"#, first: &first)
+        output.writeString(confirmationCode)
+        output.member(#""Password":"#, first: &first)
+        output.writeString(password)
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userContextData {
+            output.member(#""UserContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct ConfirmForgotPasswordResponse: WireShape {
@@ -3580,6 +4893,11 @@ public struct ConfirmForgotPasswordResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -3670,6 +4988,42 @@ public struct ConfirmSignUpRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = secretHash {
+            output.member(#""SecretHash":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""ConfirmationCode":"#, first: &first)
+        output.writeString(confirmationCode)
+        if let value = forceAliasCreation {
+            output.member(#""ForceAliasCreation":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userContextData {
+            output.member(#""UserContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ConfirmSignUpResponse: WireShape {
@@ -3693,6 +5047,16 @@ public struct ConfirmSignUpResponse: WireShape {
             let memberPath = validator.path("session")
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3759,6 +5123,24 @@ public struct ContextDataType: WireShape {
             let memberPath = validator.path("encodedData")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IpAddress":"#, first: &first)
+        output.writeString(ipAddress)
+        output.member(#""ServerName":"#, first: &first)
+        output.writeString(serverName)
+        output.member(#""ServerPath":"#, first: &first)
+        output.writeString(serverPath)
+        output.member(#""HttpHeaders":"#, first: &first)
+        try output.writeArray(httpHeaders) { e0 in try e0.writeJSON(to: output) }
+        if let value = encodedData {
+            output.member(#""EncodedData":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3832,6 +5214,24 @@ public struct CreateCIMDPolicyRequest: WireShape {
             self.urlPatterns = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""PolicyName":"#, first: &first)
+        output.writeString(policyName)
+        if let value = cacheDuration {
+            output.member(#""CacheDuration":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.member(#""URLPatterns":"#, first: &first)
+        output.writeArray(urlPatterns) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct CreateCIMDPolicyResponse: WireShape {
@@ -3856,6 +5256,14 @@ public struct CreateCIMDPolicyResponse: WireShape {
             try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
             self.cimdPolicy = CIMDPolicyType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CIMDPolicy":"#, first: &first)
+        try cimdPolicy.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -3919,6 +5327,28 @@ public struct CreateGroupRequest: WireShape {
             validator.checkNumber(value, at: memberPath, min: 0)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""GroupName":"#, first: &first)
+        output.writeString(groupName)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = description {
+            output.member(#""Description":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = roleArn {
+            output.member(#""RoleArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = precedence {
+            output.member(#""Precedence":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateGroupResponse: WireShape {
@@ -3937,6 +5367,16 @@ public struct CreateGroupResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = group {
+            output.member(#""Group":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4039,6 +5479,32 @@ public struct CreateIdentityProviderRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ProviderName":"#, first: &first)
+        output.writeString(providerName)
+        output.member(#""ProviderType":"#, first: &first)
+        output.writeString(providerType.rawValue)
+        output.member(#""ProviderDetails":"#, first: &first)
+        output.writeMap(providerDetails) { e0 in output.writeString(e0) }
+        if let value = attributeMapping {
+            output.member(#""AttributeMapping":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = idpIdentifiers {
+            output.member(#""IdpIdentifiers":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = acrMapping {
+            output.member(#""AcrMapping":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateIdentityProviderResponse: WireShape {
@@ -4063,6 +5529,14 @@ public struct CreateIdentityProviderResponse: WireShape {
             try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
             self.identityProvider = IdentityProviderType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityProvider":"#, first: &first)
+        try identityProvider.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -4118,6 +5592,28 @@ public struct CreateManagedLoginBrandingRequest: WireShape {
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = useCognitoProvidedValues {
+            output.member(#""UseCognitoProvidedValues":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = settings {
+            output.member(#""Settings":"#, first: &first)
+            try output.writeEncodable(value)
+        }
+        if let value = assets {
+            output.member(#""Assets":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateManagedLoginBrandingResponse: WireShape {
@@ -4136,6 +5632,16 @@ public struct CreateManagedLoginBrandingResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = managedLoginBranding {
+            output.member(#""ManagedLoginBranding":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4194,6 +5700,22 @@ public struct CreateResourceServerRequest: WireShape {
             validator.checkCount(value.count, of: value, at: memberPath, max: 100)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Identifier":"#, first: &first)
+        output.writeString(identifier)
+        output.member(#""Name":"#, first: &first)
+        output.writeString(name)
+        if let value = scopes {
+            output.member(#""Scopes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateResourceServerResponse: WireShape {
@@ -4218,6 +5740,14 @@ public struct CreateResourceServerResponse: WireShape {
             try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
             self.resourceServer = ResourceServerType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceServer":"#, first: &first)
+        try resourceServer.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -4303,6 +5833,26 @@ public struct CreateTermsRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""TermsName":"#, first: &first)
+        output.writeString(termsName)
+        output.member(#""TermsSource":"#, first: &first)
+        output.writeString(termsSource.rawValue)
+        output.member(#""Enforcement":"#, first: &first)
+        output.writeString(enforcement.rawValue)
+        if let value = links {
+            output.member(#""Links":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateTermsResponse: WireShape {
@@ -4321,6 +5871,16 @@ public struct CreateTermsResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = terms {
+            output.member(#""Terms":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4379,6 +5939,22 @@ public struct CreateUserImportJobRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""JobName":"#, first: &first)
+        output.writeString(jobName)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CloudWatchLogsRoleArn":"#, first: &first)
+        output.writeString(cloudWatchLogsRoleArn)
+        if let value = passwordHashingAlgorithm {
+            output.member(#""PasswordHashingAlgorithm":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateUserImportJobResponse: WireShape {
@@ -4397,6 +5973,16 @@ public struct CreateUserImportJobResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userImportJob {
+            output.member(#""UserImportJob":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4616,6 +6202,108 @@ public struct CreateUserPoolClientRequest: WireShape {
         self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
         self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientName":"#, first: &first)
+        output.writeString(clientName)
+        if let value = generateSecret {
+            output.member(#""GenerateSecret":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = clientSecret {
+            output.member(#""ClientSecret":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = refreshTokenValidity {
+            output.member(#""RefreshTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = accessTokenValidity {
+            output.member(#""AccessTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = idTokenValidity {
+            output.member(#""IdTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = tokenValidityUnits {
+            output.member(#""TokenValidityUnits":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = readAttributes {
+            output.member(#""ReadAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = writeAttributes {
+            output.member(#""WriteAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = explicitAuthFlows {
+            output.member(#""ExplicitAuthFlows":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = supportedIdentityProviders {
+            output.member(#""SupportedIdentityProviders":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = callbackURLs {
+            output.member(#""CallbackURLs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = logoutURLs {
+            output.member(#""LogoutURLs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = defaultRedirectURI {
+            output.member(#""DefaultRedirectURI":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = allowedOAuthFlows {
+            output.member(#""AllowedOAuthFlows":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = allowedOAuthScopes {
+            output.member(#""AllowedOAuthScopes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = allowedOAuthFlowsUserPoolClient {
+            output.member(#""AllowedOAuthFlowsUserPoolClient":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = analyticsConfiguration {
+            output.member(#""AnalyticsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = preventUserExistenceErrors {
+            output.member(#""PreventUserExistenceErrors":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = enableTokenRevocation {
+            output.member(#""EnableTokenRevocation":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = enablePropagateAdditionalUserContextData {
+            output.member(#""EnablePropagateAdditionalUserContextData":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = authSessionValidity {
+            output.member(#""AuthSessionValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = refreshTokenRotation {
+            output.member(#""RefreshTokenRotation":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = publishSecretsInAWSSecretsManager {
+            output.member(#""PublishSecretsInAWSSecretsManager":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateUserPoolClientResponse: WireShape {
@@ -4634,6 +6322,16 @@ public struct CreateUserPoolClientResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolClient {
+            output.member(#""UserPoolClient":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4685,6 +6383,28 @@ public struct CreateUserPoolDomainRequest: WireShape {
         self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Domain":"#, first: &first)
+        output.writeString(domain)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = managedLoginVersion {
+            output.member(#""ManagedLoginVersion":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = customDomainConfig {
+            output.member(#""CustomDomainConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = routing {
+            output.member(#""Routing":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateUserPoolDomainResponse: WireShape {
@@ -4716,6 +6436,24 @@ public struct CreateUserPoolDomainResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
         }
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = managedLoginVersion {
+            output.member(#""ManagedLoginVersion":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = cloudFrontDomain {
+            output.member(#""CloudFrontDomain":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = routing {
+            output.member(#""Routing":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4767,6 +6505,20 @@ public struct CreateUserPoolReplicaRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""RegionName":"#, first: &first)
+        output.writeString(regionName)
+        if let value = userPoolTags {
+            output.member(#""UserPoolTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateUserPoolReplicaResponse: WireShape {
@@ -4785,6 +6537,16 @@ public struct CreateUserPoolReplicaResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolReplica {
+            output.member(#""UserPoolReplica":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4990,6 +6752,122 @@ public struct CreateUserPoolRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""PoolName":"#, first: &first)
+        output.writeString(poolName)
+        if let value = policies {
+            output.member(#""Policies":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = deletionProtection {
+            output.member(#""DeletionProtection":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = lambdaConfig {
+            output.member(#""LambdaConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = autoVerifiedAttributes {
+            output.member(#""AutoVerifiedAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = aliasAttributes {
+            output.member(#""AliasAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = usernameAttributes {
+            output.member(#""UsernameAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = smsVerificationMessage {
+            output.member(#""SmsVerificationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailVerificationMessage {
+            output.member(#""EmailVerificationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailVerificationSubject {
+            output.member(#""EmailVerificationSubject":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = verificationMessageTemplate {
+            output.member(#""VerificationMessageTemplate":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = smsAuthenticationMessage {
+            output.member(#""SmsAuthenticationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = mfaConfiguration {
+            output.member(#""MfaConfiguration":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = userAttributeUpdateSettings {
+            output.member(#""UserAttributeUpdateSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = deviceConfiguration {
+            output.member(#""DeviceConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = emailConfiguration {
+            output.member(#""EmailConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = smsConfiguration {
+            output.member(#""SmsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userPoolTags {
+            output.member(#""UserPoolTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = adminCreateUserConfig {
+            output.member(#""AdminCreateUserConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = schema {
+            output.member(#""Schema":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = userPoolAddOns {
+            output.member(#""UserPoolAddOns":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = dcrConfiguration {
+            output.member(#""DcrConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = usernameConfiguration {
+            output.member(#""UsernameConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = accountRecoverySetting {
+            output.member(#""AccountRecoverySetting":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userPoolTier {
+            output.member(#""UserPoolTier":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = keyConfiguration {
+            output.member(#""KeyConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = issuerConfiguration {
+            output.member(#""IssuerConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = acrConfiguration {
+            output.member(#""AcrConfiguration":"#, first: &first)
+            try output.writeMap(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct CreateUserPoolResponse: WireShape {
@@ -5008,6 +6886,16 @@ public struct CreateUserPoolResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPool {
+            output.member(#""UserPool":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -5043,6 +6931,18 @@ public struct CustomDomainConfigType: WireShape {
             let memberPath = validator.path("securityPolicy")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CertificateArn":"#, first: &first)
+        output.writeString(certificateArn)
+        if let value = securityPolicy {
+            output.member(#""SecurityPolicy":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -5082,6 +6982,16 @@ public struct CustomEmailLambdaVersionConfigType: WireShape {
             self.lambdaArn = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LambdaVersion":"#, first: &first)
+        output.writeString(lambdaVersion.rawValue)
+        output.member(#""LambdaArn":"#, first: &first)
+        output.writeString(lambdaArn)
+        output.endObject()
+    }
 }
 
 public struct CustomSMSLambdaVersionConfigType: WireShape {
@@ -5119,6 +7029,16 @@ public struct CustomSMSLambdaVersionConfigType: WireShape {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
             self.lambdaArn = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LambdaVersion":"#, first: &first)
+        output.writeString(lambdaVersion.rawValue)
+        output.member(#""LambdaArn":"#, first: &first)
+        output.writeString(lambdaArn)
+        output.endObject()
     }
 }
 
@@ -5184,6 +7104,32 @@ public struct DcrConfigurationType: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = enableStatus {
+            output.member(#""EnableStatus":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = openDcrEnabled {
+            output.member(#""OpenDcrEnabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = authenticatedGrantTypes {
+            output.member(#""AuthenticatedGrantTypes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = openDcrGrantTypes {
+            output.member(#""OpenDcrGrantTypes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = allowedScopes {
+            output.member(#""AllowedScopes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct DeleteCIMDPolicyRequest: WireShape {
@@ -5222,6 +7168,16 @@ public struct DeleteCIMDPolicyRequest: WireShape {
             self.cimdPolicyId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CIMDPolicyId":"#, first: &first)
+        output.writeString(cimdPolicyId)
+        output.endObject()
+    }
 }
 
 public struct DeleteCIMDPolicyResponse: WireShape {
@@ -5232,6 +7188,11 @@ public struct DeleteCIMDPolicyResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -5271,6 +7232,16 @@ public struct DeleteGroupRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""GroupName":"#, first: &first)
+        output.writeString(groupName)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct DeleteIdentityProviderRequest: WireShape {
@@ -5308,6 +7279,16 @@ public struct DeleteIdentityProviderRequest: WireShape {
             try validator.missing(.providerName, in: container, path: validator.path("providerName"))
             self.providerName = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ProviderName":"#, first: &first)
+        output.writeString(providerName)
+        output.endObject()
     }
 }
 
@@ -5347,6 +7328,16 @@ public struct DeleteManagedLoginBrandingRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ManagedLoginBrandingId":"#, first: &first)
+        output.writeString(managedLoginBrandingId)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct DeleteResourceServerRequest: WireShape {
@@ -5385,6 +7376,16 @@ public struct DeleteResourceServerRequest: WireShape {
             self.identifier = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Identifier":"#, first: &first)
+        output.writeString(identifier)
+        output.endObject()
+    }
 }
 
 public struct DeleteTermsRequest: WireShape {
@@ -5422,6 +7423,16 @@ public struct DeleteTermsRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""TermsId":"#, first: &first)
+        output.writeString(termsId)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
     }
 }
 
@@ -5464,6 +7475,16 @@ public struct DeleteUserAttributesRequest: WireShape {
             self.accessToken = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserAttributeNames":"#, first: &first)
+        output.writeArray(userAttributeNames) { e0 in output.writeString(e0) }
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
+    }
 }
 
 public struct DeleteUserAttributesResponse: WireShape {
@@ -5474,6 +7495,11 @@ public struct DeleteUserAttributesResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -5512,6 +7538,16 @@ public struct DeleteUserPoolClientRequest: WireShape {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.endObject()
     }
 }
 
@@ -5562,6 +7598,18 @@ public struct DeleteUserPoolClientSecretRequest: WireShape {
             self.clientSecretId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""ClientSecretId":"#, first: &first)
+        output.writeString(clientSecretId)
+        output.endObject()
+    }
 }
 
 public struct DeleteUserPoolClientSecretResponse: WireShape {
@@ -5572,6 +7620,11 @@ public struct DeleteUserPoolClientSecretResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -5611,6 +7664,16 @@ public struct DeleteUserPoolDomainRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Domain":"#, first: &first)
+        output.writeString(domain)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct DeleteUserPoolDomainResponse: WireShape {
@@ -5621,6 +7684,11 @@ public struct DeleteUserPoolDomainResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -5660,6 +7728,16 @@ public struct DeleteUserPoolReplicaRequest: WireShape {
             self.regionName = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""RegionName":"#, first: &first)
+        output.writeString(regionName)
+        output.endObject()
+    }
 }
 
 public struct DeleteUserPoolReplicaResponse: WireShape {
@@ -5678,6 +7756,16 @@ public struct DeleteUserPoolReplicaResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolReplica {
+            output.member(#""UserPoolReplica":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -5706,6 +7794,14 @@ public struct DeleteUserPoolRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct DeleteUserRequest: WireShape {
@@ -5732,6 +7828,14 @@ public struct DeleteUserRequest: WireShape {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
     }
 }
 
@@ -5771,6 +7875,16 @@ public struct DeleteWebAuthnCredentialRequest: WireShape {
             self.credentialId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""CredentialId":"#, first: &first)
+        output.writeString(credentialId)
+        output.endObject()
+    }
 }
 
 public struct DeleteWebAuthnCredentialResponse: WireShape {
@@ -5781,6 +7895,11 @@ public struct DeleteWebAuthnCredentialResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -5820,6 +7939,16 @@ public struct DescribeCIMDPolicyRequest: WireShape {
             self.cimdPolicyId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CIMDPolicyId":"#, first: &first)
+        output.writeString(cimdPolicyId)
+        output.endObject()
+    }
 }
 
 public struct DescribeCIMDPolicyResponse: WireShape {
@@ -5844,6 +7973,14 @@ public struct DescribeCIMDPolicyResponse: WireShape {
             try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
             self.cimdPolicy = CIMDPolicyType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CIMDPolicy":"#, first: &first)
+        try cimdPolicy.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -5883,6 +8020,16 @@ public struct DescribeIdentityProviderRequest: WireShape {
             self.providerName = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ProviderName":"#, first: &first)
+        output.writeString(providerName)
+        output.endObject()
+    }
 }
 
 public struct DescribeIdentityProviderResponse: WireShape {
@@ -5907,6 +8054,14 @@ public struct DescribeIdentityProviderResponse: WireShape {
             try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
             self.identityProvider = IdentityProviderType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityProvider":"#, first: &first)
+        try identityProvider.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -5950,6 +8105,20 @@ public struct DescribeManagedLoginBrandingByClientRequest: WireShape {
         }
         self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = returnMergedResources {
+            output.member(#""ReturnMergedResources":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct DescribeManagedLoginBrandingByClientResponse: WireShape {
@@ -5968,6 +8137,16 @@ public struct DescribeManagedLoginBrandingByClientResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = managedLoginBranding {
+            output.member(#""ManagedLoginBranding":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6011,6 +8190,20 @@ public struct DescribeManagedLoginBrandingRequest: WireShape {
         }
         self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ManagedLoginBrandingId":"#, first: &first)
+        output.writeString(managedLoginBrandingId)
+        if let value = returnMergedResources {
+            output.member(#""ReturnMergedResources":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct DescribeManagedLoginBrandingResponse: WireShape {
@@ -6029,6 +8222,16 @@ public struct DescribeManagedLoginBrandingResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = managedLoginBranding {
+            output.member(#""ManagedLoginBranding":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6068,6 +8271,16 @@ public struct DescribePointInTimeRecoveryRequest: WireShape {
             self.restoreId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""RestoreId":"#, first: &first)
+        output.writeString(restoreId)
+        output.endObject()
+    }
 }
 
 public struct DescribePointInTimeRecoveryResponse: WireShape {
@@ -6086,6 +8299,16 @@ public struct DescribePointInTimeRecoveryResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = restoration {
+            output.member(#""Restoration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6125,6 +8348,16 @@ public struct DescribeResourceServerRequest: WireShape {
             self.identifier = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Identifier":"#, first: &first)
+        output.writeString(identifier)
+        output.endObject()
+    }
 }
 
 public struct DescribeResourceServerResponse: WireShape {
@@ -6149,6 +8382,14 @@ public struct DescribeResourceServerResponse: WireShape {
             try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
             self.resourceServer = ResourceServerType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceServer":"#, first: &first)
+        try resourceServer.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -6185,6 +8426,18 @@ public struct DescribeRiskConfigurationRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct DescribeRiskConfigurationResponse: WireShape {
@@ -6209,6 +8462,14 @@ public struct DescribeRiskConfigurationResponse: WireShape {
             try validator.missing(.riskConfiguration, in: container, path: validator.path("riskConfiguration"))
             self.riskConfiguration = RiskConfigurationType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""RiskConfiguration":"#, first: &first)
+        try riskConfiguration.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -6259,6 +8520,18 @@ public struct DescribeTermsByClientRequest: WireShape {
             self.termsName = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""TermsName":"#, first: &first)
+        output.writeString(termsName)
+        output.endObject()
+    }
 }
 
 public struct DescribeTermsByClientResponse: WireShape {
@@ -6277,6 +8550,16 @@ public struct DescribeTermsByClientResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = terms {
+            output.member(#""Terms":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6316,6 +8599,16 @@ public struct DescribeTermsRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""TermsId":"#, first: &first)
+        output.writeString(termsId)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct DescribeTermsResponse: WireShape {
@@ -6334,6 +8627,16 @@ public struct DescribeTermsResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = terms {
+            output.member(#""Terms":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6373,6 +8676,16 @@ public struct DescribeUserImportJobRequest: WireShape {
             self.jobId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""JobId":"#, first: &first)
+        output.writeString(jobId)
+        output.endObject()
+    }
 }
 
 public struct DescribeUserImportJobResponse: WireShape {
@@ -6391,6 +8704,16 @@ public struct DescribeUserImportJobResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userImportJob {
+            output.member(#""UserImportJob":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6430,6 +8753,16 @@ public struct DescribeUserPoolClientRequest: WireShape {
             self.clientId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.endObject()
+    }
 }
 
 public struct DescribeUserPoolClientResponse: WireShape {
@@ -6448,6 +8781,16 @@ public struct DescribeUserPoolClientResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolClient {
+            output.member(#""UserPoolClient":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6476,6 +8819,14 @@ public struct DescribeUserPoolDomainRequest: WireShape {
             self.domain = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Domain":"#, first: &first)
+        output.writeString(domain)
+        output.endObject()
+    }
 }
 
 public struct DescribeUserPoolDomainResponse: WireShape {
@@ -6494,6 +8845,16 @@ public struct DescribeUserPoolDomainResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.domainDescription = try container.decodeIfPresent(DomainDescriptionType.self, forKey: .domainDescription)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = domainDescription {
+            output.member(#""DomainDescription":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6522,6 +8883,14 @@ public struct DescribeUserPoolRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct DescribeUserPoolResponse: WireShape {
@@ -6540,6 +8909,16 @@ public struct DescribeUserPoolResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPool {
+            output.member(#""UserPool":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -6563,6 +8942,20 @@ public struct DeviceConfigurationType: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.challengeRequiredOnNewDevice = try container.decodeIfPresent(Bool.self, forKey: .challengeRequiredOnNewDevice)
         self.deviceOnlyRememberedOnUserPrompt = try container.decodeIfPresent(Bool.self, forKey: .deviceOnlyRememberedOnUserPrompt)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = challengeRequiredOnNewDevice {
+            output.member(#""ChallengeRequiredOnNewDevice":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = deviceOnlyRememberedOnUserPrompt {
+            output.member(#""DeviceOnlyRememberedOnUserPrompt":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }
 
@@ -6595,6 +8988,20 @@ public struct DeviceSecretVerifierConfigType: WireShape {
             let memberPath = validator.path("salt")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = passwordVerifier {
+            output.member(#""PasswordVerifier":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = salt {
+            output.member(#""Salt":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -6635,6 +9042,32 @@ public struct DeviceType: WireShape {
         self.deviceCreateDate = try container.decodeIfPresent(Date.self, forKey: .deviceCreateDate)
         self.deviceLastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .deviceLastModifiedDate)
         self.deviceLastAuthenticatedDate = try container.decodeIfPresent(Date.self, forKey: .deviceLastAuthenticatedDate)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = deviceKey {
+            output.member(#""DeviceKey":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = deviceAttributes {
+            output.member(#""DeviceAttributes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = deviceCreateDate {
+            output.member(#""DeviceCreateDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = deviceLastModifiedDate {
+            output.member(#""DeviceLastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = deviceLastAuthenticatedDate {
+            output.member(#""DeviceLastAuthenticatedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
     }
 }
 
@@ -6720,6 +9153,52 @@ public struct DomainDescriptionType: WireShape {
         self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = awsAccountId {
+            output.member(#""AWSAccountId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = domain {
+            output.member(#""Domain":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = s3Bucket {
+            output.member(#""S3Bucket":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = cloudFrontDistribution {
+            output.member(#""CloudFrontDistribution":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = version {
+            output.member(#""Version":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = status {
+            output.member(#""Status":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = customDomainConfig {
+            output.member(#""CustomDomainConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = managedLoginVersion {
+            output.member(#""ManagedLoginVersion":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = routing {
+            output.member(#""Routing":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct EmailConfigurationType: WireShape {
@@ -6776,6 +9255,32 @@ public struct EmailConfigurationType: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p36, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = sourceArn {
+            output.member(#""SourceArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = replyToEmailAddress {
+            output.member(#""ReplyToEmailAddress":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailSendingAccount {
+            output.member(#""EmailSendingAccount":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = from {
+            output.member(#""From":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = configurationSet {
+            output.member(#""ConfigurationSet":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct EmailMfaConfigType: WireShape {
@@ -6808,6 +9313,20 @@ public struct EmailMfaConfigType: WireShape {
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p30, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = message {
+            output.member(#""Message":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = subject {
+            output.member(#""Subject":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct EmailMfaSettingsType: WireShape {
@@ -6830,6 +9349,20 @@ public struct EmailMfaSettingsType: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = enabled {
+            output.member(#""Enabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = preferredMfa {
+            output.member(#""PreferredMfa":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }
 
@@ -6906,6 +9439,38 @@ public struct EumsSmsConfigurationType: WireShape {
             validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CallerArn":"#, first: &first)
+        output.writeString(callerArn)
+        if let value = externalId {
+            output.member(#""ExternalId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = originationIdentity {
+            output.member(#""OriginationIdentity":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = configurationSetName {
+            output.member(#""ConfigurationSetName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = inEntityId {
+            output.member(#""InEntityId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = inTemplateId {
+            output.member(#""InTemplateId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = region {
+            output.member(#""Region":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct EventContextDataType: WireShape {
@@ -6962,6 +9527,32 @@ public struct EventContextDataType: WireShape {
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = ipAddress {
+            output.member(#""IpAddress":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = deviceName {
+            output.member(#""DeviceName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = timezone {
+            output.member(#""Timezone":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = city {
+            output.member(#""City":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = country {
+            output.member(#""Country":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct EventFeedbackType: WireShape {
@@ -7004,6 +9595,20 @@ public struct EventFeedbackType: WireShape {
         }
         self.feedbackDate = try container.decodeIfPresent(Date.self, forKey: .feedbackDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""FeedbackValue":"#, first: &first)
+        output.writeString(feedbackValue.rawValue)
+        output.member(#""Provider":"#, first: &first)
+        output.writeString(provider)
+        if let value = feedbackDate {
+            output.member(#""FeedbackDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct EventRiskType: WireShape {
@@ -7039,6 +9644,24 @@ public struct EventRiskType: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
         self.compromisedCredentialsDetected = try container.decodeIfPresent(Bool.self, forKey: .compromisedCredentialsDetected)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = riskDecision {
+            output.member(#""RiskDecision":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = riskLevel {
+            output.member(#""RiskLevel":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = compromisedCredentialsDetected {
+            output.member(#""CompromisedCredentialsDetected":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }
 
@@ -7078,6 +9701,16 @@ public struct FailoverType: WireShape {
             self.primaryRoute53HealthCheckId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""SecondaryRegion":"#, first: &first)
+        output.writeString(secondaryRegion)
+        output.member(#""PrimaryRoute53HealthCheckId":"#, first: &first)
+        output.writeString(primaryRoute53HealthCheckId)
+        output.endObject()
+    }
 }
 
 public struct FirehoseConfigurationType: WireShape {
@@ -7101,6 +9734,16 @@ public struct FirehoseConfigurationType: WireShape {
             let memberPath = validator.path("streamArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = streamArn {
+            output.member(#""StreamArn":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -7136,6 +9779,18 @@ public struct ForgetDeviceRequest: WireShape {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
             self.deviceKey = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accessToken {
+            output.member(#""AccessToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""DeviceKey":"#, first: &first)
+        output.writeString(deviceKey)
+        output.endObject()
     }
 }
 
@@ -7203,6 +9858,32 @@ public struct ForgotPasswordRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = secretHash {
+            output.member(#""SecretHash":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userContextData {
+            output.member(#""UserContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct ForgotPasswordResponse: WireShape {
@@ -7221,5 +9902,15 @@ public struct ForgotPasswordResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = codeDeliveryDetails {
+            output.member(#""CodeDeliveryDetails":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }

@@ -27,6 +27,14 @@ public struct GetCSVHeaderRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct GetCSVHeaderResponse: WireShape {
@@ -61,6 +69,20 @@ public struct GetCSVHeaderResponse: WireShape {
                 validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
             }
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = csvHeader {
+            output.member(#""CSVHeader":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
     }
 }
 
@@ -124,6 +146,24 @@ public struct GetClientTokenRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""Secret":"#, first: &first)
+        output.writeString(secret)
+        if let value = scopes {
+            output.member(#""Scopes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GetClientTokenResponse: WireShape {
@@ -142,6 +182,16 @@ public struct GetClientTokenResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.clientAuthenticationResult = try container.decodeIfPresent(ClientAuthenticationResultType.self, forKey: .clientAuthenticationResult)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = clientAuthenticationResult {
+            output.member(#""ClientAuthenticationResult":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -276,6 +326,54 @@ public struct GetDerivedTokenRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = clientSecret {
+            output.member(#""ClientSecret":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""SubjectToken":"#, first: &first)
+        output.writeString(subjectToken)
+        output.member(#""SubjectTokenType":"#, first: &first)
+        output.writeString(subjectTokenType.rawValue)
+        if let value = subjectTokenProviderName {
+            output.member(#""SubjectTokenProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = actorToken {
+            output.member(#""ActorToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = actorTokenType {
+            output.member(#""ActorTokenType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = actorTokenProviderName {
+            output.member(#""ActorTokenProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = scopes {
+            output.member(#""Scopes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = audiences {
+            output.member(#""Audiences":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = resources {
+            output.member(#""Resources":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = requestedTokenType {
+            output.member(#""RequestedTokenType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetDerivedTokenResponse: WireShape {
@@ -341,6 +439,26 @@ public struct GetDerivedTokenResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IssuedToken":"#, first: &first)
+        output.writeString(issuedToken)
+        output.member(#""IssuedTokenType":"#, first: &first)
+        output.writeString(issuedTokenType.rawValue)
+        output.member(#""TokenType":"#, first: &first)
+        output.writeString(tokenType.rawValue)
+        if let value = expiresIn {
+            output.member(#""ExpiresIn":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = scopes {
+            output.member(#""Scopes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GetDeviceRequest: WireShape {
@@ -376,6 +494,18 @@ public struct GetDeviceRequest: WireShape {
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""DeviceKey":"#, first: &first)
+        output.writeString(deviceKey)
+        if let value = accessToken {
+            output.member(#""AccessToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetDeviceResponse: WireShape {
@@ -400,6 +530,14 @@ public struct GetDeviceResponse: WireShape {
             try validator.missing(.device, in: container, path: validator.path("device"))
             self.device = DeviceType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Device":"#, first: &first)
+        try device.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -439,6 +577,16 @@ public struct GetGroupRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""GroupName":"#, first: &first)
+        output.writeString(groupName)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct GetGroupResponse: WireShape {
@@ -457,6 +605,16 @@ public struct GetGroupResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = group {
+            output.member(#""Group":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -496,6 +654,16 @@ public struct GetIdentityProviderByIdentifierRequest: WireShape {
             self.idpIdentifier = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""IdpIdentifier":"#, first: &first)
+        output.writeString(idpIdentifier)
+        output.endObject()
+    }
 }
 
 public struct GetIdentityProviderByIdentifierResponse: WireShape {
@@ -520,6 +688,14 @@ public struct GetIdentityProviderByIdentifierResponse: WireShape {
             try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
             self.identityProvider = IdentityProviderType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityProvider":"#, first: &first)
+        try identityProvider.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -548,6 +724,14 @@ public struct GetLogDeliveryConfigurationRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct GetLogDeliveryConfigurationResponse: WireShape {
@@ -566,6 +750,16 @@ public struct GetLogDeliveryConfigurationResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = logDeliveryConfiguration {
+            output.member(#""LogDeliveryConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -592,6 +786,14 @@ public struct GetProvisionedLimitRequest: WireShape {
             self.limitDefinition = LimitDefinitionType.wirePlaceholder
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LimitDefinition":"#, first: &first)
+        try limitDefinition.writeJSON(to: output)
+        output.endObject()
+    }
 }
 
 public struct GetProvisionedLimitResponse: WireShape {
@@ -616,6 +818,14 @@ public struct GetProvisionedLimitResponse: WireShape {
             try validator.missing(.limit, in: container, path: validator.path("limit"))
             self.limit = LimitType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Limit":"#, first: &first)
+        try limit.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -644,6 +854,14 @@ public struct GetSigningCertificateRequest: WireShape {
             self.userPoolId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
+    }
 }
 
 public struct GetSigningCertificateResponse: WireShape {
@@ -667,6 +885,16 @@ public struct GetSigningCertificateResponse: WireShape {
             let memberPath = validator.path("certificate")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = certificate {
+            output.member(#""Certificate":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -734,6 +962,28 @@ public struct GetTokensFromRefreshTokenRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""RefreshToken":"#, first: &first)
+        output.writeString(refreshToken)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = clientSecret {
+            output.member(#""ClientSecret":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = deviceKey {
+            output.member(#""DeviceKey":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GetTokensFromRefreshTokenResponse: WireShape {
@@ -752,6 +1002,16 @@ public struct GetTokensFromRefreshTokenResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = authenticationResult {
+            output.member(#""AuthenticationResult":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -788,6 +1048,18 @@ public struct GetUICustomizationRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetUICustomizationResponse: WireShape {
@@ -812,6 +1084,14 @@ public struct GetUICustomizationResponse: WireShape {
             try validator.missing(.uiCustomization, in: container, path: validator.path("uiCustomization"))
             self.uiCustomization = UICustomizationType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UICustomization":"#, first: &first)
+        try uiCustomization.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -863,6 +1143,20 @@ public struct GetUserAttributeVerificationCodeRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""AttributeName":"#, first: &first)
+        output.writeString(attributeName)
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GetUserAttributeVerificationCodeResponse: WireShape {
@@ -881,6 +1175,16 @@ public struct GetUserAttributeVerificationCodeResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = codeDeliveryDetails {
+            output.member(#""CodeDeliveryDetails":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -908,6 +1212,14 @@ public struct GetUserAuthFactorsRequest: WireShape {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
     }
 }
 
@@ -967,6 +1279,26 @@ public struct GetUserAuthFactorsResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = preferredMfaSetting {
+            output.member(#""PreferredMfaSetting":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userMFASettingList {
+            output.member(#""UserMFASettingList":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = configuredUserAuthFactors {
+            output.member(#""ConfiguredUserAuthFactors":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GetUserPoolClientSessionConfigurationRequest: WireShape {
@@ -1005,6 +1337,16 @@ public struct GetUserPoolClientSessionConfigurationRequest: WireShape {
             self.clientId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.endObject()
+    }
 }
 
 public struct GetUserPoolClientSessionConfigurationResponse: WireShape {
@@ -1041,6 +1383,24 @@ public struct GetUserPoolClientSessionConfigurationResponse: WireShape {
         }
         self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = ssoSession {
+            output.member(#""SSOSession":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetUserPoolMfaConfigRequest: WireShape {
@@ -1067,6 +1427,14 @@ public struct GetUserPoolMfaConfigRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
     }
 }
 
@@ -1108,6 +1476,32 @@ public struct GetUserPoolMfaConfigResponse: WireShape {
         }
         self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = smsMfaConfiguration {
+            output.member(#""SmsMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = softwareTokenMfaConfiguration {
+            output.member(#""SoftwareTokenMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = emailMfaConfiguration {
+            output.member(#""EmailMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = mfaConfiguration {
+            output.member(#""MfaConfiguration":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = webAuthnConfiguration {
+            output.member(#""WebAuthnConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetUserPoolSessionConfigurationRequest: WireShape {
@@ -1134,6 +1528,14 @@ public struct GetUserPoolSessionConfigurationRequest: WireShape {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.endObject()
     }
 }
 
@@ -1171,6 +1573,24 @@ public struct GetUserPoolSessionConfigurationResponse: WireShape {
         }
         self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userSessionTracking {
+            output.member(#""UserSessionTracking":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = tokenSession {
+            output.member(#""TokenSession":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct GetUserRequest: WireShape {
@@ -1197,6 +1617,14 @@ public struct GetUserRequest: WireShape {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
     }
 }
 
@@ -1257,6 +1685,28 @@ public struct GetUserResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""UserAttributes":"#, first: &first)
+        try output.writeArray(userAttributes) { e0 in try e0.writeJSON(to: output) }
+        if let value = mfaOptions {
+            output.member(#""MFAOptions":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = preferredMfaSetting {
+            output.member(#""PreferredMfaSetting":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userMFASettingList {
+            output.member(#""UserMFASettingList":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct GlobalSignOutRequest: WireShape {
@@ -1284,6 +1734,14 @@ public struct GlobalSignOutRequest: WireShape {
             self.accessToken = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
+    }
 }
 
 public struct GlobalSignOutResponse: WireShape {
@@ -1294,6 +1752,11 @@ public struct GlobalSignOutResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -1359,6 +1822,40 @@ public struct GroupType: WireShape {
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = groupName {
+            output.member(#""GroupName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = description {
+            output.member(#""Description":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = roleArn {
+            output.member(#""RoleArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = precedence {
+            output.member(#""Precedence":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct HttpHeader: WireShape {
@@ -1390,6 +1887,20 @@ public struct HttpHeader: WireShape {
             let memberPath = validator.path("headerValue")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = headerName {
+            output.member(#""headerName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = headerValue {
+            output.member(#""headerValue":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1488,6 +1999,48 @@ public struct IdentityProviderType: WireShape {
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = providerName {
+            output.member(#""ProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = providerType {
+            output.member(#""ProviderType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = providerDetails {
+            output.member(#""ProviderDetails":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = attributeMapping {
+            output.member(#""AttributeMapping":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = idpIdentifiers {
+            output.member(#""IdpIdentifiers":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = acrMapping {
+            output.member(#""AcrMapping":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct InboundFederationLambdaType: WireShape {
@@ -1525,6 +2078,16 @@ public struct InboundFederationLambdaType: WireShape {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
             self.lambdaArn = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LambdaVersion":"#, first: &first)
+        output.writeString(lambdaVersion.rawValue)
+        output.member(#""LambdaArn":"#, first: &first)
+        output.writeString(lambdaArn)
+        output.endObject()
     }
 }
 
@@ -1604,6 +2167,36 @@ public struct InitiateAuthRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AuthFlow":"#, first: &first)
+        output.writeString(authFlow.rawValue)
+        if let value = authParameters {
+            output.member(#""AuthParameters":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userContextData {
+            output.member(#""UserContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct InitiateAuthResponse: WireShape {
@@ -1663,6 +2256,32 @@ public struct InitiateAuthResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = challengeName {
+            output.member(#""ChallengeName":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = challengeParameters {
+            output.member(#""ChallengeParameters":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = authenticationResult {
+            output.member(#""AuthenticationResult":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = availableChallenges {
+            output.member(#""AvailableChallenges":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
+    }
 }
 
 public struct InitiatePointInTimeRecoveryRequest: WireShape {
@@ -1699,6 +2318,16 @@ public struct InitiatePointInTimeRecoveryRequest: WireShape {
             self.restoreTimestamp = Date(timeIntervalSince1970: 0)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""RestoreTimestamp":"#, first: &first)
+        try output.writeDate(restoreTimestamp)
+        output.endObject()
+    }
 }
 
 public struct InitiatePointInTimeRecoveryResponse: WireShape {
@@ -1717,6 +2346,16 @@ public struct InitiatePointInTimeRecoveryResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = restoration {
+            output.member(#""Restoration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -1741,6 +2380,16 @@ public struct IssuerConfigurationType: WireShape {
             let memberPath = validator.path("type")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = type {
+            output.member(#""Type":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -1773,6 +2422,20 @@ public struct KeyConfigurationType: WireShape {
             let memberPath = validator.path("kmsKeyArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = keyType {
+            output.member(#""KeyType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = kmsKeyArn {
+            output.member(#""KmsKeyArn":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1894,6 +2557,72 @@ public struct LambdaConfigType: WireShape {
         }
         self.inboundFederation = try container.decodeIfPresent(InboundFederationLambdaType.self, forKey: .inboundFederation)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = preSignUp {
+            output.member(#""PreSignUp":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = customMessage {
+            output.member(#""CustomMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = postConfirmation {
+            output.member(#""PostConfirmation":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = preAuthentication {
+            output.member(#""PreAuthentication":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = postAuthentication {
+            output.member(#""PostAuthentication":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = defineAuthChallenge {
+            output.member(#""DefineAuthChallenge":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = createAuthChallenge {
+            output.member(#""CreateAuthChallenge":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = verifyAuthChallengeResponse {
+            output.member(#""VerifyAuthChallengeResponse":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = preTokenGeneration {
+            output.member(#""PreTokenGeneration":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userMigration {
+            output.member(#""UserMigration":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = preTokenGenerationConfig {
+            output.member(#""PreTokenGenerationConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = customSMSSender {
+            output.member(#""CustomSMSSender":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = customEmailSender {
+            output.member(#""CustomEmailSender":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = kmsKeyID {
+            output.member(#""KMSKeyID":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = inboundFederation {
+            output.member(#""InboundFederation":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct LimitDefinitionType: WireShape {
@@ -1935,6 +2664,16 @@ public struct LimitDefinitionType: WireShape {
             try validator.missing(.attributes, in: container, path: validator.path("attributes"))
             self.attributes = [:]
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LimitClass":"#, first: &first)
+        output.writeString(limitClass.rawValue)
+        output.member(#""Attributes":"#, first: &first)
+        output.writeMap(attributes) { e0 in output.writeString(e0) }
+        output.endObject()
     }
 }
 
@@ -1979,6 +2718,18 @@ public struct LimitType: WireShape {
             self.freeLimitValue = 0
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LimitDefinition":"#, first: &first)
+        try limitDefinition.writeJSON(to: output)
+        output.member(#""ProvisionedLimitValue":"#, first: &first)
+        output.writeInteger(provisionedLimitValue)
+        output.member(#""FreeLimitValue":"#, first: &first)
+        output.writeInteger(freeLimitValue)
+        output.endObject()
+    }
 }
 
 public struct ListCIMDPoliciesRequest: WireShape {
@@ -2022,6 +2773,22 @@ public struct ListCIMDPoliciesRequest: WireShape {
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListCIMDPoliciesResponse: WireShape {
@@ -2054,6 +2821,18 @@ public struct ListCIMDPoliciesResponse: WireShape {
             try validator.missing(.cimdPolicies, in: container, path: validator.path("cimdPolicies"))
             self.cimdPolicies = []
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""CIMDPolicies":"#, first: &first)
+        try output.writeArray(cimdPolicies) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
     }
 }
 
@@ -2109,6 +2888,24 @@ public struct ListClientMetadataURLsRequest: WireShape {
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CIMDPolicyId":"#, first: &first)
+        output.writeString(cimdPolicyId)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListClientMetadataURLsResponse: WireShape {
@@ -2143,6 +2940,18 @@ public struct ListClientMetadataURLsResponse: WireShape {
             try validator.missing(.clientMetadataURLs, in: container, path: validator.path("clientMetadataURLs"))
             self.clientMetadataURLs = []
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""ClientMetadataURLs":"#, first: &first)
+        try output.writeArray(clientMetadataURLs) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
     }
 }
 
@@ -2187,6 +2996,22 @@ public struct ListDevicesRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        if let value = limit {
+            output.member(#""Limit":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListDevicesResponse: WireShape {
@@ -2214,6 +3039,20 @@ public struct ListDevicesResponse: WireShape {
             let memberPath = validator.path("paginationToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = devices {
+            output.member(#""Devices":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2258,6 +3097,22 @@ public struct ListGroupsRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = limit {
+            output.member(#""Limit":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListGroupsResponse: WireShape {
@@ -2285,6 +3140,20 @@ public struct ListGroupsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = groups {
+            output.member(#""Groups":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2329,6 +3198,22 @@ public struct ListIdentityProvidersRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListIdentityProvidersResponse: WireShape {
@@ -2363,6 +3248,18 @@ public struct ListIdentityProvidersResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Providers":"#, first: &first)
+        try output.writeArray(providers) { e0 in try e0.writeJSON(to: output) }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2407,6 +3304,22 @@ public struct ListPointInTimeRecoveriesRequest: WireShape {
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListPointInTimeRecoveriesResponse: WireShape {
@@ -2434,6 +3347,20 @@ public struct ListPointInTimeRecoveriesResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = restorations {
+            output.member(#""Restorations":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2478,6 +3405,22 @@ public struct ListResourceServersRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListResourceServersResponse: WireShape {
@@ -2511,6 +3454,18 @@ public struct ListResourceServersResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceServers":"#, first: &first)
+        try output.writeArray(resourceServers) { e0 in try e0.writeJSON(to: output) }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListTagsForResourceRequest: WireShape {
@@ -2537,6 +3492,14 @@ public struct ListTagsForResourceRequest: WireShape {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
             self.resourceArn = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceArn":"#, first: &first)
+        output.writeString(resourceArn)
+        output.endObject()
     }
 }
 
@@ -2565,6 +3528,16 @@ public struct ListTagsForResourceResponse: WireShape {
                 validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
             }
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = tags {
+            output.member(#""Tags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
     }
 }
 
@@ -2609,6 +3582,22 @@ public struct ListTermsRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListTermsResponse: WireShape {
@@ -2641,6 +3630,18 @@ public struct ListTermsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Terms":"#, first: &first)
+        try output.writeArray(terms) { e0 in try e0.writeJSON(to: output) }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2688,6 +3689,20 @@ public struct ListUserImportJobsRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""MaxResults":"#, first: &first)
+        output.writeInteger(maxResults)
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListUserImportJobsResponse: WireShape {
@@ -2719,6 +3734,20 @@ public struct ListUserImportJobsResponse: WireShape {
             let memberPath = validator.path("paginationToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userImportJobs {
+            output.member(#""UserImportJobs":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2766,6 +3795,20 @@ public struct ListUserPoolClientSecretsRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListUserPoolClientSecretsResponse: WireShape {
@@ -2793,6 +3836,20 @@ public struct ListUserPoolClientSecretsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = clientSecrets {
+            output.member(#""ClientSecrets":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2845,6 +3902,26 @@ public struct ListUserPoolClientsRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientType {
+            output.member(#""ClientType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListUserPoolClientsResponse: WireShape {
@@ -2872,6 +3949,20 @@ public struct ListUserPoolClientsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolClients {
+            output.member(#""UserPoolClients":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2908,6 +3999,18 @@ public struct ListUserPoolReplicasRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListUserPoolReplicasResponse: WireShape {
@@ -2935,6 +4038,20 @@ public struct ListUserPoolReplicasResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolReplicas {
+            output.member(#""UserPoolReplicas":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -2971,6 +4088,18 @@ public struct ListUserPoolsRequest: WireShape {
             self.maxResults = 0
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""MaxResults":"#, first: &first)
+        output.writeInteger(maxResults)
+        output.endObject()
+    }
 }
 
 public struct ListUserPoolsResponse: WireShape {
@@ -2998,6 +4127,20 @@ public struct ListUserPoolsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPools {
+            output.member(#""UserPools":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3034,6 +4177,18 @@ public struct ListUserSessionsRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListUserSessionsResponse: WireShape {
@@ -3065,6 +4220,20 @@ public struct ListUserSessionsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = sessions {
+            output.member(#""Sessions":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3120,6 +4289,24 @@ public struct ListUsersInGroupRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""GroupName":"#, first: &first)
+        output.writeString(groupName)
+        if let value = limit {
+            output.member(#""Limit":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListUsersInGroupResponse: WireShape {
@@ -3147,6 +4334,20 @@ public struct ListUsersInGroupResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = users {
+            output.member(#""Users":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3210,6 +4411,30 @@ public struct ListUsersRequest: WireShape {
             validator.checkString(value, at: memberPath, max: 256, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = attributesToGet {
+            output.member(#""AttributesToGet":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = limit {
+            output.member(#""Limit":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = filter {
+            output.member(#""Filter":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListUsersResponse: WireShape {
@@ -3237,6 +4462,20 @@ public struct ListUsersResponse: WireShape {
             let memberPath = validator.path("paginationToken")
             validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = users {
+            output.member(#""Users":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = paginationToken {
+            output.member(#""PaginationToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3281,6 +4520,22 @@ public struct ListWebAuthnCredentialsRequest: WireShape {
             validator.checkNumber(value, at: memberPath, min: 0, max: 20)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = maxResults {
+            output.member(#""MaxResults":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ListWebAuthnCredentialsResponse: WireShape {
@@ -3313,6 +4568,18 @@ public struct ListWebAuthnCredentialsResponse: WireShape {
             let memberPath = validator.path("nextToken")
             validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Credentials":"#, first: &first)
+        try output.writeArray(credentials) { e0 in try e0.writeJSON(to: output) }
+        if let value = nextToken {
+            output.member(#""NextToken":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3364,6 +4631,28 @@ public struct LogConfigurationType: WireShape {
         self.s3Configuration = try container.decodeIfPresent(S3ConfigurationType.self, forKey: .s3Configuration)
         self.firehoseConfiguration = try container.decodeIfPresent(FirehoseConfigurationType.self, forKey: .firehoseConfiguration)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LogLevel":"#, first: &first)
+        output.writeString(logLevel.rawValue)
+        output.member(#""EventSource":"#, first: &first)
+        output.writeString(eventSource.rawValue)
+        if let value = cloudWatchLogsConfiguration {
+            output.member(#""CloudWatchLogsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = s3Configuration {
+            output.member(#""S3Configuration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = firehoseConfiguration {
+            output.member(#""FirehoseConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct LogDeliveryConfigurationType: WireShape {
@@ -3402,6 +4691,16 @@ public struct LogDeliveryConfigurationType: WireShape {
             self.logConfigurations = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""LogConfigurations":"#, first: &first)
+        try output.writeArray(logConfigurations) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
+    }
 }
 
 public struct MFAOptionType: WireShape {
@@ -3433,6 +4732,20 @@ public struct MFAOptionType: WireShape {
             let memberPath = validator.path("attributeName")
             validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = deliveryMedium {
+            output.member(#""DeliveryMedium":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = attributeName {
+            output.member(#""AttributeName":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3490,6 +4803,40 @@ public struct ManagedLoginBrandingType: WireShape {
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = managedLoginBrandingId {
+            output.member(#""ManagedLoginBrandingId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = useCognitoProvidedValues {
+            output.member(#""UseCognitoProvidedValues":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = settings {
+            output.member(#""Settings":"#, first: &first)
+            try output.writeEncodable(value)
+        }
+        if let value = assets {
+            output.member(#""Assets":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct MessageTemplateType: WireShape {
@@ -3530,6 +4877,24 @@ public struct MessageTemplateType: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = smsMessage {
+            output.member(#""SMSMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailMessage {
+            output.member(#""EmailMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailSubject {
+            output.member(#""EmailSubject":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct NewDeviceMetadataType: WireShape {
@@ -3561,6 +4926,20 @@ public struct NewDeviceMetadataType: WireShape {
             let memberPath = validator.path("deviceGroupKey")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = deviceKey {
+            output.member(#""DeviceKey":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = deviceGroupKey {
+            output.member(#""DeviceGroupKey":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3617,6 +4996,34 @@ public struct NotifyConfigurationType: WireShape {
         self.noActionEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .noActionEmail)
         self.mfaEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .mfaEmail)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = from {
+            output.member(#""From":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = replyTo {
+            output.member(#""ReplyTo":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""SourceArn":"#, first: &first)
+        output.writeString(sourceArn)
+        if let value = blockEmail {
+            output.member(#""BlockEmail":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = noActionEmail {
+            output.member(#""NoActionEmail":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = mfaEmail {
+            output.member(#""MfaEmail":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct NotifyEmailType: WireShape {
@@ -3660,6 +5067,22 @@ public struct NotifyEmailType: WireShape {
             validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Subject":"#, first: &first)
+        output.writeString(subject)
+        if let value = htmlBody {
+            output.member(#""HtmlBody":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = textBody {
+            output.member(#""TextBody":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct NumberAttributeConstraintsType: WireShape {
@@ -3691,6 +5114,20 @@ public struct NumberAttributeConstraintsType: WireShape {
             let memberPath = validator.path("maxValue")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = minValue {
+            output.member(#""MinValue":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = maxValue {
+            output.member(#""MaxValue":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3748,6 +5185,40 @@ public struct PasswordPolicyType: WireShape {
             validator.checkNumber(value, at: memberPath, min: 0, max: 365)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = minimumLength {
+            output.member(#""MinimumLength":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = requireUppercase {
+            output.member(#""RequireUppercase":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = requireLowercase {
+            output.member(#""RequireLowercase":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = requireNumbers {
+            output.member(#""RequireNumbers":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = requireSymbols {
+            output.member(#""RequireSymbols":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = passwordHistorySize {
+            output.member(#""PasswordHistorySize":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = temporaryPasswordValidityDays {
+            output.member(#""TemporaryPasswordValidityDays":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct PreTokenGenerationVersionConfigType: WireShape {
@@ -3785,6 +5256,16 @@ public struct PreTokenGenerationVersionConfigType: WireShape {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
             self.lambdaArn = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LambdaVersion":"#, first: &first)
+        output.writeString(lambdaVersion.rawValue)
+        output.member(#""LambdaArn":"#, first: &first)
+        output.writeString(lambdaArn)
+        output.endObject()
     }
 }
 
@@ -3826,6 +5307,28 @@ public struct ProviderDescription: WireShape {
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = providerName {
+            output.member(#""ProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = providerType {
+            output.member(#""ProviderType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct ProviderUserIdentifierType: WireShape {
@@ -3866,6 +5369,24 @@ public struct ProviderUserIdentifierType: WireShape {
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = providerName {
+            output.member(#""ProviderName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = providerAttributeName {
+            output.member(#""ProviderAttributeName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = providerAttributeValue {
+            output.member(#""ProviderAttributeValue":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct RecoveryOptionType: WireShape {
@@ -3904,6 +5425,16 @@ public struct RecoveryOptionType: WireShape {
             self.name = RecoveryOptionNameType(rawValue: "")
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Priority":"#, first: &first)
+        output.writeInteger(priority)
+        output.member(#""Name":"#, first: &first)
+        output.writeString(name.rawValue)
+        output.endObject()
+    }
 }
 
 public struct RefreshTokenRotationType: WireShape {
@@ -3938,6 +5469,18 @@ public struct RefreshTokenRotationType: WireShape {
             let memberPath = validator.path("retryGracePeriodSeconds")
             validator.checkNumber(value, at: memberPath, min: 0, max: 60)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Feature":"#, first: &first)
+        output.writeString(feature.rawValue)
+        if let value = retryGracePeriodSeconds {
+            output.member(#""RetryGracePeriodSeconds":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
     }
 }
 
@@ -4005,6 +5548,32 @@ public struct ResendConfirmationCodeRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = secretHash {
+            output.member(#""SecretHash":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userContextData {
+            output.member(#""UserContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct ResendConfirmationCodeResponse: WireShape {
@@ -4023,6 +5592,16 @@ public struct ResendConfirmationCodeResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = codeDeliveryDetails {
+            output.member(#""CodeDeliveryDetails":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -4061,6 +5640,16 @@ public struct ResourceServerScopeType: WireShape {
             try validator.missing(.scopeDescription, in: container, path: validator.path("scopeDescription"))
             self.scopeDescription = ""
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ScopeName":"#, first: &first)
+        output.writeString(scopeName)
+        output.member(#""ScopeDescription":"#, first: &first)
+        output.writeString(scopeDescription)
+        output.endObject()
     }
 }
 
@@ -4117,6 +5706,32 @@ public struct ResourceServerType: WireShape {
             let memberPath = validator.path("managedBy")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = identifier {
+            output.member(#""Identifier":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = name {
+            output.member(#""Name":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = scopes {
+            output.member(#""Scopes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = managedBy {
+            output.member(#""ManagedBy":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -4196,6 +5811,36 @@ public struct RespondToAuthChallengeRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""ChallengeName":"#, first: &first)
+        output.writeString(challengeName.rawValue)
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = challengeResponses {
+            output.member(#""ChallengeResponses":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userContextData {
+            output.member(#""UserContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct RespondToAuthChallengeResponse: WireShape {
@@ -4255,6 +5900,32 @@ public struct RespondToAuthChallengeResponse: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = challengeName {
+            output.member(#""ChallengeName":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = challengeParameters {
+            output.member(#""ChallengeParameters":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = authenticationResult {
+            output.member(#""AuthenticationResult":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = availableChallenges {
+            output.member(#""AvailableChallenges":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
+    }
 }
 
 public struct RestorationDescriptionType: WireShape {
@@ -4290,6 +5961,24 @@ public struct RestorationDescriptionType: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
         self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = restoreId {
+            output.member(#""RestoreId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = restoreStatus {
+            output.member(#""RestoreStatus":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = restoreTimestamp {
+            output.member(#""RestoreTimestamp":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
     }
 }
 
@@ -4335,6 +6024,32 @@ public struct RestorationType: WireShape {
         self.triggerTimestamp = try container.decodeIfPresent(Date.self, forKey: .triggerTimestamp)
         self.restorePreview = try container.decodeIfPresent([RestorePreviewType].self, forKey: .restorePreview)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = restoreId {
+            output.member(#""RestoreId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = restoreStatus {
+            output.member(#""RestoreStatus":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = restoreTimestamp {
+            output.member(#""RestoreTimestamp":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = triggerTimestamp {
+            output.member(#""TriggerTimestamp":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = restorePreview {
+            output.member(#""RestorePreview":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct RestorePreviewType: WireShape {
@@ -4370,6 +6085,28 @@ public struct RestorePreviewType: WireShape {
         self.createCount = try container.decodeIfPresent(Int.self, forKey: .createCount)
         self.updateCount = try container.decodeIfPresent(Int.self, forKey: .updateCount)
         self.deleteCount = try container.decodeIfPresent(Int.self, forKey: .deleteCount)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = entity {
+            output.member(#""Entity":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = createCount {
+            output.member(#""CreateCount":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = updateCount {
+            output.member(#""UpdateCount":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = deleteCount {
+            output.member(#""DeleteCount":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
     }
 }
 
@@ -4425,6 +6162,24 @@ public struct RevokeTokenRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Token":"#, first: &first)
+        output.writeString(token)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = clientSecret {
+            output.member(#""ClientSecret":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = revokeAssociatedSessions {
+            output.member(#""RevokeAssociatedSessions":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct RevokeTokenResponse: WireShape {
@@ -4435,6 +6190,11 @@ public struct RevokeTokenResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -4482,6 +6242,20 @@ public struct RevokeUserSessionRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""SessionId":"#, first: &first)
+        output.writeString(sessionId)
+        if let value = revokeAssociatedSessions {
+            output.member(#""RevokeAssociatedSessions":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct RevokeUserSessionResponse: WireShape {
@@ -4492,6 +6266,11 @@ public struct RevokeUserSessionResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -4541,6 +6320,36 @@ public struct RiskConfigurationType: WireShape {
         self.riskExceptionConfiguration = try container.decodeIfPresent(RiskExceptionConfigurationType.self, forKey: .riskExceptionConfiguration)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = compromisedCredentialsRiskConfiguration {
+            output.member(#""CompromisedCredentialsRiskConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = accountTakeoverRiskConfiguration {
+            output.member(#""AccountTakeoverRiskConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = riskExceptionConfiguration {
+            output.member(#""RiskExceptionConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct RiskExceptionConfigurationType: WireShape {
@@ -4581,6 +6390,20 @@ public struct RiskExceptionConfigurationType: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = blockedIPRangeList {
+            output.member(#""BlockedIPRangeList":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = skippedIPRangeList {
+            output.member(#""SkippedIPRangeList":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct RoutingType: WireShape {
@@ -4599,5 +6422,15 @@ public struct RoutingType: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.failover = try container.decodeIfPresent(FailoverType.self, forKey: .failover)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = failover {
+            output.member(#""Failover":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }

@@ -24,6 +24,16 @@ public struct S3ConfigurationType: WireShape {
             validator.checkString(value, at: memberPath, min: 3, max: 1024, pattern: WirePatterns.p42, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = bucketArn {
+            output.member(#""BucketArn":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct SMSMfaSettingsType: WireShape {
@@ -46,6 +56,20 @@ public struct SMSMfaSettingsType: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = enabled {
+            output.member(#""Enabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = preferredMfa {
+            output.member(#""PreferredMfa":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }
 
@@ -98,6 +122,40 @@ public struct SchemaAttributeType: WireShape {
         self.required = try container.decodeIfPresent(Bool.self, forKey: .required)
         self.numberAttributeConstraints = try container.decodeIfPresent(NumberAttributeConstraintsType.self, forKey: .numberAttributeConstraints)
         self.stringAttributeConstraints = try container.decodeIfPresent(StringAttributeConstraintsType.self, forKey: .stringAttributeConstraints)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = name {
+            output.member(#""Name":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = attributeDataType {
+            output.member(#""AttributeDataType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = developerOnlyAttribute {
+            output.member(#""DeveloperOnlyAttribute":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = mutable {
+            output.member(#""Mutable":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = required {
+            output.member(#""Required":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = numberAttributeConstraints {
+            output.member(#""NumberAttributeConstraints":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = stringAttributeConstraints {
+            output.member(#""StringAttributeConstraints":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -179,6 +237,52 @@ public struct SessionDescriptionType: WireShape {
         }
         self.isCurrentSession = try container.decodeIfPresent(Bool.self, forKey: .isCurrentSession)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = sessionId {
+            output.member(#""SessionId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = sessionType {
+            output.member(#""SessionType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = createDate {
+            output.member(#""CreateDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = lastActiveDate {
+            output.member(#""LastActiveDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = deviceType {
+            output.member(#""DeviceType":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = lastIPAddress {
+            output.member(#""LastIPAddress":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = lastLocation {
+            output.member(#""LastLocation":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = originSessionId {
+            output.member(#""OriginSessionId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = isCurrentSession {
+            output.member(#""IsCurrentSession":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct SessionLocationType: WireShape {
@@ -210,6 +314,20 @@ public struct SessionLocationType: WireShape {
             let memberPath = validator.path("country")
             validator.checkString(value, at: memberPath, min: 0, max: 256, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = city {
+            output.member(#""City":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = country {
+            output.member(#""Country":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -249,6 +367,16 @@ public struct SetLogDeliveryConfigurationRequest: WireShape {
             self.logConfigurations = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""LogConfigurations":"#, first: &first)
+        try output.writeArray(logConfigurations) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
+    }
 }
 
 public struct SetLogDeliveryConfigurationResponse: WireShape {
@@ -267,6 +395,16 @@ public struct SetLogDeliveryConfigurationResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = logDeliveryConfiguration {
+            output.member(#""LogDeliveryConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -315,6 +453,30 @@ public struct SetRiskConfigurationRequest: WireShape {
         self.accountTakeoverRiskConfiguration = try container.decodeIfPresent(AccountTakeoverRiskConfigurationType.self, forKey: .accountTakeoverRiskConfiguration)
         self.riskExceptionConfiguration = try container.decodeIfPresent(RiskExceptionConfigurationType.self, forKey: .riskExceptionConfiguration)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = compromisedCredentialsRiskConfiguration {
+            output.member(#""CompromisedCredentialsRiskConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = accountTakeoverRiskConfiguration {
+            output.member(#""AccountTakeoverRiskConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = riskExceptionConfiguration {
+            output.member(#""RiskExceptionConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct SetRiskConfigurationResponse: WireShape {
@@ -339,6 +501,14 @@ public struct SetRiskConfigurationResponse: WireShape {
             try validator.missing(.riskConfiguration, in: container, path: validator.path("riskConfiguration"))
             self.riskConfiguration = RiskConfigurationType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""RiskConfiguration":"#, first: &first)
+        try riskConfiguration.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -391,6 +561,26 @@ public struct SetUICustomizationRequest: WireShape {
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 131072)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = css {
+            output.member(#""CSS":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = imageFile {
+            output.member(#""ImageFile":"#, first: &first)
+            output.writeData(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct SetUICustomizationResponse: WireShape {
@@ -415,6 +605,14 @@ public struct SetUICustomizationResponse: WireShape {
             try validator.missing(.uiCustomization, in: container, path: validator.path("uiCustomization"))
             self.uiCustomization = UICustomizationType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UICustomization":"#, first: &first)
+        try uiCustomization.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -459,6 +657,30 @@ public struct SetUserMFAPreferenceRequest: WireShape {
             self.accessToken = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = smsMfaSettings {
+            output.member(#""SMSMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = softwareTokenMfaSettings {
+            output.member(#""SoftwareTokenMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = emailMfaSettings {
+            output.member(#""EmailMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = webAuthnMfaSettings {
+            output.member(#""WebAuthnMfaSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
+    }
 }
 
 public struct SetUserMFAPreferenceResponse: WireShape {
@@ -469,6 +691,11 @@ public struct SetUserMFAPreferenceResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -517,6 +744,18 @@ public struct SetUserPoolClientSessionConfigurationRequest: WireShape {
             self.ssoSession = ClientSSOSessionConfigType.wirePlaceholder
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""SSOSession":"#, first: &first)
+        try ssoSession.writeJSON(to: output)
+        output.endObject()
+    }
 }
 
 public struct SetUserPoolClientSessionConfigurationResponse: WireShape {
@@ -552,6 +791,24 @@ public struct SetUserPoolClientSessionConfigurationResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = ssoSession {
+            output.member(#""SSOSession":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -604,6 +861,34 @@ public struct SetUserPoolMfaConfigRequest: WireShape {
         }
         self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = smsMfaConfiguration {
+            output.member(#""SmsMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = softwareTokenMfaConfiguration {
+            output.member(#""SoftwareTokenMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = emailMfaConfiguration {
+            output.member(#""EmailMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = mfaConfiguration {
+            output.member(#""MfaConfiguration":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = webAuthnConfiguration {
+            output.member(#""WebAuthnConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct SetUserPoolMfaConfigResponse: WireShape {
@@ -643,6 +928,32 @@ public struct SetUserPoolMfaConfigResponse: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
         self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = smsMfaConfiguration {
+            output.member(#""SmsMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = softwareTokenMfaConfiguration {
+            output.member(#""SoftwareTokenMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = emailMfaConfiguration {
+            output.member(#""EmailMfaConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = mfaConfiguration {
+            output.member(#""MfaConfiguration":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = webAuthnConfiguration {
+            output.member(#""WebAuthnConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -691,6 +1002,18 @@ public struct SetUserPoolSessionConfigurationRequest: WireShape {
             self.tokenSession = UserPoolTokenSessionConfigType.wirePlaceholder
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""UserSessionTracking":"#, first: &first)
+        output.writeString(userSessionTracking.rawValue)
+        output.member(#""TokenSession":"#, first: &first)
+        try tokenSession.writeJSON(to: output)
+        output.endObject()
+    }
 }
 
 public struct SetUserPoolSessionConfigurationResponse: WireShape {
@@ -726,6 +1049,24 @@ public struct SetUserPoolSessionConfigurationResponse: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
         self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userSessionTracking {
+            output.member(#""UserSessionTracking":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = tokenSession {
+            output.member(#""TokenSession":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -763,6 +1104,16 @@ public struct SetUserSettingsRequest: WireShape {
             self.mfaOptions = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""MFAOptions":"#, first: &first)
+        try output.writeArray(mfaOptions) { e0 in try e0.writeJSON(to: output) }
+        output.endObject()
+    }
 }
 
 public struct SetUserSettingsResponse: WireShape {
@@ -773,6 +1124,11 @@ public struct SetUserSettingsResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -801,6 +1157,16 @@ public struct SignInPolicyType: WireShape {
                 validator.checkEnum(e0, at: i0)
             }
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = allowedFirstAuthFactors {
+            output.member(#""AllowedFirstAuthFactors":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
     }
 }
 
@@ -884,6 +1250,44 @@ public struct SignUpRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = secretHash {
+            output.member(#""SecretHash":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        if let value = password {
+            output.member(#""Password":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userAttributes {
+            output.member(#""UserAttributes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = validationData {
+            output.member(#""ValidationData":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = analyticsMetadata {
+            output.member(#""AnalyticsMetadata":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userContextData {
+            output.member(#""UserContextData":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct SignUpResponse: WireShape {
@@ -932,6 +1336,24 @@ public struct SignUpResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserConfirmed":"#, first: &first)
+        output.writeBool(userConfirmed)
+        if let value = codeDeliveryDetails {
+            output.member(#""CodeDeliveryDetails":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.member(#""UserSub":"#, first: &first)
+        output.writeString(userSub)
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct SmsConfigurationType: WireShape {
@@ -976,6 +1398,28 @@ public struct SmsConfigurationType: WireShape {
         }
         self.eumsSms = try container.decodeIfPresent(EumsSmsConfigurationType.self, forKey: .eumsSms)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = snsCallerArn {
+            output.member(#""SnsCallerArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = externalId {
+            output.member(#""ExternalId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = snsRegion {
+            output.member(#""SnsRegion":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = eumsSms {
+            output.member(#""EumsSms":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct SmsMfaConfigType: WireShape {
@@ -1004,6 +1448,20 @@ public struct SmsMfaConfigType: WireShape {
         }
         self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = smsAuthenticationMessage {
+            output.member(#""SmsAuthenticationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = smsConfiguration {
+            output.member(#""SmsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct SoftwareTokenMfaConfigType: WireShape {
@@ -1022,6 +1480,16 @@ public struct SoftwareTokenMfaConfigType: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = enabled {
+            output.member(#""Enabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1045,6 +1513,20 @@ public struct SoftwareTokenMfaSettingsType: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = enabled {
+            output.member(#""Enabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = preferredMfa {
+            output.member(#""PreferredMfa":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1084,6 +1566,16 @@ public struct StartPointInTimeRecoveryRequest: WireShape {
             self.restoreId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""RestoreId":"#, first: &first)
+        output.writeString(restoreId)
+        output.endObject()
+    }
 }
 
 public struct StartPointInTimeRecoveryResponse: WireShape {
@@ -1102,6 +1594,16 @@ public struct StartPointInTimeRecoveryResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = restoration {
+            output.member(#""Restoration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -1141,6 +1643,16 @@ public struct StartUserImportJobRequest: WireShape {
             self.jobId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""JobId":"#, first: &first)
+        output.writeString(jobId)
+        output.endObject()
+    }
 }
 
 public struct StartUserImportJobResponse: WireShape {
@@ -1159,6 +1671,16 @@ public struct StartUserImportJobResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userImportJob {
+            output.member(#""UserImportJob":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -1187,6 +1709,14 @@ public struct StartWebAuthnRegistrationRequest: WireShape {
             self.accessToken = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.endObject()
+    }
 }
 
 public struct StartWebAuthnRegistrationResponse: WireShape {
@@ -1211,6 +1741,14 @@ public struct StartWebAuthnRegistrationResponse: WireShape {
             try validator.missing(.credentialCreationOptions, in: container, path: validator.path("credentialCreationOptions"))
             self.credentialCreationOptions = .null
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CredentialCreationOptions":"#, first: &first)
+        try output.writeEncodable(credentialCreationOptions)
+        output.endObject()
     }
 }
 
@@ -1250,6 +1788,16 @@ public struct StopUserImportJobRequest: WireShape {
             self.jobId = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""JobId":"#, first: &first)
+        output.writeString(jobId)
+        output.endObject()
+    }
 }
 
 public struct StopUserImportJobResponse: WireShape {
@@ -1268,6 +1816,16 @@ public struct StopUserImportJobResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userImportJob {
+            output.member(#""UserImportJob":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -1300,6 +1858,20 @@ public struct StringAttributeConstraintsType: WireShape {
             let memberPath = validator.path("maxLength")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = minLength {
+            output.member(#""MinLength":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = maxLength {
+            output.member(#""MaxLength":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -1343,6 +1915,16 @@ public struct TagResourceRequest: WireShape {
             self.tags = [:]
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceArn":"#, first: &first)
+        output.writeString(resourceArn)
+        output.member(#""Tags":"#, first: &first)
+        output.writeMap(tags) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct TagResourceResponse: WireShape {
@@ -1353,6 +1935,11 @@ public struct TagResourceResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -1420,6 +2007,22 @@ public struct TermsDescriptionType: WireShape {
             try validator.missing(.lastModifiedDate, in: container, path: validator.path("lastModifiedDate"))
             self.lastModifiedDate = Date(timeIntervalSince1970: 0)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""TermsId":"#, first: &first)
+        output.writeString(termsId)
+        output.member(#""TermsName":"#, first: &first)
+        output.writeString(termsName)
+        output.member(#""Enforcement":"#, first: &first)
+        output.writeString(enforcement.rawValue)
+        output.member(#""CreationDate":"#, first: &first)
+        try output.writeDate(creationDate)
+        output.member(#""LastModifiedDate":"#, first: &first)
+        try output.writeDate(lastModifiedDate)
+        output.endObject()
     }
 }
 
@@ -1537,6 +2140,30 @@ public struct TermsType: WireShape {
             self.lastModifiedDate = Date(timeIntervalSince1970: 0)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""TermsId":"#, first: &first)
+        output.writeString(termsId)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        output.member(#""TermsName":"#, first: &first)
+        output.writeString(termsName)
+        output.member(#""TermsSource":"#, first: &first)
+        output.writeString(termsSource.rawValue)
+        output.member(#""Enforcement":"#, first: &first)
+        output.writeString(enforcement.rawValue)
+        output.member(#""Links":"#, first: &first)
+        output.writeMap(links) { e0 in output.writeString(e0) }
+        output.member(#""CreationDate":"#, first: &first)
+        try output.writeDate(creationDate)
+        output.member(#""LastModifiedDate":"#, first: &first)
+        try output.writeDate(lastModifiedDate)
+        output.endObject()
+    }
 }
 
 public struct TokenValidityUnitsType: WireShape {
@@ -1576,6 +2203,24 @@ public struct TokenValidityUnitsType: WireShape {
             let memberPath = validator.path("refreshToken")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accessToken {
+            output.member(#""AccessToken":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = idToken {
+            output.member(#""IdToken":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = refreshToken {
+            output.member(#""RefreshToken":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -1633,6 +2278,40 @@ public struct UICustomizationType: WireShape {
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = imageUrl {
+            output.member(#""ImageUrl":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = css {
+            output.member(#""CSS":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = cssVersion {
+            output.member(#""CSSVersion":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct UntagResourceRequest: WireShape {
@@ -1674,6 +2353,16 @@ public struct UntagResourceRequest: WireShape {
             self.tagKeys = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceArn":"#, first: &first)
+        output.writeString(resourceArn)
+        output.member(#""TagKeys":"#, first: &first)
+        output.writeArray(tagKeys) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct UntagResourceResponse: WireShape {
@@ -1684,6 +2373,11 @@ public struct UntagResourceResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -1756,6 +2450,22 @@ public struct UpdateAuthEventFeedbackRequest: WireShape {
             self.feedbackValue = FeedbackValueType(rawValue: "")
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Username":"#, first: &first)
+        output.writeString(username)
+        output.member(#""EventId":"#, first: &first)
+        output.writeString(eventId)
+        output.member(#""FeedbackToken":"#, first: &first)
+        output.writeString(feedbackToken)
+        output.member(#""FeedbackValue":"#, first: &first)
+        output.writeString(feedbackValue.rawValue)
+        output.endObject()
+    }
 }
 
 public struct UpdateAuthEventFeedbackResponse: WireShape {
@@ -1766,6 +2476,11 @@ public struct UpdateAuthEventFeedbackResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -1847,6 +2562,28 @@ public struct UpdateCIMDPolicyRequest: WireShape {
             self.urlPatterns = []
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CIMDPolicyId":"#, first: &first)
+        output.writeString(cimdPolicyId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = policyName {
+            output.member(#""PolicyName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = cacheDuration {
+            output.member(#""CacheDuration":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.member(#""URLPatterns":"#, first: &first)
+        output.writeArray(urlPatterns) { e0 in output.writeString(e0) }
+        output.endObject()
+    }
 }
 
 public struct UpdateCIMDPolicyResponse: WireShape {
@@ -1871,6 +2608,14 @@ public struct UpdateCIMDPolicyResponse: WireShape {
             try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
             self.cimdPolicy = CIMDPolicyType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CIMDPolicy":"#, first: &first)
+        try cimdPolicy.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -1932,6 +2677,20 @@ public struct UpdateClientMetadataURLStateRequest: WireShape {
             self.action = CIMDCacheActionType(rawValue: "")
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""CIMDPolicyId":"#, first: &first)
+        output.writeString(cimdPolicyId)
+        output.member(#""URL":"#, first: &first)
+        output.writeString(url)
+        output.member(#""Action":"#, first: &first)
+        output.writeString(action.rawValue)
+        output.endObject()
+    }
 }
 
 public struct UpdateClientMetadataURLStateResponse: WireShape {
@@ -1942,6 +2701,11 @@ public struct UpdateClientMetadataURLStateResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -1989,6 +2753,20 @@ public struct UpdateDeviceStatusRequest: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""DeviceKey":"#, first: &first)
+        output.writeString(deviceKey)
+        if let value = deviceRememberedStatus {
+            output.member(#""DeviceRememberedStatus":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateDeviceStatusResponse: WireShape {
@@ -1999,6 +2777,11 @@ public struct UpdateDeviceStatusResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -2062,6 +2845,28 @@ public struct UpdateGroupRequest: WireShape {
             validator.checkNumber(value, at: memberPath, min: 0)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""GroupName":"#, first: &first)
+        output.writeString(groupName)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = description {
+            output.member(#""Description":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = roleArn {
+            output.member(#""RoleArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = precedence {
+            output.member(#""Precedence":"#, first: &first)
+            output.writeInteger(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateGroupResponse: WireShape {
@@ -2080,6 +2885,16 @@ public struct UpdateGroupResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = group {
+            output.member(#""Group":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -2168,6 +2983,32 @@ public struct UpdateIdentityProviderRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ProviderName":"#, first: &first)
+        output.writeString(providerName)
+        if let value = providerDetails {
+            output.member(#""ProviderDetails":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = attributeMapping {
+            output.member(#""AttributeMapping":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = idpIdentifiers {
+            output.member(#""IdpIdentifiers":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = acrMapping {
+            output.member(#""AcrMapping":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateIdentityProviderResponse: WireShape {
@@ -2192,6 +3033,14 @@ public struct UpdateIdentityProviderResponse: WireShape {
             try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
             self.identityProvider = IdentityProviderType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""IdentityProvider":"#, first: &first)
+        try identityProvider.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -2241,6 +3090,32 @@ public struct UpdateManagedLoginBrandingRequest: WireShape {
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = managedLoginBrandingId {
+            output.member(#""ManagedLoginBrandingId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = useCognitoProvidedValues {
+            output.member(#""UseCognitoProvidedValues":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = settings {
+            output.member(#""Settings":"#, first: &first)
+            try output.writeEncodable(value)
+        }
+        if let value = assets {
+            output.member(#""Assets":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateManagedLoginBrandingResponse: WireShape {
@@ -2259,6 +3134,16 @@ public struct UpdateManagedLoginBrandingResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = managedLoginBranding {
+            output.member(#""ManagedLoginBranding":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -2294,6 +3179,16 @@ public struct UpdateProvisionedLimitRequest: WireShape {
             self.requestedLimitValue = 0
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""LimitDefinition":"#, first: &first)
+        try limitDefinition.writeJSON(to: output)
+        output.member(#""RequestedLimitValue":"#, first: &first)
+        output.writeInteger(requestedLimitValue)
+        output.endObject()
+    }
 }
 
 public struct UpdateProvisionedLimitResponse: WireShape {
@@ -2318,6 +3213,14 @@ public struct UpdateProvisionedLimitResponse: WireShape {
             try validator.missing(.limit, in: container, path: validator.path("limit"))
             self.limit = LimitType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Limit":"#, first: &first)
+        try limit.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -2376,6 +3279,22 @@ public struct UpdateResourceServerRequest: WireShape {
             validator.checkCount(value.count, of: value, at: memberPath, max: 100)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""Identifier":"#, first: &first)
+        output.writeString(identifier)
+        output.member(#""Name":"#, first: &first)
+        output.writeString(name)
+        if let value = scopes {
+            output.member(#""Scopes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateResourceServerResponse: WireShape {
@@ -2400,6 +3319,14 @@ public struct UpdateResourceServerResponse: WireShape {
             try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
             self.resourceServer = ResourceServerType.wirePlaceholder
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""ResourceServer":"#, first: &first)
+        try resourceServer.writeJSON(to: output)
+        output.endObject()
     }
 }
 
@@ -2476,6 +3403,32 @@ public struct UpdateTermsRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""TermsId":"#, first: &first)
+        output.writeString(termsId)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = termsName {
+            output.member(#""TermsName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = termsSource {
+            output.member(#""TermsSource":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = enforcement {
+            output.member(#""Enforcement":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = links {
+            output.member(#""Links":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateTermsResponse: WireShape {
@@ -2494,6 +3447,16 @@ public struct UpdateTermsResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = terms {
+            output.member(#""Terms":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -2543,6 +3506,20 @@ public struct UpdateUserAttributesRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserAttributes":"#, first: &first)
+        try output.writeArray(userAttributes) { e0 in try e0.writeJSON(to: output) }
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        if let value = clientMetadata {
+            output.member(#""ClientMetadata":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateUserAttributesResponse: WireShape {
@@ -2561,6 +3538,16 @@ public struct UpdateUserAttributesResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.codeDeliveryDetailsList = try container.decodeIfPresent([CodeDeliveryDetailsType].self, forKey: .codeDeliveryDetailsList)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = codeDeliveryDetailsList {
+            output.member(#""CodeDeliveryDetailsList":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
     }
 }
 
@@ -2776,6 +3763,104 @@ public struct UpdateUserPoolClientRequest: WireShape {
         self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
         self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""ClientId":"#, first: &first)
+        output.writeString(clientId)
+        if let value = clientName {
+            output.member(#""ClientName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = refreshTokenValidity {
+            output.member(#""RefreshTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = accessTokenValidity {
+            output.member(#""AccessTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = idTokenValidity {
+            output.member(#""IdTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = tokenValidityUnits {
+            output.member(#""TokenValidityUnits":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = readAttributes {
+            output.member(#""ReadAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = writeAttributes {
+            output.member(#""WriteAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = explicitAuthFlows {
+            output.member(#""ExplicitAuthFlows":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = supportedIdentityProviders {
+            output.member(#""SupportedIdentityProviders":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = callbackURLs {
+            output.member(#""CallbackURLs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = logoutURLs {
+            output.member(#""LogoutURLs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = defaultRedirectURI {
+            output.member(#""DefaultRedirectURI":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = allowedOAuthFlows {
+            output.member(#""AllowedOAuthFlows":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = allowedOAuthScopes {
+            output.member(#""AllowedOAuthScopes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = allowedOAuthFlowsUserPoolClient {
+            output.member(#""AllowedOAuthFlowsUserPoolClient":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = analyticsConfiguration {
+            output.member(#""AnalyticsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = preventUserExistenceErrors {
+            output.member(#""PreventUserExistenceErrors":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = enableTokenRevocation {
+            output.member(#""EnableTokenRevocation":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = enablePropagateAdditionalUserContextData {
+            output.member(#""EnablePropagateAdditionalUserContextData":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = authSessionValidity {
+            output.member(#""AuthSessionValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = refreshTokenRotation {
+            output.member(#""RefreshTokenRotation":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = publishSecretsInAWSSecretsManager {
+            output.member(#""PublishSecretsInAWSSecretsManager":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateUserPoolClientResponse: WireShape {
@@ -2794,6 +3879,16 @@ public struct UpdateUserPoolClientResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolClient {
+            output.member(#""UserPoolClient":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -2845,6 +3940,28 @@ public struct UpdateUserPoolDomainRequest: WireShape {
         self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""Domain":"#, first: &first)
+        output.writeString(domain)
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = managedLoginVersion {
+            output.member(#""ManagedLoginVersion":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = customDomainConfig {
+            output.member(#""CustomDomainConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = routing {
+            output.member(#""Routing":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateUserPoolDomainResponse: WireShape {
@@ -2876,6 +3993,24 @@ public struct UpdateUserPoolDomainResponse: WireShape {
             validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
         }
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = managedLoginVersion {
+            output.member(#""ManagedLoginVersion":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = cloudFrontDomain {
+            output.member(#""CloudFrontDomain":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = routing {
+            output.member(#""Routing":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -2926,6 +4061,18 @@ public struct UpdateUserPoolReplicaRequest: WireShape {
             self.status = UpdateReplicaStatusType(rawValue: "")
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        output.member(#""RegionName":"#, first: &first)
+        output.writeString(regionName)
+        output.member(#""Status":"#, first: &first)
+        output.writeString(status.rawValue)
+        output.endObject()
+    }
 }
 
 public struct UpdateUserPoolReplicaResponse: WireShape {
@@ -2944,6 +4091,16 @@ public struct UpdateUserPoolReplicaResponse: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolReplica {
+            output.member(#""UserPoolReplica":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -3123,6 +4280,110 @@ public struct UpdateUserPoolRequest: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""UserPoolId":"#, first: &first)
+        output.writeString(userPoolId)
+        if let value = policies {
+            output.member(#""Policies":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = deletionProtection {
+            output.member(#""DeletionProtection":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = lambdaConfig {
+            output.member(#""LambdaConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = autoVerifiedAttributes {
+            output.member(#""AutoVerifiedAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = smsVerificationMessage {
+            output.member(#""SmsVerificationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailVerificationMessage {
+            output.member(#""EmailVerificationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailVerificationSubject {
+            output.member(#""EmailVerificationSubject":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = verificationMessageTemplate {
+            output.member(#""VerificationMessageTemplate":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = smsAuthenticationMessage {
+            output.member(#""SmsAuthenticationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userAttributeUpdateSettings {
+            output.member(#""UserAttributeUpdateSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = mfaConfiguration {
+            output.member(#""MfaConfiguration":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = deviceConfiguration {
+            output.member(#""DeviceConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = emailConfiguration {
+            output.member(#""EmailConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = smsConfiguration {
+            output.member(#""SmsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userPoolTags {
+            output.member(#""UserPoolTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = adminCreateUserConfig {
+            output.member(#""AdminCreateUserConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userPoolAddOns {
+            output.member(#""UserPoolAddOns":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = dcrConfiguration {
+            output.member(#""DcrConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = accountRecoverySetting {
+            output.member(#""AccountRecoverySetting":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = poolName {
+            output.member(#""PoolName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userPoolTier {
+            output.member(#""UserPoolTier":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = keyConfiguration {
+            output.member(#""KeyConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = issuerConfiguration {
+            output.member(#""IssuerConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = acrConfiguration {
+            output.member(#""AcrConfiguration":"#, first: &first)
+            try output.writeMap(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UpdateUserPoolResponse: WireShape {
@@ -3133,6 +4394,11 @@ public struct UpdateUserPoolResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -3160,6 +4426,16 @@ public struct UserAttributeUpdateSettingsType: WireShape {
                 validator.checkEnum(e0, at: i0)
             }
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = attributesRequireVerificationBeforeUpdate {
+            output.member(#""AttributesRequireVerificationBeforeUpdate":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        output.endObject()
     }
 }
 
@@ -3192,6 +4468,20 @@ public struct UserContextDataType: WireShape {
             let memberPath = validator.path("encodedData")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = ipAddress {
+            output.member(#""IpAddress":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = encodedData {
+            output.member(#""EncodedData":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3297,6 +4587,68 @@ public struct UserImportJobType: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = jobName {
+            output.member(#""JobName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = jobId {
+            output.member(#""JobId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = preSignedUrl {
+            output.member(#""PreSignedUrl":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = startDate {
+            output.member(#""StartDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = completionDate {
+            output.member(#""CompletionDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = status {
+            output.member(#""Status":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = cloudWatchLogsRoleArn {
+            output.member(#""CloudWatchLogsRoleArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = importedUsers {
+            output.member(#""ImportedUsers":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = skippedUsers {
+            output.member(#""SkippedUsers":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = failedUsers {
+            output.member(#""FailedUsers":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = completionMessage {
+            output.member(#""CompletionMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = passwordHashingAlgorithm {
+            output.member(#""PasswordHashingAlgorithm":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct UserPoolAddOnsType: WireShape {
@@ -3327,6 +4679,18 @@ public struct UserPoolAddOnsType: WireShape {
             self.advancedSecurityMode = AdvancedSecurityModeType(rawValue: "")
         }
         self.advancedSecurityAdditionalFlows = try container.decodeIfPresent(AdvancedSecurityAdditionalFlowsType.self, forKey: .advancedSecurityAdditionalFlows)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AdvancedSecurityMode":"#, first: &first)
+        output.writeString(advancedSecurityMode.rawValue)
+        if let value = advancedSecurityAdditionalFlows {
+            output.member(#""AdvancedSecurityAdditionalFlows":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -3367,6 +4731,24 @@ public struct UserPoolClientDescription: WireShape {
             let memberPath = validator.path("clientName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientName {
+            output.member(#""ClientName":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -3604,6 +4986,124 @@ public struct UserPoolClientType: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = userPoolId {
+            output.member(#""UserPoolId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientName {
+            output.member(#""ClientName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientId {
+            output.member(#""ClientId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientSecret {
+            output.member(#""ClientSecret":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = clientSecretArn {
+            output.member(#""ClientSecretArn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = refreshTokenValidity {
+            output.member(#""RefreshTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = accessTokenValidity {
+            output.member(#""AccessTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = idTokenValidity {
+            output.member(#""IdTokenValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = tokenValidityUnits {
+            output.member(#""TokenValidityUnits":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = readAttributes {
+            output.member(#""ReadAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = writeAttributes {
+            output.member(#""WriteAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = explicitAuthFlows {
+            output.member(#""ExplicitAuthFlows":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = supportedIdentityProviders {
+            output.member(#""SupportedIdentityProviders":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = callbackURLs {
+            output.member(#""CallbackURLs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = logoutURLs {
+            output.member(#""LogoutURLs":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = defaultRedirectURI {
+            output.member(#""DefaultRedirectURI":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = allowedOAuthFlows {
+            output.member(#""AllowedOAuthFlows":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = allowedOAuthScopes {
+            output.member(#""AllowedOAuthScopes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        if let value = allowedOAuthFlowsUserPoolClient {
+            output.member(#""AllowedOAuthFlowsUserPoolClient":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = analyticsConfiguration {
+            output.member(#""AnalyticsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = preventUserExistenceErrors {
+            output.member(#""PreventUserExistenceErrors":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = enableTokenRevocation {
+            output.member(#""EnableTokenRevocation":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = enablePropagateAdditionalUserContextData {
+            output.member(#""EnablePropagateAdditionalUserContextData":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = authSessionValidity {
+            output.member(#""AuthSessionValidity":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = refreshTokenRotation {
+            output.member(#""RefreshTokenRotation":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = clientType {
+            output.member(#""ClientType":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct UserPoolDescriptionType: WireShape {
@@ -3667,6 +5167,40 @@ public struct UserPoolDescriptionType: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = id {
+            output.member(#""Id":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = name {
+            output.member(#""Name":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = lambdaConfig {
+            output.member(#""LambdaConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = status {
+            output.member(#""Status":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = replicaRegions {
+            output.member(#""ReplicaRegions":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UserPoolPolicyType: WireShape {
@@ -3689,6 +5223,20 @@ public struct UserPoolPolicyType: WireShape {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.passwordPolicy = try container.decodeIfPresent(PasswordPolicyType.self, forKey: .passwordPolicy)
         self.signInPolicy = try container.decodeIfPresent(SignInPolicyType.self, forKey: .signInPolicy)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = passwordPolicy {
+            output.member(#""PasswordPolicy":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = signInPolicy {
+            output.member(#""SignInPolicy":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        output.endObject()
     }
 }
 
@@ -3738,6 +5286,28 @@ public struct UserPoolReplicaType: WireShape {
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = regionName {
+            output.member(#""RegionName":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = status {
+            output.member(#""Status":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = role {
+            output.member(#""Role":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = userPoolArn {
+            output.member(#""UserPoolArn":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct UserPoolTokenSessionConfigType: WireShape {
@@ -3764,6 +5334,14 @@ public struct UserPoolTokenSessionConfigType: WireShape {
             try validator.missing(.maxPerUser, in: container, path: validator.path("maxPerUser"))
             self.maxPerUser = 0
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""MaxPerUser":"#, first: &first)
+        output.writeInteger(maxPerUser)
+        output.endObject()
     }
 }
 
@@ -4034,6 +5612,164 @@ public struct UserPoolType: WireShape {
             }
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = id {
+            output.member(#""Id":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = name {
+            output.member(#""Name":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = policies {
+            output.member(#""Policies":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = deletionProtection {
+            output.member(#""DeletionProtection":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = lambdaConfig {
+            output.member(#""LambdaConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = status {
+            output.member(#""Status":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = lastModifiedDate {
+            output.member(#""LastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = creationDate {
+            output.member(#""CreationDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = schemaAttributes {
+            output.member(#""SchemaAttributes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = autoVerifiedAttributes {
+            output.member(#""AutoVerifiedAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = aliasAttributes {
+            output.member(#""AliasAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = usernameAttributes {
+            output.member(#""UsernameAttributes":"#, first: &first)
+            output.writeArray(value) { e0 in output.writeString(e0.rawValue) }
+        }
+        if let value = smsVerificationMessage {
+            output.member(#""SmsVerificationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailVerificationMessage {
+            output.member(#""EmailVerificationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailVerificationSubject {
+            output.member(#""EmailVerificationSubject":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = verificationMessageTemplate {
+            output.member(#""VerificationMessageTemplate":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = smsAuthenticationMessage {
+            output.member(#""SmsAuthenticationMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userAttributeUpdateSettings {
+            output.member(#""UserAttributeUpdateSettings":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = mfaConfiguration {
+            output.member(#""MfaConfiguration":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = deviceConfiguration {
+            output.member(#""DeviceConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = estimatedNumberOfUsers {
+            output.member(#""EstimatedNumberOfUsers":"#, first: &first)
+            output.writeInteger(value)
+        }
+        if let value = emailConfiguration {
+            output.member(#""EmailConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = smsConfiguration {
+            output.member(#""SmsConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userPoolTags {
+            output.member(#""UserPoolTags":"#, first: &first)
+            output.writeMap(value) { e0 in output.writeString(e0) }
+        }
+        if let value = smsConfigurationFailure {
+            output.member(#""SmsConfigurationFailure":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailConfigurationFailure {
+            output.member(#""EmailConfigurationFailure":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = domain {
+            output.member(#""Domain":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = customDomain {
+            output.member(#""CustomDomain":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = adminCreateUserConfig {
+            output.member(#""AdminCreateUserConfig":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userPoolAddOns {
+            output.member(#""UserPoolAddOns":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = dcrConfiguration {
+            output.member(#""DcrConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = usernameConfiguration {
+            output.member(#""UsernameConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = arn {
+            output.member(#""Arn":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = accountRecoverySetting {
+            output.member(#""AccountRecoverySetting":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = userPoolTier {
+            output.member(#""UserPoolTier":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = keyConfiguration {
+            output.member(#""KeyConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = issuerConfiguration {
+            output.member(#""IssuerConfiguration":"#, first: &first)
+            try value.writeJSON(to: output)
+        }
+        if let value = acrConfiguration {
+            output.member(#""AcrConfiguration":"#, first: &first)
+            try output.writeMap(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UserType: WireShape {
@@ -4086,6 +5822,40 @@ public struct UserType: WireShape {
         }
         self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = username {
+            output.member(#""Username":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = attributes {
+            output.member(#""Attributes":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        if let value = userCreateDate {
+            output.member(#""UserCreateDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = userLastModifiedDate {
+            output.member(#""UserLastModifiedDate":"#, first: &first)
+            try output.writeDate(value)
+        }
+        if let value = enabled {
+            output.member(#""Enabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        if let value = userStatus {
+            output.member(#""UserStatus":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = mfaOptions {
+            output.member(#""MFAOptions":"#, first: &first)
+            try output.writeArray(value) { e0 in try e0.writeJSON(to: output) }
+        }
+        output.endObject()
+    }
 }
 
 public struct UsernameConfigurationType: WireShape {
@@ -4110,6 +5880,14 @@ public struct UsernameConfigurationType: WireShape {
             try validator.missing(.caseSensitive, in: container, path: validator.path("caseSensitive"))
             self.caseSensitive = false
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CaseSensitive":"#, first: &first)
+        output.writeBool(caseSensitive)
+        output.endObject()
     }
 }
 
@@ -4175,6 +5953,36 @@ public struct VerificationMessageTemplateType: WireShape {
             validator.checkEnum(value, at: memberPath)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = smsMessage {
+            output.member(#""SmsMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailMessage {
+            output.member(#""EmailMessage":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailSubject {
+            output.member(#""EmailSubject":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailMessageByLink {
+            output.member(#""EmailMessageByLink":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = emailSubjectByLink {
+            output.member(#""EmailSubjectByLink":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = defaultEmailOption {
+            output.member(#""DefaultEmailOption":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
+    }
 }
 
 public struct VerifySoftwareTokenRequest: WireShape {
@@ -4226,6 +6034,26 @@ public struct VerifySoftwareTokenRequest: WireShape {
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = accessToken {
+            output.member(#""AccessToken":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""UserCode":"#, first: &first)
+        output.writeString(userCode)
+        if let value = friendlyDeviceName {
+            output.member(#""FriendlyDeviceName":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
+    }
 }
 
 public struct VerifySoftwareTokenResponse: WireShape {
@@ -4257,6 +6085,20 @@ public struct VerifySoftwareTokenResponse: WireShape {
             let memberPath = validator.path("session")
             validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = status {
+            output.member(#""Status":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = session {
+            output.member(#""Session":"#, first: &first)
+            output.writeString(value)
+        }
+        output.endObject()
     }
 }
 
@@ -4307,6 +6149,18 @@ public struct VerifyUserAttributeRequest: WireShape {
             self.code = ""
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""AccessToken":"#, first: &first)
+        output.writeString(accessToken)
+        output.member(#""AttributeName":"#, first: &first)
+        output.writeString(attributeName)
+        output.member(#""Code":"#, first: &first)
+        output.writeString(code)
+        output.endObject()
+    }
 }
 
 public struct VerifyUserAttributeResponse: WireShape {
@@ -4317,6 +6171,11 @@ public struct VerifyUserAttributeResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        output.beginObject()
+        output.endObject()
     }
 }
 
@@ -4357,6 +6216,24 @@ public struct WebAuthnConfigurationType: WireShape {
             let memberPath = validator.path("factorConfiguration")
             validator.checkEnum(value, at: memberPath)
         }
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = relyingPartyId {
+            output.member(#""RelyingPartyId":"#, first: &first)
+            output.writeString(value)
+        }
+        if let value = userVerification {
+            output.member(#""UserVerification":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        if let value = factorConfiguration {
+            output.member(#""FactorConfiguration":"#, first: &first)
+            output.writeString(value.rawValue)
+        }
+        output.endObject()
     }
 }
 
@@ -4429,6 +6306,26 @@ public struct WebAuthnCredentialDescription: WireShape {
             self.createdAt = Date(timeIntervalSince1970: 0)
         }
     }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        output.member(#""CredentialId":"#, first: &first)
+        output.writeString(credentialId)
+        output.member(#""FriendlyCredentialName":"#, first: &first)
+        output.writeString(friendlyCredentialName)
+        output.member(#""RelyingPartyId":"#, first: &first)
+        output.writeString(relyingPartyId)
+        if let value = authenticatorAttachment {
+            output.member(#""AuthenticatorAttachment":"#, first: &first)
+            output.writeString(value)
+        }
+        output.member(#""AuthenticatorTransports":"#, first: &first)
+        output.writeArray(authenticatorTransports) { e0 in output.writeString(e0) }
+        output.member(#""CreatedAt":"#, first: &first)
+        try output.writeDate(createdAt)
+        output.endObject()
+    }
 }
 
 public struct WebAuthnMfaSettingsType: WireShape {
@@ -4447,5 +6344,15 @@ public struct WebAuthnMfaSettingsType: WireShape {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+    }
+
+    public func writeJSON(to output: JSONOutput) throws {
+        var first = true
+        output.beginObject()
+        if let value = enabled {
+            output.member(#""Enabled":"#, first: &first)
+            output.writeBool(value)
+        }
+        output.endObject()
     }
 }

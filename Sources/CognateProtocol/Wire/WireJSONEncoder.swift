@@ -12,15 +12,32 @@ import Foundation
 /// next member (so it is, in synthesized and generated `encode(to:)`); it is closed then.
 /// Non-finite numbers throw `EncodingError.invalidValue`, as with `JSONEncoder`.
 public enum WireJSONEncoder {
+    /// A shape of the model writes itself (``WireJSONWritable``): no Encoder, no containers.
+    public static func encode<Value: WireJSONWritable>(_ value: Value) throws -> Data {
+        let output = JSONOutput()
+        try value.writeJSON(to: output)
+        return Data(output.bytes)
+    }
+
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        if let writable = value as? any WireJSONWritable { return try encode(writable) }
+        let output = JSONOutput()
+        try output.write(value, path: .root)
+        return Data(output.bytes)
+    }
+
+    /// Through `encode(to:)` even where the value writes itself: the reference the generated
+    /// writers are tested against.
+    public static func encodeThroughEncoder<Value: Encodable>(_ value: Value) throws -> Data {
         let output = JSONOutput()
         try output.write(value, path: .root)
         return Data(output.bytes)
     }
 }
 
-/// The bytes written so far, shared by every encoder and container of one `encode`.
-final class JSONOutput {
+/// The bytes written so far, shared by every encoder and container of one `encode`, and the
+/// writer that generated ``WireJSONWritable`` shapes write into.
+public final class JSONOutput {
     var bytes: [UInt8] = []
 
     init() { bytes.reserveCapacity(512) }
@@ -55,7 +72,7 @@ final class JSONOutput {
         writeRaw(text)
     }
 
-    func writeString(_ string: String) {
+    public func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in

@@ -6,7 +6,7 @@ import Foundation
 /// the server: when the decoder's `userInfo[.wireValidation]` holds a ``WireValidationReport``,
 /// every missing required member and every violated constraint is recorded there instead of
 /// failing at the first one, so the server can answer with all of them, as Cognito does.
-public protocol WireShape: Codable, Sendable, Equatable {
+public protocol WireShape: Codable, Sendable, Equatable, WireJSONWritable {
     /// A value used in place of a missing required member of this type while validation
     /// collects errors. Never leaves the decoder: a report with failures rejects the request.
     static var wirePlaceholder: Self { get }
@@ -46,6 +46,10 @@ public struct EmptyResponse: WireShape {
     public init(from decoder: any Decoder) throws {}
     public func encode(to encoder: any Encoder) throws {
         _ = encoder.container(keyedBy: WireNoKeys.self)
+    }
+    public func writeJSON(to output: JSONOutput) {
+        output.beginObject()
+        output.endObject()
     }
 }
 

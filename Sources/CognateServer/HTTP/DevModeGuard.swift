@@ -61,8 +61,12 @@ struct DevModeGuard: RouterMiddleware {
         return host.isEmpty ? nil : host
     }
 
+    /// What `SocketAddress(ipAddress:)` accepts (inet_pton, IPv4 then IPv6), without building
+    /// the address or an error for every request.
     static func isIPAddress(_ host: String) -> Bool {
-        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return host.withCString { inet_pton(AF_INET, $0, &v4) == 1 || inet_pton(AF_INET6, $0, &v6) == 1 }
     }
 
     private static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
