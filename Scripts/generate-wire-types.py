@@ -35,6 +35,7 @@ class API:
         self.service = service
         self.version = version
         self.model_path = os.path.join(DATA, service, version, "service-2.json.gz")
+        self.module = module
         self.out = os.path.join(SOURCES, module, "Generated")
         self.operations_enum = operations_enum
         self.error_enum = error_enum
@@ -335,7 +336,8 @@ class Generator:
         s = self.shapes[name]
         required = set(s.get("required", []))
         members = list(s["members"].items())
-        out = [f"public struct {name}: WireShape {{"]
+        readable = ", WireReadable" if self.api.module == "CognateProtocol" else ""
+        out = [f"public struct {name}: WireShape{readable} {{"]
         props = []
         for mname, m in members:
             prop = escape_identifier(lower_camel(mname))
@@ -365,11 +367,24 @@ class Generator:
             for mname, p, _, _, _ in props:
                 out.append(f"        case {p} = {swift_string_literal(mname)}")
             out.append("    }")
-        # decoding with validation
+        # decoding with validation: through any Decoder, and (user-pool shapes, which the
+        # server reads) on the server decoder's own container, with the same statements
         out.append("")
-        out.append("    public init(from decoder: any Decoder) throws {")
+        out += self.emit_reader(props, "public init(from decoder: any Decoder) throws", "container")
+        if self.api.module == "CognateProtocol":
+            out.append("")
+            out += self.emit_reader(props, "init(wire decoder: WireValueDecoder) throws", "wireContainer")
+        out.append("")
+        out += self.emit_writer(props)
+        out.append("}")
+        return "\n".join(out)
+
+    def emit_reader(self, props, signature, container_function):
+        """An initializer reading every member in declaration order, checking each as it goes;
+        a missing required member is recorded (or thrown, without a report)."""
+        out = [f"    {signature} {{"]
         if props:
-            out.append("        let container = try decoder.container(keyedBy: CodingKeys.self)")
+            out.append(f"        let container = try decoder.{container_function}(keyedBy: CodingKeys.self)")
             validator_index = len(out)
             out.append("")  # replaced below once we know how the validator is used
             for mname, p, stype, opt, sh in props:
@@ -399,12 +414,9 @@ class Generator:
             else:
                 del out[validator_index]
         else:
-            out.append("        _ = try decoder.container(keyedBy: WireNoKeys.self)")
+            out.append(f"        _ = try decoder.{container_function}(keyedBy: WireNoKeys.self)")
         out.append("    }")
-        out.append("")
-        out += self.emit_writer(props)
-        out.append("}")
-        return "\n".join(out)
+        return out
 
     def emit_operations(self, ops):
         prefix = self.model["metadata"]["targetPrefix"] + "."

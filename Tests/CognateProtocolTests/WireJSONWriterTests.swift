@@ -16,7 +16,7 @@ struct WireJSONWriterTests {
         var membersWritten = 0
         for (index, type) in Self.shapeTypes.enumerated() {
             for round in 0..<40 {
-                var generator = SeededGenerator(seed: UInt64(index * 1000 + round))
+                var generator = SeededRandom(seed: UInt64(index * 1000 + round))
                 let (written, reference) = try Self.bothEncodings(of: type, generator: &generator)
                 membersWritten += written.count
                 if written != reference {
@@ -40,24 +40,11 @@ struct WireJSONWriterTests {
     }
 
     /// An arbitrary value of `type`, written by its generated writer and through `encode(to:)`.
-    static func bothEncodings<Shape: WireShape>(of type: Shape.Type, generator: inout SeededGenerator) throws -> (Data, Data) {
+    static func bothEncodings<Shape: WireShape>(of type: Shape.Type, generator: inout SeededRandom) throws -> (Data, Data) {
         let decoder = ArbitraryValueDecoder(generator: generator)
         let value = try Shape(from: decoder)
         generator = decoder.generator
         return (try WireJSONEncoder.encode(value), try WireJSONEncoder.encodeThroughEncoder(value))
-    }
-}
-
-/// A deterministic generator (SplitMix64): a failing round can be run again.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -66,7 +53,7 @@ struct SeededGenerator: RandomNumberGenerator {
 /// shallower the deeper they nest. Required members it leaves out get the shape's placeholder
 /// (a validation report is in `userInfo`, so the generated decoders collect, not throw).
 final class ArbitraryValueDecoder: Decoder {
-    var generator: SeededGenerator
+    var generator: SeededRandom
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
 
@@ -75,7 +62,7 @@ final class ArbitraryValueDecoder: Decoder {
         "é中😀\u{2028}", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln", "https://example.com/a?b=c&d=e", "SMS_MFA",
     ]
 
-    init(generator: SeededGenerator, codingPath: [any CodingKey] = []) {
+    init(generator: SeededRandom, codingPath: [any CodingKey] = []) {
         self.generator = generator
         self.codingPath = codingPath
         self.userInfo = [.wireValidation: WireValidationReport()]

@@ -2,7 +2,7 @@
 // (botocore 1.44.8). Do not edit by hand: change the generator and run it again.
 import Foundation
 
-public struct AccountRecoverySettingType: WireShape {
+public struct AccountRecoverySettingType: WireShape, WireReadable {
     public var recoveryMechanisms: [RecoveryOptionType]?
 
     public init(recoveryMechanisms: [RecoveryOptionType]? = nil) {
@@ -25,6 +25,16 @@ public struct AccountRecoverySettingType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.recoveryMechanisms = try container.decodeIfPresent([RecoveryOptionType].self, forKey: .recoveryMechanisms)
+        if let value = self.recoveryMechanisms {
+            let memberPath = validator.path("recoveryMechanisms")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 2)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -36,7 +46,7 @@ public struct AccountRecoverySettingType: WireShape {
     }
 }
 
-public struct AccountTakeoverActionType: WireShape {
+public struct AccountTakeoverActionType: WireShape, WireReadable {
     public var notify: Bool
     public var eventAction: AccountTakeoverEventActionType
 
@@ -71,6 +81,25 @@ public struct AccountTakeoverActionType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(Bool.self, forKey: .notify) {
+            self.notify = value
+        } else {
+            try validator.missing(.notify, in: container, path: validator.path("notify"))
+            self.notify = false
+        }
+        if let value = try container.decodeIfPresent(AccountTakeoverEventActionType.self, forKey: .eventAction) {
+            let memberPath = validator.path("eventAction")
+            validator.checkEnum(value, at: memberPath)
+            self.eventAction = value
+        } else {
+            try validator.missing(.eventAction, in: container, path: validator.path("eventAction"))
+            self.eventAction = AccountTakeoverEventActionType(rawValue: "")
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -82,7 +111,7 @@ public struct AccountTakeoverActionType: WireShape {
     }
 }
 
-public struct AccountTakeoverActionsType: WireShape {
+public struct AccountTakeoverActionsType: WireShape, WireReadable {
     public var lowAction: AccountTakeoverActionType?
     public var mediumAction: AccountTakeoverActionType?
     public var highAction: AccountTakeoverActionType?
@@ -108,6 +137,13 @@ public struct AccountTakeoverActionsType: WireShape {
         self.highAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .highAction)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.lowAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .lowAction)
+        self.mediumAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .mediumAction)
+        self.highAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .highAction)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -127,7 +163,7 @@ public struct AccountTakeoverActionsType: WireShape {
     }
 }
 
-public struct AccountTakeoverRiskConfigurationType: WireShape {
+public struct AccountTakeoverRiskConfigurationType: WireShape, WireReadable {
     public var notifyConfiguration: NotifyConfigurationType?
     public var actions: AccountTakeoverActionsType
 
@@ -155,6 +191,18 @@ public struct AccountTakeoverRiskConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.notifyConfiguration = try container.decodeIfPresent(NotifyConfigurationType.self, forKey: .notifyConfiguration)
+        if let value = try container.decodeIfPresent(AccountTakeoverActionsType.self, forKey: .actions) {
+            self.actions = value
+        } else {
+            try validator.missing(.actions, in: container, path: validator.path("actions"))
+            self.actions = AccountTakeoverActionsType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -168,7 +216,7 @@ public struct AccountTakeoverRiskConfigurationType: WireShape {
     }
 }
 
-public struct AcrLevelConfigType: WireShape {
+public struct AcrLevelConfigType: WireShape, WireReadable {
     public var acrValue: String
 
     public init(acrValue: String) {
@@ -194,6 +242,19 @@ public struct AcrLevelConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .acrValue) {
+            let memberPath = validator.path("acrValue")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+            self.acrValue = value
+        } else {
+            try validator.missing(.acrValue, in: container, path: validator.path("acrValue"))
+            self.acrValue = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -203,7 +264,7 @@ public struct AcrLevelConfigType: WireShape {
     }
 }
 
-public struct AddCustomAttributesRequest: WireShape {
+public struct AddCustomAttributesRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var customAttributes: [SchemaAttributeType]
 
@@ -240,6 +301,27 @@ public struct AddCustomAttributesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .customAttributes) {
+            let memberPath = validator.path("customAttributes")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 25)
+            self.customAttributes = value
+        } else {
+            try validator.missing(.customAttributes, in: container, path: validator.path("customAttributes"))
+            self.customAttributes = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -251,7 +333,7 @@ public struct AddCustomAttributesRequest: WireShape {
     }
 }
 
-public struct AddCustomAttributesResponse: WireShape {
+public struct AddCustomAttributesResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -261,13 +343,17 @@ public struct AddCustomAttributesResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AddUserPoolClientSecretRequest: WireShape {
+public struct AddUserPoolClientSecretRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var clientSecret: String?
@@ -312,6 +398,32 @@ public struct AddUserPoolClientSecretRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        if let value = self.clientSecret {
+            let memberPath = validator.path("clientSecret")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -327,7 +439,7 @@ public struct AddUserPoolClientSecretRequest: WireShape {
     }
 }
 
-public struct AddUserPoolClientSecretResponse: WireShape {
+public struct AddUserPoolClientSecretResponse: WireShape, WireReadable {
     public var clientSecretDescriptor: ClientSecretDescriptorType?
 
     public init(clientSecretDescriptor: ClientSecretDescriptorType? = nil) {
@@ -345,6 +457,11 @@ public struct AddUserPoolClientSecretResponse: WireShape {
         self.clientSecretDescriptor = try container.decodeIfPresent(ClientSecretDescriptorType.self, forKey: .clientSecretDescriptor)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.clientSecretDescriptor = try container.decodeIfPresent(ClientSecretDescriptorType.self, forKey: .clientSecretDescriptor)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -356,7 +473,7 @@ public struct AddUserPoolClientSecretResponse: WireShape {
     }
 }
 
-public struct AdminAddUserToGroupRequest: WireShape {
+public struct AdminAddUserToGroupRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var groupName: String
@@ -404,6 +521,35 @@ public struct AdminAddUserToGroupRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            self.groupName = value
+        } else {
+            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
+            self.groupName = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -417,7 +563,7 @@ public struct AdminAddUserToGroupRequest: WireShape {
     }
 }
 
-public struct AdminConfirmSignUpRequest: WireShape {
+public struct AdminConfirmSignUpRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var clientMetadata: [String: String]?
@@ -466,6 +612,36 @@ public struct AdminConfirmSignUpRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -481,7 +657,7 @@ public struct AdminConfirmSignUpRequest: WireShape {
     }
 }
 
-public struct AdminConfirmSignUpResponse: WireShape {
+public struct AdminConfirmSignUpResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -491,13 +667,17 @@ public struct AdminConfirmSignUpResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminCreateUserConfigType: WireShape {
+public struct AdminCreateUserConfigType: WireShape, WireReadable {
     public var allowAdminCreateUserOnly: Bool?
     public var unusedAccountValidityDays: Int?
     public var inviteMessageTemplate: MessageTemplateType?
@@ -528,6 +708,18 @@ public struct AdminCreateUserConfigType: WireShape {
         self.inviteMessageTemplate = try container.decodeIfPresent(MessageTemplateType.self, forKey: .inviteMessageTemplate)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.allowAdminCreateUserOnly = try container.decodeIfPresent(Bool.self, forKey: .allowAdminCreateUserOnly)
+        self.unusedAccountValidityDays = try container.decodeIfPresent(Int32.self, forKey: .unusedAccountValidityDays).map(Int.init)
+        if let value = self.unusedAccountValidityDays {
+            let memberPath = validator.path("unusedAccountValidityDays")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 365)
+        }
+        self.inviteMessageTemplate = try container.decodeIfPresent(MessageTemplateType.self, forKey: .inviteMessageTemplate)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -547,7 +739,7 @@ public struct AdminCreateUserConfigType: WireShape {
     }
 }
 
-public struct AdminCreateUserRequest: WireShape {
+public struct AdminCreateUserRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var userAttributes: [AttributeType]?
@@ -586,6 +778,57 @@ public struct AdminCreateUserRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.userAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes)
+        self.validationData = try container.decodeIfPresent([AttributeType].self, forKey: .validationData)
+        self.temporaryPassword = try container.decodeIfPresent(String.self, forKey: .temporaryPassword)
+        if let value = self.temporaryPassword {
+            let memberPath = validator.path("temporaryPassword")
+            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+        }
+        self.forceAliasCreation = try container.decodeIfPresent(Bool.self, forKey: .forceAliasCreation)
+        self.messageAction = try container.decodeIfPresent(MessageActionType.self, forKey: .messageAction)
+        if let value = self.messageAction {
+            let memberPath = validator.path("messageAction")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.desiredDeliveryMediums = try container.decodeIfPresent([DeliveryMediumType].self, forKey: .desiredDeliveryMediums)
+        if let value = self.desiredDeliveryMediums {
+            let memberPath = validator.path("desiredDeliveryMediums")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
@@ -674,7 +917,7 @@ public struct AdminCreateUserRequest: WireShape {
     }
 }
 
-public struct AdminCreateUserResponse: WireShape {
+public struct AdminCreateUserResponse: WireShape, WireReadable {
     public var user: UserType?
 
     public init(user: UserType? = nil) {
@@ -692,6 +935,11 @@ public struct AdminCreateUserResponse: WireShape {
         self.user = try container.decodeIfPresent(UserType.self, forKey: .user)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.user = try container.decodeIfPresent(UserType.self, forKey: .user)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -703,7 +951,7 @@ public struct AdminCreateUserResponse: WireShape {
     }
 }
 
-public struct AdminDeleteSoftwareTokenRequest: WireShape {
+public struct AdminDeleteSoftwareTokenRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
 
@@ -740,6 +988,27 @@ public struct AdminDeleteSoftwareTokenRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -751,7 +1020,7 @@ public struct AdminDeleteSoftwareTokenRequest: WireShape {
     }
 }
 
-public struct AdminDeleteSoftwareTokenResponse: WireShape {
+public struct AdminDeleteSoftwareTokenResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -761,13 +1030,17 @@ public struct AdminDeleteSoftwareTokenResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminDeleteUserAttributesRequest: WireShape {
+public struct AdminDeleteUserAttributesRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var userAttributeNames: [String]
@@ -818,6 +1091,38 @@ public struct AdminDeleteUserAttributesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent([String].self, forKey: .userAttributeNames) {
+            let memberPath = validator.path("userAttributeNames")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            }
+            self.userAttributeNames = value
+        } else {
+            try validator.missing(.userAttributeNames, in: container, path: validator.path("userAttributeNames"))
+            self.userAttributeNames = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -831,7 +1136,7 @@ public struct AdminDeleteUserAttributesRequest: WireShape {
     }
 }
 
-public struct AdminDeleteUserAttributesResponse: WireShape {
+public struct AdminDeleteUserAttributesResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -841,13 +1146,17 @@ public struct AdminDeleteUserAttributesResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminDeleteUserRequest: WireShape {
+public struct AdminDeleteUserRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
 
@@ -884,6 +1193,27 @@ public struct AdminDeleteUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -895,7 +1225,7 @@ public struct AdminDeleteUserRequest: WireShape {
     }
 }
 
-public struct AdminDisableProviderForUserRequest: WireShape {
+public struct AdminDisableProviderForUserRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var user: ProviderUserIdentifierType
 
@@ -930,6 +1260,25 @@ public struct AdminDisableProviderForUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(ProviderUserIdentifierType.self, forKey: .user) {
+            self.user = value
+        } else {
+            try validator.missing(.user, in: container, path: validator.path("user"))
+            self.user = ProviderUserIdentifierType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -941,7 +1290,7 @@ public struct AdminDisableProviderForUserRequest: WireShape {
     }
 }
 
-public struct AdminDisableProviderForUserResponse: WireShape {
+public struct AdminDisableProviderForUserResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -951,13 +1300,17 @@ public struct AdminDisableProviderForUserResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminDisableUserRequest: WireShape {
+public struct AdminDisableUserRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
 
@@ -994,6 +1347,27 @@ public struct AdminDisableUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1005,7 +1379,7 @@ public struct AdminDisableUserRequest: WireShape {
     }
 }
 
-public struct AdminDisableUserResponse: WireShape {
+public struct AdminDisableUserResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -1015,13 +1389,17 @@ public struct AdminDisableUserResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminEnableUserRequest: WireShape {
+public struct AdminEnableUserRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
 
@@ -1058,6 +1436,27 @@ public struct AdminEnableUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1069,7 +1468,7 @@ public struct AdminEnableUserRequest: WireShape {
     }
 }
 
-public struct AdminEnableUserResponse: WireShape {
+public struct AdminEnableUserResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -1079,13 +1478,17 @@ public struct AdminEnableUserResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminForgetDeviceRequest: WireShape {
+public struct AdminForgetDeviceRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var deviceKey: String
@@ -1133,6 +1536,35 @@ public struct AdminForgetDeviceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            self.deviceKey = value
+        } else {
+            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
+            self.deviceKey = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1146,7 +1578,7 @@ public struct AdminForgetDeviceRequest: WireShape {
     }
 }
 
-public struct AdminGetDeviceRequest: WireShape {
+public struct AdminGetDeviceRequest: WireShape, WireReadable {
     public var deviceKey: String
     public var userPoolId: String
     public var username: String
@@ -1194,6 +1626,35 @@ public struct AdminGetDeviceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            self.deviceKey = value
+        } else {
+            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
+            self.deviceKey = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1207,7 +1668,7 @@ public struct AdminGetDeviceRequest: WireShape {
     }
 }
 
-public struct AdminGetDeviceResponse: WireShape {
+public struct AdminGetDeviceResponse: WireShape, WireReadable {
     public var device: DeviceType
 
     public init(device: DeviceType) {
@@ -1231,6 +1692,17 @@ public struct AdminGetDeviceResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(DeviceType.self, forKey: .device) {
+            self.device = value
+        } else {
+            try validator.missing(.device, in: container, path: validator.path("device"))
+            self.device = DeviceType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1240,7 +1712,7 @@ public struct AdminGetDeviceResponse: WireShape {
     }
 }
 
-public struct AdminGetUserAuthFactorsRequest: WireShape {
+public struct AdminGetUserAuthFactorsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
 
@@ -1277,6 +1749,27 @@ public struct AdminGetUserAuthFactorsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1288,7 +1781,7 @@ public struct AdminGetUserAuthFactorsRequest: WireShape {
     }
 }
 
-public struct AdminGetUserAuthFactorsResponse: WireShape {
+public struct AdminGetUserAuthFactorsResponse: WireShape, WireReadable {
     public var username: String
     public var preferredMfaSetting: String?
     public var userMFASettingList: [String]?
@@ -1345,6 +1838,41 @@ public struct AdminGetUserAuthFactorsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
+        if let value = self.preferredMfaSetting {
+            let memberPath = validator.path("preferredMfaSetting")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
+        if let value = self.userMFASettingList {
+            let memberPath = validator.path("userMFASettingList")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.configuredUserAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .configuredUserAuthFactors)
+        if let value = self.configuredUserAuthFactors {
+            let memberPath = validator.path("configuredUserAuthFactors")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 8)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1366,7 +1894,7 @@ public struct AdminGetUserAuthFactorsResponse: WireShape {
     }
 }
 
-public struct AdminGetUserRequest: WireShape {
+public struct AdminGetUserRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
 
@@ -1403,6 +1931,27 @@ public struct AdminGetUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1414,7 +1963,7 @@ public struct AdminGetUserRequest: WireShape {
     }
 }
 
-public struct AdminGetUserResponse: WireShape {
+public struct AdminGetUserResponse: WireShape, WireReadable {
     public var username: String
     public var userAttributes: [AttributeType]?
     public var userCreateDate: Date?
@@ -1453,6 +2002,42 @@ public struct AdminGetUserResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.userAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes)
+        self.userCreateDate = try container.decodeIfPresent(Date.self, forKey: .userCreateDate)
+        self.userLastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .userLastModifiedDate)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        self.userStatus = try container.decodeIfPresent(UserStatusType.self, forKey: .userStatus)
+        if let value = self.userStatus {
+            let memberPath = validator.path("userStatus")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
+        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
+        if let value = self.preferredMfaSetting {
+            let memberPath = validator.path("preferredMfaSetting")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
+        if let value = self.userMFASettingList {
+            let memberPath = validator.path("userMFASettingList")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
             let memberPath = validator.path("username")
@@ -1528,7 +2113,7 @@ public struct AdminGetUserResponse: WireShape {
     }
 }
 
-public struct AdminInitiateAuthRequest: WireShape {
+public struct AdminInitiateAuthRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var authFlow: AuthFlowType
@@ -1616,6 +2201,60 @@ public struct AdminInitiateAuthRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(AuthFlowType.self, forKey: .authFlow) {
+            let memberPath = validator.path("authFlow")
+            validator.checkEnum(value, at: memberPath)
+            self.authFlow = value
+        } else {
+            try validator.missing(.authFlow, in: container, path: validator.path("authFlow"))
+            self.authFlow = AuthFlowType(rawValue: "")
+        }
+        self.authParameters = try container.decodeIfPresent([String: String].self, forKey: .authParameters)
+        if let value = self.authParameters {
+            let memberPath = validator.path("authParameters")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.contextData = try container.decodeIfPresent(ContextDataType.self, forKey: .contextData)
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1649,7 +2288,7 @@ public struct AdminInitiateAuthRequest: WireShape {
     }
 }
 
-public struct AdminInitiateAuthResponse: WireShape {
+public struct AdminInitiateAuthResponse: WireShape, WireReadable {
     public var challengeName: ChallengeNameType?
     public var session: String?
     public var challengeParameters: [String: String]?
@@ -1676,6 +2315,39 @@ public struct AdminInitiateAuthResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
+        if let value = self.challengeName {
+            let memberPath = validator.path("challengeName")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
+        if let value = self.challengeParameters {
+            let memberPath = validator.path("challengeParameters")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
+        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
+        if let value = self.availableChallenges {
+            let memberPath = validator.path("availableChallenges")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
@@ -1734,7 +2406,7 @@ public struct AdminInitiateAuthResponse: WireShape {
     }
 }
 
-public struct AdminLinkProviderForUserRequest: WireShape {
+public struct AdminLinkProviderForUserRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var destinationUser: ProviderUserIdentifierType
     public var sourceUser: ProviderUserIdentifierType
@@ -1778,6 +2450,31 @@ public struct AdminLinkProviderForUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(ProviderUserIdentifierType.self, forKey: .destinationUser) {
+            self.destinationUser = value
+        } else {
+            try validator.missing(.destinationUser, in: container, path: validator.path("destinationUser"))
+            self.destinationUser = ProviderUserIdentifierType.wirePlaceholder
+        }
+        if let value = try container.decodeIfPresent(ProviderUserIdentifierType.self, forKey: .sourceUser) {
+            self.sourceUser = value
+        } else {
+            try validator.missing(.sourceUser, in: container, path: validator.path("sourceUser"))
+            self.sourceUser = ProviderUserIdentifierType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1791,7 +2488,7 @@ public struct AdminLinkProviderForUserRequest: WireShape {
     }
 }
 
-public struct AdminLinkProviderForUserResponse: WireShape {
+public struct AdminLinkProviderForUserResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -1801,13 +2498,17 @@ public struct AdminLinkProviderForUserResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminListDevicesRequest: WireShape {
+public struct AdminListDevicesRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var limit: Int?
@@ -1860,6 +2561,37 @@ public struct AdminListDevicesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
+        if let value = self.limit {
+            let memberPath = validator.path("limit")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1879,7 +2611,7 @@ public struct AdminListDevicesRequest: WireShape {
     }
 }
 
-public struct AdminListDevicesResponse: WireShape {
+public struct AdminListDevicesResponse: WireShape, WireReadable {
     public var devices: [DeviceType]?
     public var paginationToken: String?
 
@@ -1906,6 +2638,17 @@ public struct AdminListDevicesResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1921,7 +2664,7 @@ public struct AdminListDevicesResponse: WireShape {
     }
 }
 
-public struct AdminListGroupsForUserRequest: WireShape {
+public struct AdminListGroupsForUserRequest: WireShape, WireReadable {
     public var username: String
     public var userPoolId: String
     public var limit: Int?
@@ -1974,6 +2717,37 @@ public struct AdminListGroupsForUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
+        if let value = self.limit {
+            let memberPath = validator.path("limit")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1993,7 +2767,7 @@ public struct AdminListGroupsForUserRequest: WireShape {
     }
 }
 
-public struct AdminListGroupsForUserResponse: WireShape {
+public struct AdminListGroupsForUserResponse: WireShape, WireReadable {
     public var groups: [GroupType]?
     public var nextToken: String?
 
@@ -2020,6 +2794,17 @@ public struct AdminListGroupsForUserResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2035,7 +2820,7 @@ public struct AdminListGroupsForUserResponse: WireShape {
     }
 }
 
-public struct AdminListUserAuthEventsRequest: WireShape {
+public struct AdminListUserAuthEventsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var maxResults: Int?
@@ -2088,6 +2873,37 @@ public struct AdminListUserAuthEventsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2107,7 +2923,7 @@ public struct AdminListUserAuthEventsRequest: WireShape {
     }
 }
 
-public struct AdminListUserAuthEventsResponse: WireShape {
+public struct AdminListUserAuthEventsResponse: WireShape, WireReadable {
     public var authEvents: [AuthEventType]?
     public var nextToken: String?
 
@@ -2134,6 +2950,17 @@ public struct AdminListUserAuthEventsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.authEvents = try container.decodeIfPresent([AuthEventType].self, forKey: .authEvents)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2149,7 +2976,7 @@ public struct AdminListUserAuthEventsResponse: WireShape {
     }
 }
 
-public struct AdminListUserSessionsRequest: WireShape {
+public struct AdminListUserSessionsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var nextToken: String?
@@ -2194,6 +3021,32 @@ public struct AdminListUserSessionsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2209,7 +3062,7 @@ public struct AdminListUserSessionsRequest: WireShape {
     }
 }
 
-public struct AdminListUserSessionsResponse: WireShape {
+public struct AdminListUserSessionsResponse: WireShape, WireReadable {
     public var sessions: [SessionDescriptionType]?
     public var nextToken: String?
 
@@ -2240,6 +3093,21 @@ public struct AdminListUserSessionsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
+        if let value = self.sessions {
+            let memberPath = validator.path("sessions")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 125)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2255,7 +3123,7 @@ public struct AdminListUserSessionsResponse: WireShape {
     }
 }
 
-public struct AdminRemoveUserFromGroupRequest: WireShape {
+public struct AdminRemoveUserFromGroupRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var groupName: String
@@ -2303,6 +3171,35 @@ public struct AdminRemoveUserFromGroupRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            self.groupName = value
+        } else {
+            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
+            self.groupName = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2316,7 +3213,7 @@ public struct AdminRemoveUserFromGroupRequest: WireShape {
     }
 }
 
-public struct AdminResetUserPasswordRequest: WireShape {
+public struct AdminResetUserPasswordRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var clientMetadata: [String: String]?
@@ -2365,6 +3262,36 @@ public struct AdminResetUserPasswordRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2380,7 +3307,7 @@ public struct AdminResetUserPasswordRequest: WireShape {
     }
 }
 
-public struct AdminResetUserPasswordResponse: WireShape {
+public struct AdminResetUserPasswordResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2390,13 +3317,17 @@ public struct AdminResetUserPasswordResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminRespondToAuthChallengeRequest: WireShape {
+public struct AdminRespondToAuthChallengeRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var challengeName: ChallengeNameType
@@ -2484,6 +3415,60 @@ public struct AdminRespondToAuthChallengeRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName) {
+            let memberPath = validator.path("challengeName")
+            validator.checkEnum(value, at: memberPath)
+            self.challengeName = value
+        } else {
+            try validator.missing(.challengeName, in: container, path: validator.path("challengeName"))
+            self.challengeName = ChallengeNameType(rawValue: "")
+        }
+        self.challengeResponses = try container.decodeIfPresent([String: String].self, forKey: .challengeResponses)
+        if let value = self.challengeResponses {
+            let memberPath = validator.path("challengeResponses")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.contextData = try container.decodeIfPresent(ContextDataType.self, forKey: .contextData)
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2517,7 +3502,7 @@ public struct AdminRespondToAuthChallengeRequest: WireShape {
     }
 }
 
-public struct AdminRespondToAuthChallengeResponse: WireShape {
+public struct AdminRespondToAuthChallengeResponse: WireShape, WireReadable {
     public var challengeName: ChallengeNameType?
     public var session: String?
     public var challengeParameters: [String: String]?
@@ -2544,6 +3529,39 @@ public struct AdminRespondToAuthChallengeResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
+        if let value = self.challengeName {
+            let memberPath = validator.path("challengeName")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
+        if let value = self.challengeParameters {
+            let memberPath = validator.path("challengeParameters")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
+        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
+        if let value = self.availableChallenges {
+            let memberPath = validator.path("availableChallenges")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
@@ -2602,7 +3620,7 @@ public struct AdminRespondToAuthChallengeResponse: WireShape {
     }
 }
 
-public struct AdminRevokeUserSessionRequest: WireShape {
+public struct AdminRevokeUserSessionRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var sessionId: String
@@ -2658,6 +3676,40 @@ public struct AdminRevokeUserSessionRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .sessionId) {
+            let memberPath = validator.path("sessionId")
+            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+            self.sessionId = value
+        } else {
+            try validator.missing(.sessionId, in: container, path: validator.path("sessionId"))
+            self.sessionId = ""
+        }
+        self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
+        if let value = self.revokeAssociatedSessions {
+            let memberPath = validator.path("revokeAssociatedSessions")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2675,7 +3727,7 @@ public struct AdminRevokeUserSessionRequest: WireShape {
     }
 }
 
-public struct AdminRevokeUserSessionResponse: WireShape {
+public struct AdminRevokeUserSessionResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2685,13 +3737,17 @@ public struct AdminRevokeUserSessionResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminSetUserMFAPreferenceRequest: WireShape {
+public struct AdminSetUserMFAPreferenceRequest: WireShape, WireReadable {
     public var smsMfaSettings: SMSMfaSettingsType?
     public var softwareTokenMfaSettings: SoftwareTokenMfaSettingsType?
     public var emailMfaSettings: EmailMfaSettingsType?
@@ -2744,6 +3800,31 @@ public struct AdminSetUserMFAPreferenceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.smsMfaSettings = try container.decodeIfPresent(SMSMfaSettingsType.self, forKey: .smsMfaSettings)
+        self.softwareTokenMfaSettings = try container.decodeIfPresent(SoftwareTokenMfaSettingsType.self, forKey: .softwareTokenMfaSettings)
+        self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
+        self.webAuthnMfaSettings = try container.decodeIfPresent(WebAuthnMfaSettingsType.self, forKey: .webAuthnMfaSettings)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2771,7 +3852,7 @@ public struct AdminSetUserMFAPreferenceRequest: WireShape {
     }
 }
 
-public struct AdminSetUserMFAPreferenceResponse: WireShape {
+public struct AdminSetUserMFAPreferenceResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2781,13 +3862,17 @@ public struct AdminSetUserMFAPreferenceResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminSetUserPasswordRequest: WireShape {
+public struct AdminSetUserPasswordRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var password: String
@@ -2839,6 +3924,36 @@ public struct AdminSetUserPasswordRequest: WireShape {
         self.permanent = try container.decodeIfPresent(Bool.self, forKey: .permanent)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .password) {
+            let memberPath = validator.path("password")
+            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            self.password = value
+        } else {
+            try validator.missing(.password, in: container, path: validator.path("password"))
+            self.password = ""
+        }
+        self.permanent = try container.decodeIfPresent(Bool.self, forKey: .permanent)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2856,7 +3971,7 @@ public struct AdminSetUserPasswordRequest: WireShape {
     }
 }
 
-public struct AdminSetUserPasswordResponse: WireShape {
+public struct AdminSetUserPasswordResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2866,13 +3981,17 @@ public struct AdminSetUserPasswordResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminSetUserSettingsRequest: WireShape {
+public struct AdminSetUserSettingsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var mfaOptions: [MFAOptionType]
@@ -2918,6 +4037,33 @@ public struct AdminSetUserSettingsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions) {
+            self.mfaOptions = value
+        } else {
+            try validator.missing(.mfaOptions, in: container, path: validator.path("mfaOptions"))
+            self.mfaOptions = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2931,7 +4077,7 @@ public struct AdminSetUserSettingsRequest: WireShape {
     }
 }
 
-public struct AdminSetUserSettingsResponse: WireShape {
+public struct AdminSetUserSettingsResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2941,13 +4087,17 @@ public struct AdminSetUserSettingsResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminUpdateAuthEventFeedbackRequest: WireShape {
+public struct AdminUpdateAuthEventFeedbackRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var eventId: String
@@ -3006,6 +4156,43 @@ public struct AdminUpdateAuthEventFeedbackRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .eventId) {
+            let memberPath = validator.path("eventId")
+            validator.checkString(value, at: memberPath, min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
+            self.eventId = value
+        } else {
+            try validator.missing(.eventId, in: container, path: validator.path("eventId"))
+            self.eventId = ""
+        }
+        if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
+            let memberPath = validator.path("feedbackValue")
+            validator.checkEnum(value, at: memberPath)
+            self.feedbackValue = value
+        } else {
+            try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
+            self.feedbackValue = FeedbackValueType(rawValue: "")
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3021,7 +4208,7 @@ public struct AdminUpdateAuthEventFeedbackRequest: WireShape {
     }
 }
 
-public struct AdminUpdateAuthEventFeedbackResponse: WireShape {
+public struct AdminUpdateAuthEventFeedbackResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -3031,13 +4218,17 @@ public struct AdminUpdateAuthEventFeedbackResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminUpdateDeviceStatusRequest: WireShape {
+public struct AdminUpdateDeviceStatusRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var deviceKey: String
@@ -3093,6 +4284,40 @@ public struct AdminUpdateDeviceStatusRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            self.deviceKey = value
+        } else {
+            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
+            self.deviceKey = ""
+        }
+        self.deviceRememberedStatus = try container.decodeIfPresent(DeviceRememberedStatusType.self, forKey: .deviceRememberedStatus)
+        if let value = self.deviceRememberedStatus {
+            let memberPath = validator.path("deviceRememberedStatus")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3110,7 +4335,7 @@ public struct AdminUpdateDeviceStatusRequest: WireShape {
     }
 }
 
-public struct AdminUpdateDeviceStatusResponse: WireShape {
+public struct AdminUpdateDeviceStatusResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -3120,13 +4345,17 @@ public struct AdminUpdateDeviceStatusResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminUpdateUserAttributesRequest: WireShape {
+public struct AdminUpdateUserAttributesRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var userAttributes: [AttributeType]
@@ -3184,6 +4413,42 @@ public struct AdminUpdateUserAttributesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes) {
+            self.userAttributes = value
+        } else {
+            try validator.missing(.userAttributes, in: container, path: validator.path("userAttributes"))
+            self.userAttributes = []
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3201,7 +4466,7 @@ public struct AdminUpdateUserAttributesRequest: WireShape {
     }
 }
 
-public struct AdminUpdateUserAttributesResponse: WireShape {
+public struct AdminUpdateUserAttributesResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -3211,13 +4476,17 @@ public struct AdminUpdateUserAttributesResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdminUserGlobalSignOutRequest: WireShape {
+public struct AdminUserGlobalSignOutRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
 
@@ -3254,6 +4523,27 @@ public struct AdminUserGlobalSignOutRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3265,7 +4555,7 @@ public struct AdminUserGlobalSignOutRequest: WireShape {
     }
 }
 
-public struct AdminUserGlobalSignOutResponse: WireShape {
+public struct AdminUserGlobalSignOutResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -3275,13 +4565,17 @@ public struct AdminUserGlobalSignOutResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct AdvancedSecurityAdditionalFlowsType: WireShape {
+public struct AdvancedSecurityAdditionalFlowsType: WireShape, WireReadable {
     public var customAuthMode: AdvancedSecurityEnabledModeType?
 
     public init(customAuthMode: AdvancedSecurityEnabledModeType? = nil) {
@@ -3304,6 +4598,16 @@ public struct AdvancedSecurityAdditionalFlowsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.customAuthMode = try container.decodeIfPresent(AdvancedSecurityEnabledModeType.self, forKey: .customAuthMode)
+        if let value = self.customAuthMode {
+            let memberPath = validator.path("customAuthMode")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3315,7 +4619,7 @@ public struct AdvancedSecurityAdditionalFlowsType: WireShape {
     }
 }
 
-public struct AnalyticsConfigurationType: WireShape {
+public struct AnalyticsConfigurationType: WireShape, WireReadable {
     public var applicationId: String?
     public var applicationArn: String?
     public var roleArn: String?
@@ -3342,6 +4646,32 @@ public struct AnalyticsConfigurationType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.applicationId = try container.decodeIfPresent(String.self, forKey: .applicationId)
+        if let value = self.applicationId {
+            let memberPath = validator.path("applicationId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p9, sensitive: false)
+        }
+        self.applicationArn = try container.decodeIfPresent(String.self, forKey: .applicationArn)
+        if let value = self.applicationArn {
+            let memberPath = validator.path("applicationArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
+        if let value = self.roleArn {
+            let memberPath = validator.path("roleArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
+        if let value = self.externalId {
+            let memberPath = validator.path("externalId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.userDataShared = try container.decodeIfPresent(Bool.self, forKey: .userDataShared)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.applicationId = try container.decodeIfPresent(String.self, forKey: .applicationId)
         if let value = self.applicationId {
@@ -3393,7 +4723,7 @@ public struct AnalyticsConfigurationType: WireShape {
     }
 }
 
-public struct AnalyticsMetadataType: WireShape {
+public struct AnalyticsMetadataType: WireShape, WireReadable {
     public var analyticsEndpointId: String?
 
     public init(analyticsEndpointId: String? = nil) {
@@ -3416,6 +4746,16 @@ public struct AnalyticsMetadataType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.analyticsEndpointId = try container.decodeIfPresent(String.self, forKey: .analyticsEndpointId)
+        if let value = self.analyticsEndpointId {
+            let memberPath = validator.path("analyticsEndpointId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3427,7 +4767,7 @@ public struct AnalyticsMetadataType: WireShape {
     }
 }
 
-public struct AssetType: WireShape {
+public struct AssetType: WireShape, WireReadable {
     public var category: AssetCategoryType
     public var colorMode: ColorSchemeModeType
     public var `extension`: AssetExtensionType
@@ -3491,6 +4831,45 @@ public struct AssetType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(AssetCategoryType.self, forKey: .category) {
+            let memberPath = validator.path("category")
+            validator.checkEnum(value, at: memberPath)
+            self.category = value
+        } else {
+            try validator.missing(.category, in: container, path: validator.path("category"))
+            self.category = AssetCategoryType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(ColorSchemeModeType.self, forKey: .colorMode) {
+            let memberPath = validator.path("colorMode")
+            validator.checkEnum(value, at: memberPath)
+            self.colorMode = value
+        } else {
+            try validator.missing(.colorMode, in: container, path: validator.path("colorMode"))
+            self.colorMode = ColorSchemeModeType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(AssetExtensionType.self, forKey: .`extension`) {
+            let memberPath = validator.path("extension")
+            validator.checkEnum(value, at: memberPath)
+            self.`extension` = value
+        } else {
+            try validator.missing(.`extension`, in: container, path: validator.path("extension"))
+            self.`extension` = AssetExtensionType(rawValue: "")
+        }
+        self.bytes = try container.decodeIfPresent(Data.self, forKey: .bytes)
+        if let value = self.bytes {
+            let memberPath = validator.path("bytes")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1000000)
+        }
+        self.resourceId = try container.decodeIfPresent(String.self, forKey: .resourceId)
+        if let value = self.resourceId {
+            let memberPath = validator.path("resourceId")
+            validator.checkString(value, at: memberPath, min: 1, max: 40, pattern: WirePatterns.p11, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3512,7 +4891,7 @@ public struct AssetType: WireShape {
     }
 }
 
-public struct AssociateSoftwareTokenRequest: WireShape {
+public struct AssociateSoftwareTokenRequest: WireShape, WireReadable {
     public var accessToken: String?
     public var session: String?
 
@@ -3543,6 +4922,21 @@ public struct AssociateSoftwareTokenRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
+        if let value = self.accessToken {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3558,7 +4952,7 @@ public struct AssociateSoftwareTokenRequest: WireShape {
     }
 }
 
-public struct AssociateSoftwareTokenResponse: WireShape {
+public struct AssociateSoftwareTokenResponse: WireShape, WireReadable {
     public var secretCode: String?
     public var session: String?
 
@@ -3589,6 +4983,21 @@ public struct AssociateSoftwareTokenResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.secretCode = try container.decodeIfPresent(String.self, forKey: .secretCode)
+        if let value = self.secretCode {
+            let memberPath = validator.path("secretCode")
+            validator.checkString(value, at: memberPath, min: 16, pattern: WirePatterns.p13, sensitive: true)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3604,7 +5013,7 @@ public struct AssociateSoftwareTokenResponse: WireShape {
     }
 }
 
-public struct AttributeType: WireShape {
+public struct AttributeType: WireShape, WireReadable {
     public var name: String
     public var value: String?
 
@@ -3638,6 +5047,24 @@ public struct AttributeType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .name) {
+            let memberPath = validator.path("name")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            self.name = value
+        } else {
+            try validator.missing(.name, in: container, path: validator.path("name"))
+            self.name = ""
+        }
+        self.value = try container.decodeIfPresent(String.self, forKey: .value)
+        if let value = self.value {
+            let memberPath = validator.path("value")
+            validator.checkString(value, at: memberPath, max: 2048, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3651,7 +5078,7 @@ public struct AttributeType: WireShape {
     }
 }
 
-public struct AuthEventType: WireShape {
+public struct AuthEventType: WireShape, WireReadable {
     public var eventId: String?
     public var eventType: EventType?
     public var creationDate: Date?
@@ -3687,6 +5114,31 @@ public struct AuthEventType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.eventId = try container.decodeIfPresent(String.self, forKey: .eventId)
+        if let value = self.eventId {
+            let memberPath = validator.path("eventId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.eventType = try container.decodeIfPresent(EventType.self, forKey: .eventType)
+        if let value = self.eventType {
+            let memberPath = validator.path("eventType")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.eventResponse = try container.decodeIfPresent(EventResponseType.self, forKey: .eventResponse)
+        if let value = self.eventResponse {
+            let memberPath = validator.path("eventResponse")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.eventRisk = try container.decodeIfPresent(EventRiskType.self, forKey: .eventRisk)
+        self.challengeResponses = try container.decodeIfPresent([ChallengeResponseType].self, forKey: .challengeResponses)
+        self.eventContextData = try container.decodeIfPresent(EventContextDataType.self, forKey: .eventContextData)
+        self.eventFeedback = try container.decodeIfPresent(EventFeedbackType.self, forKey: .eventFeedback)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.eventId = try container.decodeIfPresent(String.self, forKey: .eventId)
         if let value = self.eventId {
@@ -3749,7 +5201,7 @@ public struct AuthEventType: WireShape {
     }
 }
 
-public struct AuthenticationResultType: WireShape {
+public struct AuthenticationResultType: WireShape, WireReadable {
     public var accessToken: String?
     public var expiresIn: Int?
     public var tokenType: String?
@@ -3779,6 +5231,33 @@ public struct AuthenticationResultType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
+        if let value = self.accessToken {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
+        self.tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
+        if let value = self.tokenType {
+            let memberPath = validator.path("tokenType")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        if let value = self.refreshToken {
+            let memberPath = validator.path("refreshToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+        self.idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        if let value = self.idToken {
+            let memberPath = validator.path("idToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+        self.newDeviceMetadata = try container.decodeIfPresent(NewDeviceMetadataType.self, forKey: .newDeviceMetadata)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
@@ -3835,7 +5314,7 @@ public struct AuthenticationResultType: WireShape {
     }
 }
 
-public struct CIMDPolicySummaryType: WireShape {
+public struct CIMDPolicySummaryType: WireShape, WireReadable {
     public var cimdPolicyId: String
     public var clientId: String?
     public var policyName: String
@@ -3896,6 +5375,39 @@ public struct CIMDPolicySummaryType: WireShape {
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
+            let memberPath = validator.path("cimdPolicyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            self.cimdPolicyId = value
+        } else {
+            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
+            self.cimdPolicyId = ""
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
+            let memberPath = validator.path("policyName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            self.policyName = value
+        } else {
+            try validator.missing(.policyName, in: container, path: validator.path("policyName"))
+            self.policyName = ""
+        }
+        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
+        if let value = self.cacheDuration {
+            let memberPath = validator.path("cacheDuration")
+            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+        }
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3923,7 +5435,7 @@ public struct CIMDPolicySummaryType: WireShape {
     }
 }
 
-public struct CIMDPolicyType: WireShape {
+public struct CIMDPolicyType: WireShape, WireReadable {
     public var userPoolId: String
     public var cimdPolicyId: String
     public var clientId: String?
@@ -4007,6 +5519,56 @@ public struct CIMDPolicyType: WireShape {
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
+            let memberPath = validator.path("cimdPolicyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            self.cimdPolicyId = value
+        } else {
+            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
+            self.cimdPolicyId = ""
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
+            let memberPath = validator.path("policyName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            self.policyName = value
+        } else {
+            try validator.missing(.policyName, in: container, path: validator.path("policyName"))
+            self.policyName = ""
+        }
+        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
+        if let value = self.cacheDuration {
+            let memberPath = validator.path("cacheDuration")
+            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+        }
+        self.urlPatterns = try container.decodeIfPresent([String].self, forKey: .urlPatterns)
+        if let value = self.urlPatterns {
+            let memberPath = validator.path("urlPatterns")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
+            }
+        }
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4040,7 +5602,7 @@ public struct CIMDPolicyType: WireShape {
     }
 }
 
-public struct CancelPointInTimeRecoveryRequest: WireShape {
+public struct CancelPointInTimeRecoveryRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var restoreId: String
 
@@ -4077,6 +5639,27 @@ public struct CancelPointInTimeRecoveryRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
+            let memberPath = validator.path("restoreId")
+            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            self.restoreId = value
+        } else {
+            try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
+            self.restoreId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4088,7 +5671,7 @@ public struct CancelPointInTimeRecoveryRequest: WireShape {
     }
 }
 
-public struct CancelPointInTimeRecoveryResponse: WireShape {
+public struct CancelPointInTimeRecoveryResponse: WireShape, WireReadable {
     public var restoration: RestorationType?
 
     public init(restoration: RestorationType? = nil) {
@@ -4106,6 +5689,11 @@ public struct CancelPointInTimeRecoveryResponse: WireShape {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4117,7 +5705,7 @@ public struct CancelPointInTimeRecoveryResponse: WireShape {
     }
 }
 
-public struct ChallengeResponseType: WireShape {
+public struct ChallengeResponseType: WireShape, WireReadable {
     public var challengeName: ChallengeName?
     public var challengeResponse: ChallengeResponse?
 
@@ -4148,6 +5736,21 @@ public struct ChallengeResponseType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.challengeName = try container.decodeIfPresent(ChallengeName.self, forKey: .challengeName)
+        if let value = self.challengeName {
+            let memberPath = validator.path("challengeName")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.challengeResponse = try container.decodeIfPresent(ChallengeResponse.self, forKey: .challengeResponse)
+        if let value = self.challengeResponse {
+            let memberPath = validator.path("challengeResponse")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4163,7 +5766,7 @@ public struct ChallengeResponseType: WireShape {
     }
 }
 
-public struct ChangePasswordRequest: WireShape {
+public struct ChangePasswordRequest: WireShape, WireReadable {
     public var previousPassword: String?
     public var proposedPassword: String
     public var accessToken: String
@@ -4208,6 +5811,32 @@ public struct ChangePasswordRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.previousPassword = try container.decodeIfPresent(String.self, forKey: .previousPassword)
+        if let value = self.previousPassword {
+            let memberPath = validator.path("previousPassword")
+            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .proposedPassword) {
+            let memberPath = validator.path("proposedPassword")
+            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            self.proposedPassword = value
+        } else {
+            try validator.missing(.proposedPassword, in: container, path: validator.path("proposedPassword"))
+            self.proposedPassword = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4223,7 +5852,7 @@ public struct ChangePasswordRequest: WireShape {
     }
 }
 
-public struct ChangePasswordResponse: WireShape {
+public struct ChangePasswordResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -4233,13 +5862,17 @@ public struct ChangePasswordResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct ClientAuthenticationResultType: WireShape {
+public struct ClientAuthenticationResultType: WireShape, WireReadable {
     public var accessToken: String?
     public var expiresIn: Int?
     public var tokenType: String?
@@ -4274,6 +5907,22 @@ public struct ClientAuthenticationResultType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
+        if let value = self.accessToken {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
+        self.tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
+        if let value = self.tokenType {
+            let memberPath = validator.path("tokenType")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4293,7 +5942,7 @@ public struct ClientAuthenticationResultType: WireShape {
     }
 }
 
-public struct ClientMetadataURLType: WireShape {
+public struct ClientMetadataURLType: WireShape, WireReadable {
     public var url: String
     public var cachedDate: Date?
     public var expirationDate: Date?
@@ -4327,6 +5976,21 @@ public struct ClientMetadataURLType: WireShape {
         self.expirationDate = try container.decodeIfPresent(Date.self, forKey: .expirationDate)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .url) {
+            let memberPath = validator.path("url")
+            validator.checkString(value, at: memberPath, min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
+            self.url = value
+        } else {
+            try validator.missing(.url, in: container, path: validator.path("url"))
+            self.url = ""
+        }
+        self.cachedDate = try container.decodeIfPresent(Date.self, forKey: .cachedDate)
+        self.expirationDate = try container.decodeIfPresent(Date.self, forKey: .expirationDate)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4344,7 +6008,7 @@ public struct ClientMetadataURLType: WireShape {
     }
 }
 
-public struct ClientSSOSessionConfigType: WireShape {
+public struct ClientSSOSessionConfigType: WireShape, WireReadable {
     public var maxValidityMinutes: Int
 
     public init(maxValidityMinutes: Int) {
@@ -4370,6 +6034,19 @@ public struct ClientSSOSessionConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxValidityMinutes).map(Int.init) {
+            let memberPath = validator.path("maxValidityMinutes")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 129600)
+            self.maxValidityMinutes = value
+        } else {
+            try validator.missing(.maxValidityMinutes, in: container, path: validator.path("maxValidityMinutes"))
+            self.maxValidityMinutes = 0
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4379,7 +6056,7 @@ public struct ClientSSOSessionConfigType: WireShape {
     }
 }
 
-public struct ClientSecretDescriptorType: WireShape {
+public struct ClientSecretDescriptorType: WireShape, WireReadable {
     public var clientSecretId: String?
     public var clientSecretValue: String?
     public var clientSecretCreateDate: Date?
@@ -4414,6 +6091,22 @@ public struct ClientSecretDescriptorType: WireShape {
         self.clientSecretCreateDate = try container.decodeIfPresent(Date.self, forKey: .clientSecretCreateDate)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.clientSecretId = try container.decodeIfPresent(String.self, forKey: .clientSecretId)
+        if let value = self.clientSecretId {
+            let memberPath = validator.path("clientSecretId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+        }
+        self.clientSecretValue = try container.decodeIfPresent(String.self, forKey: .clientSecretValue)
+        if let value = self.clientSecretValue {
+            let memberPath = validator.path("clientSecretValue")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.clientSecretCreateDate = try container.decodeIfPresent(Date.self, forKey: .clientSecretCreateDate)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4433,7 +6126,7 @@ public struct ClientSecretDescriptorType: WireShape {
     }
 }
 
-public struct CloudWatchLogsConfigurationType: WireShape {
+public struct CloudWatchLogsConfigurationType: WireShape, WireReadable {
     public var logGroupArn: String?
 
     public init(logGroupArn: String? = nil) {
@@ -4456,6 +6149,16 @@ public struct CloudWatchLogsConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.logGroupArn = try container.decodeIfPresent(String.self, forKey: .logGroupArn)
+        if let value = self.logGroupArn {
+            let memberPath = validator.path("logGroupArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4467,7 +6170,7 @@ public struct CloudWatchLogsConfigurationType: WireShape {
     }
 }
 
-public struct CodeDeliveryDetailsType: WireShape {
+public struct CodeDeliveryDetailsType: WireShape, WireReadable {
     public var destination: String?
     public var deliveryMedium: DeliveryMediumType?
     public var attributeName: String?
@@ -4506,6 +6209,26 @@ public struct CodeDeliveryDetailsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.destination = try container.decodeIfPresent(String.self, forKey: .destination)
+        if let value = self.destination {
+            let memberPath = validator.path("destination")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.deliveryMedium = try container.decodeIfPresent(DeliveryMediumType.self, forKey: .deliveryMedium)
+        if let value = self.deliveryMedium {
+            let memberPath = validator.path("deliveryMedium")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.attributeName = try container.decodeIfPresent(String.self, forKey: .attributeName)
+        if let value = self.attributeName {
+            let memberPath = validator.path("attributeName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4525,7 +6248,7 @@ public struct CodeDeliveryDetailsType: WireShape {
     }
 }
 
-public struct CompleteWebAuthnRegistrationRequest: WireShape {
+public struct CompleteWebAuthnRegistrationRequest: WireShape, WireReadable {
     public var accessToken: String
     public var credential: JSONValue
 
@@ -4560,6 +6283,25 @@ public struct CompleteWebAuthnRegistrationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent(JSONValue.self, forKey: .credential) {
+            self.credential = value
+        } else {
+            try validator.missing(.credential, in: container, path: validator.path("credential"))
+            self.credential = .null
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4571,7 +6313,7 @@ public struct CompleteWebAuthnRegistrationRequest: WireShape {
     }
 }
 
-public struct CompleteWebAuthnRegistrationResponse: WireShape {
+public struct CompleteWebAuthnRegistrationResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -4581,13 +6323,17 @@ public struct CompleteWebAuthnRegistrationResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct CompromisedCredentialsActionsType: WireShape {
+public struct CompromisedCredentialsActionsType: WireShape, WireReadable {
     public var eventAction: CompromisedCredentialsEventActionType
 
     public init(eventAction: CompromisedCredentialsEventActionType) {
@@ -4613,6 +6359,19 @@ public struct CompromisedCredentialsActionsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(CompromisedCredentialsEventActionType.self, forKey: .eventAction) {
+            let memberPath = validator.path("eventAction")
+            validator.checkEnum(value, at: memberPath)
+            self.eventAction = value
+        } else {
+            try validator.missing(.eventAction, in: container, path: validator.path("eventAction"))
+            self.eventAction = CompromisedCredentialsEventActionType(rawValue: "")
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4622,7 +6381,7 @@ public struct CompromisedCredentialsActionsType: WireShape {
     }
 }
 
-public struct CompromisedCredentialsRiskConfigurationType: WireShape {
+public struct CompromisedCredentialsRiskConfigurationType: WireShape, WireReadable {
     public var eventFilter: [EventFilterType]?
     public var actions: CompromisedCredentialsActionsType
 
@@ -4657,6 +6416,25 @@ public struct CompromisedCredentialsRiskConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.eventFilter = try container.decodeIfPresent([EventFilterType].self, forKey: .eventFilter)
+        if let value = self.eventFilter {
+            let memberPath = validator.path("eventFilter")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        if let value = try container.decodeIfPresent(CompromisedCredentialsActionsType.self, forKey: .actions) {
+            self.actions = value
+        } else {
+            try validator.missing(.actions, in: container, path: validator.path("actions"))
+            self.actions = CompromisedCredentialsActionsType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4670,7 +6448,7 @@ public struct CompromisedCredentialsRiskConfigurationType: WireShape {
     }
 }
 
-public struct ConfirmDeviceRequest: WireShape {
+public struct ConfirmDeviceRequest: WireShape, WireReadable {
     public var accessToken: String
     public var deviceKey: String
     public var deviceSecretVerifierConfig: DeviceSecretVerifierConfigType?
@@ -4719,6 +6497,33 @@ public struct ConfirmDeviceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            self.deviceKey = value
+        } else {
+            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
+            self.deviceKey = ""
+        }
+        self.deviceSecretVerifierConfig = try container.decodeIfPresent(DeviceSecretVerifierConfigType.self, forKey: .deviceSecretVerifierConfig)
+        self.deviceName = try container.decodeIfPresent(String.self, forKey: .deviceName)
+        if let value = self.deviceName {
+            let memberPath = validator.path("deviceName")
+            validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4738,7 +6543,7 @@ public struct ConfirmDeviceRequest: WireShape {
     }
 }
 
-public struct ConfirmDeviceResponse: WireShape {
+public struct ConfirmDeviceResponse: WireShape, WireReadable {
     public var userConfirmationNecessary: Bool?
 
     public init(userConfirmationNecessary: Bool? = nil) {
@@ -4756,6 +6561,11 @@ public struct ConfirmDeviceResponse: WireShape {
         self.userConfirmationNecessary = try container.decodeIfPresent(Bool.self, forKey: .userConfirmationNecessary)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userConfirmationNecessary = try container.decodeIfPresent(Bool.self, forKey: .userConfirmationNecessary)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4767,7 +6577,7 @@ public struct ConfirmDeviceResponse: WireShape {
     }
 }
 
-public struct ConfirmForgotPasswordRequest: WireShape {
+public struct ConfirmForgotPasswordRequest: WireShape, WireReadable {
     public var clientId: String
     public var secretHash: String?
     public var username: String
@@ -4854,6 +6664,59 @@ public struct ConfirmForgotPasswordRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
+        if let value = self.secretHash {
+            let memberPath = validator.path("secretHash")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .confirmationCode) {
+            let memberPath = validator.path("confirmationCode")
+            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
+            self.confirmationCode = value
+        } else {
+            try validator.missing(.confirmationCode, in: container, path: validator.path("confirmationCode"))
+            self.confirmationCode = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .password) {
+            let memberPath = validator.path("password")
+            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            self.password = value
+        } else {
+            try validator.missing(.password, in: container, path: validator.path("password"))
+            self.password = ""
+        }
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4885,7 +6748,7 @@ public struct ConfirmForgotPasswordRequest: WireShape {
     }
 }
 
-public struct ConfirmForgotPasswordResponse: WireShape {
+public struct ConfirmForgotPasswordResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -4895,13 +6758,17 @@ public struct ConfirmForgotPasswordResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct ConfirmSignUpRequest: WireShape {
+public struct ConfirmSignUpRequest: WireShape, WireReadable {
     public var clientId: String
     public var secretHash: String?
     public var username: String
@@ -4989,6 +6856,57 @@ public struct ConfirmSignUpRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
+        if let value = self.secretHash {
+            let memberPath = validator.path("secretHash")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .confirmationCode) {
+            let memberPath = validator.path("confirmationCode")
+            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
+            self.confirmationCode = value
+        } else {
+            try validator.missing(.confirmationCode, in: container, path: validator.path("confirmationCode"))
+            self.confirmationCode = ""
+        }
+        self.forceAliasCreation = try container.decodeIfPresent(Bool.self, forKey: .forceAliasCreation)
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5026,7 +6944,7 @@ public struct ConfirmSignUpRequest: WireShape {
     }
 }
 
-public struct ConfirmSignUpResponse: WireShape {
+public struct ConfirmSignUpResponse: WireShape, WireReadable {
     public var session: String?
 
     public init(session: String? = nil) {
@@ -5049,6 +6967,16 @@ public struct ConfirmSignUpResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5060,7 +6988,7 @@ public struct ConfirmSignUpResponse: WireShape {
     }
 }
 
-public struct ContextDataType: WireShape {
+public struct ContextDataType: WireShape, WireReadable {
     public var ipAddress: String
     public var serverName: String
     public var serverPath: String
@@ -5125,6 +7053,46 @@ public struct ContextDataType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .ipAddress) {
+            let memberPath = validator.path("ipAddress")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.ipAddress = value
+        } else {
+            try validator.missing(.ipAddress, in: container, path: validator.path("ipAddress"))
+            self.ipAddress = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .serverName) {
+            let memberPath = validator.path("serverName")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.serverName = value
+        } else {
+            try validator.missing(.serverName, in: container, path: validator.path("serverName"))
+            self.serverName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .serverPath) {
+            let memberPath = validator.path("serverPath")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.serverPath = value
+        } else {
+            try validator.missing(.serverPath, in: container, path: validator.path("serverPath"))
+            self.serverPath = ""
+        }
+        if let value = try container.decodeIfPresent([HttpHeader].self, forKey: .httpHeaders) {
+            self.httpHeaders = value
+        } else {
+            try validator.missing(.httpHeaders, in: container, path: validator.path("httpHeaders"))
+            self.httpHeaders = []
+        }
+        self.encodedData = try container.decodeIfPresent(String.self, forKey: .encodedData)
+        if let value = self.encodedData {
+            let memberPath = validator.path("encodedData")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5144,7 +7112,7 @@ public struct ContextDataType: WireShape {
     }
 }
 
-public struct CreateCIMDPolicyRequest: WireShape {
+public struct CreateCIMDPolicyRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var policyName: String
@@ -5215,6 +7183,52 @@ public struct CreateCIMDPolicyRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
+            let memberPath = validator.path("policyName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            self.policyName = value
+        } else {
+            try validator.missing(.policyName, in: container, path: validator.path("policyName"))
+            self.policyName = ""
+        }
+        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
+        if let value = self.cacheDuration {
+            let memberPath = validator.path("cacheDuration")
+            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+        }
+        if let value = try container.decodeIfPresent([String].self, forKey: .urlPatterns) {
+            let memberPath = validator.path("urlPatterns")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
+            }
+            self.urlPatterns = value
+        } else {
+            try validator.missing(.urlPatterns, in: container, path: validator.path("urlPatterns"))
+            self.urlPatterns = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5234,7 +7248,7 @@ public struct CreateCIMDPolicyRequest: WireShape {
     }
 }
 
-public struct CreateCIMDPolicyResponse: WireShape {
+public struct CreateCIMDPolicyResponse: WireShape, WireReadable {
     public var cimdPolicy: CIMDPolicyType
 
     public init(cimdPolicy: CIMDPolicyType) {
@@ -5258,6 +7272,17 @@ public struct CreateCIMDPolicyResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
+            self.cimdPolicy = value
+        } else {
+            try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
+            self.cimdPolicy = CIMDPolicyType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5267,7 +7292,7 @@ public struct CreateCIMDPolicyResponse: WireShape {
     }
 }
 
-public struct CreateGroupRequest: WireShape {
+public struct CreateGroupRequest: WireShape, WireReadable {
     public var groupName: String
     public var userPoolId: String
     public var description: String?
@@ -5328,6 +7353,42 @@ public struct CreateGroupRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            self.groupName = value
+        } else {
+            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
+            self.groupName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.description = try container.decodeIfPresent(String.self, forKey: .description)
+        if let value = self.description {
+            let memberPath = validator.path("description")
+            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
+        }
+        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
+        if let value = self.roleArn {
+            let memberPath = validator.path("roleArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
+        if let value = self.precedence {
+            let memberPath = validator.path("precedence")
+            validator.checkNumber(value, at: memberPath, min: 0)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5351,7 +7412,7 @@ public struct CreateGroupRequest: WireShape {
     }
 }
 
-public struct CreateGroupResponse: WireShape {
+public struct CreateGroupResponse: WireShape, WireReadable {
     public var group: GroupType?
 
     public init(group: GroupType? = nil) {
@@ -5369,6 +7430,11 @@ public struct CreateGroupResponse: WireShape {
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5380,7 +7446,7 @@ public struct CreateGroupResponse: WireShape {
     }
 }
 
-public struct CreateIdentityProviderRequest: WireShape {
+public struct CreateIdentityProviderRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var providerName: String
     public var providerType: IdentityProviderTypeType
@@ -5480,6 +7546,75 @@ public struct CreateIdentityProviderRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
+            let memberPath = validator.path("providerName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p20, sensitive: false)
+            self.providerName = value
+        } else {
+            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
+            self.providerName = ""
+        }
+        if let value = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType) {
+            let memberPath = validator.path("providerType")
+            validator.checkEnum(value, at: memberPath)
+            self.providerType = value
+        } else {
+            try validator.missing(.providerType, in: container, path: validator.path("providerType"))
+            self.providerType = IdentityProviderTypeType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent([String: String].self, forKey: .providerDetails) {
+            let memberPath = validator.path("providerDetails")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+            self.providerDetails = value
+        } else {
+            try validator.missing(.providerDetails, in: container, path: validator.path("providerDetails"))
+            self.providerDetails = [:]
+        }
+        self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
+        if let value = self.attributeMapping {
+            let memberPath = validator.path("attributeMapping")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
+        if let value = self.idpIdentifiers {
+            let memberPath = validator.path("idpIdentifiers")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+            }
+        }
+        self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
+        if let value = self.acrMapping {
+            let memberPath = validator.path("acrMapping")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5507,7 +7642,7 @@ public struct CreateIdentityProviderRequest: WireShape {
     }
 }
 
-public struct CreateIdentityProviderResponse: WireShape {
+public struct CreateIdentityProviderResponse: WireShape, WireReadable {
     public var identityProvider: IdentityProviderType
 
     public init(identityProvider: IdentityProviderType) {
@@ -5531,6 +7666,17 @@ public struct CreateIdentityProviderResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
+            self.identityProvider = value
+        } else {
+            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
+            self.identityProvider = IdentityProviderType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5540,7 +7686,7 @@ public struct CreateIdentityProviderResponse: WireShape {
     }
 }
 
-public struct CreateManagedLoginBrandingRequest: WireShape {
+public struct CreateManagedLoginBrandingRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var useCognitoProvidedValues: Bool?
@@ -5593,6 +7739,34 @@ public struct CreateManagedLoginBrandingRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
+        self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
+        self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
+        if let value = self.assets {
+            let memberPath = validator.path("assets")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5616,7 +7790,7 @@ public struct CreateManagedLoginBrandingRequest: WireShape {
     }
 }
 
-public struct CreateManagedLoginBrandingResponse: WireShape {
+public struct CreateManagedLoginBrandingResponse: WireShape, WireReadable {
     public var managedLoginBranding: ManagedLoginBrandingType?
 
     public init(managedLoginBranding: ManagedLoginBrandingType? = nil) {
@@ -5634,6 +7808,11 @@ public struct CreateManagedLoginBrandingResponse: WireShape {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5645,7 +7824,7 @@ public struct CreateManagedLoginBrandingResponse: WireShape {
     }
 }
 
-public struct CreateResourceServerRequest: WireShape {
+public struct CreateResourceServerRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var identifier: String
     public var name: String
@@ -5701,6 +7880,40 @@ public struct CreateResourceServerRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
+            let memberPath = validator.path("identifier")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            self.identifier = value
+        } else {
+            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
+            self.identifier = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .name) {
+            let memberPath = validator.path("name")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
+            self.name = value
+        } else {
+            try validator.missing(.name, in: container, path: validator.path("name"))
+            self.name = ""
+        }
+        self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
+        if let value = self.scopes {
+            let memberPath = validator.path("scopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5718,7 +7931,7 @@ public struct CreateResourceServerRequest: WireShape {
     }
 }
 
-public struct CreateResourceServerResponse: WireShape {
+public struct CreateResourceServerResponse: WireShape, WireReadable {
     public var resourceServer: ResourceServerType
 
     public init(resourceServer: ResourceServerType) {
@@ -5742,6 +7955,17 @@ public struct CreateResourceServerResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
+            self.resourceServer = value
+        } else {
+            try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
+            self.resourceServer = ResourceServerType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5751,7 +7975,7 @@ public struct CreateResourceServerResponse: WireShape {
     }
 }
 
-public struct CreateTermsRequest: WireShape {
+public struct CreateTermsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var termsName: String
@@ -5834,6 +8058,61 @@ public struct CreateTermsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
+            let memberPath = validator.path("termsName")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            self.termsName = value
+        } else {
+            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
+            self.termsName = ""
+        }
+        if let value = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource) {
+            let memberPath = validator.path("termsSource")
+            validator.checkEnum(value, at: memberPath)
+            self.termsSource = value
+        } else {
+            try validator.missing(.termsSource, in: container, path: validator.path("termsSource"))
+            self.termsSource = TermsSourceType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
+            let memberPath = validator.path("enforcement")
+            validator.checkEnum(value, at: memberPath)
+            self.enforcement = value
+        } else {
+            try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
+            self.enforcement = TermsEnforcementType(rawValue: "")
+        }
+        self.links = try container.decodeIfPresent([String: String].self, forKey: .links)
+        if let value = self.links {
+            let memberPath = validator.path("links")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
+                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5855,7 +8134,7 @@ public struct CreateTermsRequest: WireShape {
     }
 }
 
-public struct CreateTermsResponse: WireShape {
+public struct CreateTermsResponse: WireShape, WireReadable {
     public var terms: TermsType?
 
     public init(terms: TermsType? = nil) {
@@ -5873,6 +8152,11 @@ public struct CreateTermsResponse: WireShape {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5884,7 +8168,7 @@ public struct CreateTermsResponse: WireShape {
     }
 }
 
-public struct CreateUserImportJobRequest: WireShape {
+public struct CreateUserImportJobRequest: WireShape, WireReadable {
     public var jobName: String
     public var userPoolId: String
     public var cloudWatchLogsRoleArn: String
@@ -5940,6 +8224,40 @@ public struct CreateUserImportJobRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .jobName) {
+            let memberPath = validator.path("jobName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            self.jobName = value
+        } else {
+            try validator.missing(.jobName, in: container, path: validator.path("jobName"))
+            self.jobName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .cloudWatchLogsRoleArn) {
+            let memberPath = validator.path("cloudWatchLogsRoleArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.cloudWatchLogsRoleArn = value
+        } else {
+            try validator.missing(.cloudWatchLogsRoleArn, in: container, path: validator.path("cloudWatchLogsRoleArn"))
+            self.cloudWatchLogsRoleArn = ""
+        }
+        self.passwordHashingAlgorithm = try container.decodeIfPresent(PasswordHashingAlgorithmType.self, forKey: .passwordHashingAlgorithm)
+        if let value = self.passwordHashingAlgorithm {
+            let memberPath = validator.path("passwordHashingAlgorithm")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5957,7 +8275,7 @@ public struct CreateUserImportJobRequest: WireShape {
     }
 }
 
-public struct CreateUserImportJobResponse: WireShape {
+public struct CreateUserImportJobResponse: WireShape, WireReadable {
     public var userImportJob: UserImportJobType?
 
     public init(userImportJob: UserImportJobType? = nil) {
@@ -5975,6 +8293,11 @@ public struct CreateUserImportJobResponse: WireShape {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5986,7 +8309,7 @@ public struct CreateUserImportJobResponse: WireShape {
     }
 }
 
-public struct CreateUserPoolClientRequest: WireShape {
+public struct CreateUserPoolClientRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientName: String
     public var generateSecret: Bool?
@@ -6073,6 +8396,138 @@ public struct CreateUserPoolClientRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientName) {
+            let memberPath = validator.path("clientName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            self.clientName = value
+        } else {
+            try validator.missing(.clientName, in: container, path: validator.path("clientName"))
+            self.clientName = ""
+        }
+        self.generateSecret = try container.decodeIfPresent(Bool.self, forKey: .generateSecret)
+        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        if let value = self.clientSecret {
+            let memberPath = validator.path("clientSecret")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
+        if let value = self.refreshTokenValidity {
+            let memberPath = validator.path("refreshTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
+        }
+        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
+        if let value = self.accessTokenValidity {
+            let memberPath = validator.path("accessTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+        }
+        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
+        if let value = self.idTokenValidity {
+            let memberPath = validator.path("idTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+        }
+        self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
+        self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
+        if let value = self.readAttributes {
+            let memberPath = validator.path("readAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+            }
+        }
+        self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
+        if let value = self.writeAttributes {
+            let memberPath = validator.path("writeAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+            }
+        }
+        self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
+        if let value = self.explicitAuthFlows {
+            let memberPath = validator.path("explicitAuthFlows")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
+        if let value = self.supportedIdentityProviders {
+            let memberPath = validator.path("supportedIdentityProviders")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            }
+        }
+        self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
+        if let value = self.callbackURLs {
+            let memberPath = validator.path("callbackURLs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            }
+        }
+        self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
+        if let value = self.logoutURLs {
+            let memberPath = validator.path("logoutURLs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            }
+        }
+        self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
+        if let value = self.defaultRedirectURI {
+            let memberPath = validator.path("defaultRedirectURI")
+            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+        }
+        self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
+        if let value = self.allowedOAuthFlows {
+            let memberPath = validator.path("allowedOAuthFlows")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
+        if let value = self.allowedOAuthScopes {
+            let memberPath = validator.path("allowedOAuthScopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
+        self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
+        self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
+        if let value = self.preventUserExistenceErrors {
+            let memberPath = validator.path("preventUserExistenceErrors")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
+        self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
+        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
+        if let value = self.authSessionValidity {
+            let memberPath = validator.path("authSessionValidity")
+            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
+        }
+        self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
+        self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
@@ -6306,7 +8761,7 @@ public struct CreateUserPoolClientRequest: WireShape {
     }
 }
 
-public struct CreateUserPoolClientResponse: WireShape {
+public struct CreateUserPoolClientResponse: WireShape, WireReadable {
     public var userPoolClient: UserPoolClientType?
 
     public init(userPoolClient: UserPoolClientType? = nil) {
@@ -6324,6 +8779,11 @@ public struct CreateUserPoolClientResponse: WireShape {
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6335,7 +8795,7 @@ public struct CreateUserPoolClientResponse: WireShape {
     }
 }
 
-public struct CreateUserPoolDomainRequest: WireShape {
+public struct CreateUserPoolDomainRequest: WireShape, WireReadable {
     public var domain: String
     public var userPoolId: String
     public var managedLoginVersion: Int?
@@ -6384,6 +8844,30 @@ public struct CreateUserPoolDomainRequest: WireShape {
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
+            let memberPath = validator.path("domain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            self.domain = value
+        } else {
+            try validator.missing(.domain, in: container, path: validator.path("domain"))
+            self.domain = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
+        self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
+        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6407,7 +8891,7 @@ public struct CreateUserPoolDomainRequest: WireShape {
     }
 }
 
-public struct CreateUserPoolDomainResponse: WireShape {
+public struct CreateUserPoolDomainResponse: WireShape, WireReadable {
     public var managedLoginVersion: Int?
     public var cloudFrontDomain: String?
     public var routing: RoutingType?
@@ -6438,6 +8922,18 @@ public struct CreateUserPoolDomainResponse: WireShape {
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
+        self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
+        if let value = self.cloudFrontDomain {
+            let memberPath = validator.path("cloudFrontDomain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+        }
+        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6457,7 +8953,7 @@ public struct CreateUserPoolDomainResponse: WireShape {
     }
 }
 
-public struct CreateUserPoolReplicaRequest: WireShape {
+public struct CreateUserPoolReplicaRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var regionName: String
     public var userPoolTags: [String: String]?
@@ -6506,6 +9002,36 @@ public struct CreateUserPoolReplicaRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
+            let memberPath = validator.path("regionName")
+            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            self.regionName = value
+        } else {
+            try validator.missing(.regionName, in: container, path: validator.path("regionName"))
+            self.regionName = ""
+        }
+        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
+        if let value = self.userPoolTags {
+            let memberPath = validator.path("userPoolTags")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6521,7 +9047,7 @@ public struct CreateUserPoolReplicaRequest: WireShape {
     }
 }
 
-public struct CreateUserPoolReplicaResponse: WireShape {
+public struct CreateUserPoolReplicaResponse: WireShape, WireReadable {
     public var userPoolReplica: UserPoolReplicaType?
 
     public init(userPoolReplica: UserPoolReplicaType? = nil) {
@@ -6539,6 +9065,11 @@ public struct CreateUserPoolReplicaResponse: WireShape {
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6550,7 +9081,7 @@ public struct CreateUserPoolReplicaResponse: WireShape {
     }
 }
 
-public struct CreateUserPoolRequest: WireShape {
+public struct CreateUserPoolRequest: WireShape, WireReadable {
     public var poolName: String
     public var policies: UserPoolPolicyType?
     public var deletionProtection: DeletionProtectionType?
@@ -6646,6 +9177,115 @@ public struct CreateUserPoolRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .poolName) {
+            let memberPath = validator.path("poolName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            self.poolName = value
+        } else {
+            try validator.missing(.poolName, in: container, path: validator.path("poolName"))
+            self.poolName = ""
+        }
+        self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
+        self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
+        if let value = self.deletionProtection {
+            let memberPath = validator.path("deletionProtection")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
+        self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
+        if let value = self.autoVerifiedAttributes {
+            let memberPath = validator.path("autoVerifiedAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.aliasAttributes = try container.decodeIfPresent([AliasAttributeType].self, forKey: .aliasAttributes)
+        if let value = self.aliasAttributes {
+            let memberPath = validator.path("aliasAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.usernameAttributes = try container.decodeIfPresent([UsernameAttributeType].self, forKey: .usernameAttributes)
+        if let value = self.usernameAttributes {
+            let memberPath = validator.path("usernameAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
+        if let value = self.smsVerificationMessage {
+            let memberPath = validator.path("smsVerificationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
+        if let value = self.emailVerificationMessage {
+            let memberPath = validator.path("emailVerificationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+        }
+        self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
+        if let value = self.emailVerificationSubject {
+            let memberPath = validator.path("emailVerificationSubject")
+            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+        }
+        self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
+        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
+        if let value = self.smsAuthenticationMessage {
+            let memberPath = validator.path("smsAuthenticationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
+        if let value = self.mfaConfiguration {
+            let memberPath = validator.path("mfaConfiguration")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
+        self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
+        self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
+        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
+        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
+        if let value = self.userPoolTags {
+            let memberPath = validator.path("userPoolTags")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+            }
+        }
+        self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
+        self.schema = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .schema)
+        if let value = self.schema {
+            let memberPath = validator.path("schema")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
+        }
+        self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
+        self.dcrConfiguration = try container.decodeIfPresent(DcrConfigurationType.self, forKey: .dcrConfiguration)
+        self.usernameConfiguration = try container.decodeIfPresent(UsernameConfigurationType.self, forKey: .usernameConfiguration)
+        self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
+        self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
+        if let value = self.userPoolTier {
+            let memberPath = validator.path("userPoolTier")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
+        self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
+        self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
+        if let value = self.acrConfiguration {
+            let memberPath = validator.path("acrConfiguration")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .poolName) {
             let memberPath = validator.path("poolName")
@@ -6870,7 +9510,7 @@ public struct CreateUserPoolRequest: WireShape {
     }
 }
 
-public struct CreateUserPoolResponse: WireShape {
+public struct CreateUserPoolResponse: WireShape, WireReadable {
     public var userPool: UserPoolType?
 
     public init(userPool: UserPoolType? = nil) {
@@ -6888,6 +9528,11 @@ public struct CreateUserPoolResponse: WireShape {
         self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6899,7 +9544,7 @@ public struct CreateUserPoolResponse: WireShape {
     }
 }
 
-public struct CustomDomainConfigType: WireShape {
+public struct CustomDomainConfigType: WireShape, WireReadable {
     public var certificateArn: String
     public var securityPolicy: SecurityPolicyType?
 
@@ -6933,6 +9578,24 @@ public struct CustomDomainConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .certificateArn) {
+            let memberPath = validator.path("certificateArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.certificateArn = value
+        } else {
+            try validator.missing(.certificateArn, in: container, path: validator.path("certificateArn"))
+            self.certificateArn = ""
+        }
+        self.securityPolicy = try container.decodeIfPresent(SecurityPolicyType.self, forKey: .securityPolicy)
+        if let value = self.securityPolicy {
+            let memberPath = validator.path("securityPolicy")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6946,7 +9609,7 @@ public struct CustomDomainConfigType: WireShape {
     }
 }
 
-public struct CustomEmailLambdaVersionConfigType: WireShape {
+public struct CustomEmailLambdaVersionConfigType: WireShape, WireReadable {
     public var lambdaVersion: CustomEmailSenderLambdaVersionType
     public var lambdaArn: String
 
@@ -6983,6 +9646,27 @@ public struct CustomEmailLambdaVersionConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(CustomEmailSenderLambdaVersionType.self, forKey: .lambdaVersion) {
+            let memberPath = validator.path("lambdaVersion")
+            validator.checkEnum(value, at: memberPath)
+            self.lambdaVersion = value
+        } else {
+            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
+            self.lambdaVersion = CustomEmailSenderLambdaVersionType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
+            let memberPath = validator.path("lambdaArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.lambdaArn = value
+        } else {
+            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
+            self.lambdaArn = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6994,7 +9678,7 @@ public struct CustomEmailLambdaVersionConfigType: WireShape {
     }
 }
 
-public struct CustomSMSLambdaVersionConfigType: WireShape {
+public struct CustomSMSLambdaVersionConfigType: WireShape, WireReadable {
     public var lambdaVersion: CustomSMSSenderLambdaVersionType
     public var lambdaArn: String
 
@@ -7031,6 +9715,27 @@ public struct CustomSMSLambdaVersionConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(CustomSMSSenderLambdaVersionType.self, forKey: .lambdaVersion) {
+            let memberPath = validator.path("lambdaVersion")
+            validator.checkEnum(value, at: memberPath)
+            self.lambdaVersion = value
+        } else {
+            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
+            self.lambdaVersion = CustomSMSSenderLambdaVersionType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
+            let memberPath = validator.path("lambdaArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.lambdaArn = value
+        } else {
+            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
+            self.lambdaArn = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7042,7 +9747,7 @@ public struct CustomSMSLambdaVersionConfigType: WireShape {
     }
 }
 
-public struct DcrConfigurationType: WireShape {
+public struct DcrConfigurationType: WireShape, WireReadable {
     public var enableStatus: StatusType?
     public var openDcrEnabled: Bool?
     public var authenticatedGrantTypes: [OAuthFlowType]?
@@ -7069,6 +9774,44 @@ public struct DcrConfigurationType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.enableStatus = try container.decodeIfPresent(StatusType.self, forKey: .enableStatus)
+        if let value = self.enableStatus {
+            let memberPath = validator.path("enableStatus")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.openDcrEnabled = try container.decodeIfPresent(Bool.self, forKey: .openDcrEnabled)
+        self.authenticatedGrantTypes = try container.decodeIfPresent([OAuthFlowType].self, forKey: .authenticatedGrantTypes)
+        if let value = self.authenticatedGrantTypes {
+            let memberPath = validator.path("authenticatedGrantTypes")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.openDcrGrantTypes = try container.decodeIfPresent([OAuthFlowType].self, forKey: .openDcrGrantTypes)
+        if let value = self.openDcrGrantTypes {
+            let memberPath = validator.path("openDcrGrantTypes")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.allowedScopes = try container.decodeIfPresent([String].self, forKey: .allowedScopes)
+        if let value = self.allowedScopes {
+            let memberPath = validator.path("allowedScopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.enableStatus = try container.decodeIfPresent(StatusType.self, forKey: .enableStatus)
         if let value = self.enableStatus {
@@ -7132,7 +9875,7 @@ public struct DcrConfigurationType: WireShape {
     }
 }
 
-public struct DeleteCIMDPolicyRequest: WireShape {
+public struct DeleteCIMDPolicyRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var cimdPolicyId: String
 
@@ -7169,6 +9912,27 @@ public struct DeleteCIMDPolicyRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
+            let memberPath = validator.path("cimdPolicyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            self.cimdPolicyId = value
+        } else {
+            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
+            self.cimdPolicyId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7180,7 +9944,7 @@ public struct DeleteCIMDPolicyRequest: WireShape {
     }
 }
 
-public struct DeleteCIMDPolicyResponse: WireShape {
+public struct DeleteCIMDPolicyResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -7190,13 +9954,17 @@ public struct DeleteCIMDPolicyResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct DeleteGroupRequest: WireShape {
+public struct DeleteGroupRequest: WireShape, WireReadable {
     public var groupName: String
     public var userPoolId: String
 
@@ -7233,6 +10001,27 @@ public struct DeleteGroupRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            self.groupName = value
+        } else {
+            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
+            self.groupName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7244,7 +10033,7 @@ public struct DeleteGroupRequest: WireShape {
     }
 }
 
-public struct DeleteIdentityProviderRequest: WireShape {
+public struct DeleteIdentityProviderRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var providerName: String
 
@@ -7281,6 +10070,27 @@ public struct DeleteIdentityProviderRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
+            let memberPath = validator.path("providerName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            self.providerName = value
+        } else {
+            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
+            self.providerName = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7292,7 +10102,7 @@ public struct DeleteIdentityProviderRequest: WireShape {
     }
 }
 
-public struct DeleteManagedLoginBrandingRequest: WireShape {
+public struct DeleteManagedLoginBrandingRequest: WireShape, WireReadable {
     public var managedLoginBrandingId: String
     public var userPoolId: String
 
@@ -7329,6 +10139,27 @@ public struct DeleteManagedLoginBrandingRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId) {
+            let memberPath = validator.path("managedLoginBrandingId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            self.managedLoginBrandingId = value
+        } else {
+            try validator.missing(.managedLoginBrandingId, in: container, path: validator.path("managedLoginBrandingId"))
+            self.managedLoginBrandingId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7340,7 +10171,7 @@ public struct DeleteManagedLoginBrandingRequest: WireShape {
     }
 }
 
-public struct DeleteResourceServerRequest: WireShape {
+public struct DeleteResourceServerRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var identifier: String
 
@@ -7377,6 +10208,27 @@ public struct DeleteResourceServerRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
+            let memberPath = validator.path("identifier")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            self.identifier = value
+        } else {
+            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
+            self.identifier = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7388,7 +10240,7 @@ public struct DeleteResourceServerRequest: WireShape {
     }
 }
 
-public struct DeleteTermsRequest: WireShape {
+public struct DeleteTermsRequest: WireShape, WireReadable {
     public var termsId: String
     public var userPoolId: String
 
@@ -7425,6 +10277,27 @@ public struct DeleteTermsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
+            let memberPath = validator.path("termsId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            self.termsId = value
+        } else {
+            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
+            self.termsId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7436,7 +10309,7 @@ public struct DeleteTermsRequest: WireShape {
     }
 }
 
-public struct DeleteUserAttributesRequest: WireShape {
+public struct DeleteUserAttributesRequest: WireShape, WireReadable {
     public var userAttributeNames: [String]
     public var accessToken: String
 
@@ -7476,6 +10349,30 @@ public struct DeleteUserAttributesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent([String].self, forKey: .userAttributeNames) {
+            let memberPath = validator.path("userAttributeNames")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            }
+            self.userAttributeNames = value
+        } else {
+            try validator.missing(.userAttributeNames, in: container, path: validator.path("userAttributeNames"))
+            self.userAttributeNames = []
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7487,7 +10384,7 @@ public struct DeleteUserAttributesRequest: WireShape {
     }
 }
 
-public struct DeleteUserAttributesResponse: WireShape {
+public struct DeleteUserAttributesResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -7497,13 +10394,17 @@ public struct DeleteUserAttributesResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct DeleteUserPoolClientRequest: WireShape {
+public struct DeleteUserPoolClientRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
 
@@ -7540,6 +10441,27 @@ public struct DeleteUserPoolClientRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7551,7 +10473,7 @@ public struct DeleteUserPoolClientRequest: WireShape {
     }
 }
 
-public struct DeleteUserPoolClientSecretRequest: WireShape {
+public struct DeleteUserPoolClientSecretRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var clientSecretId: String
@@ -7599,6 +10521,35 @@ public struct DeleteUserPoolClientSecretRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientSecretId) {
+            let memberPath = validator.path("clientSecretId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            self.clientSecretId = value
+        } else {
+            try validator.missing(.clientSecretId, in: container, path: validator.path("clientSecretId"))
+            self.clientSecretId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7612,7 +10563,7 @@ public struct DeleteUserPoolClientSecretRequest: WireShape {
     }
 }
 
-public struct DeleteUserPoolClientSecretResponse: WireShape {
+public struct DeleteUserPoolClientSecretResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -7622,13 +10573,17 @@ public struct DeleteUserPoolClientSecretResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct DeleteUserPoolDomainRequest: WireShape {
+public struct DeleteUserPoolDomainRequest: WireShape, WireReadable {
     public var domain: String
     public var userPoolId: String
 
@@ -7665,6 +10620,27 @@ public struct DeleteUserPoolDomainRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
+            let memberPath = validator.path("domain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            self.domain = value
+        } else {
+            try validator.missing(.domain, in: container, path: validator.path("domain"))
+            self.domain = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7676,7 +10652,7 @@ public struct DeleteUserPoolDomainRequest: WireShape {
     }
 }
 
-public struct DeleteUserPoolDomainResponse: WireShape {
+public struct DeleteUserPoolDomainResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -7686,13 +10662,17 @@ public struct DeleteUserPoolDomainResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct DeleteUserPoolReplicaRequest: WireShape {
+public struct DeleteUserPoolReplicaRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var regionName: String
 
@@ -7729,6 +10709,27 @@ public struct DeleteUserPoolReplicaRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
+            let memberPath = validator.path("regionName")
+            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            self.regionName = value
+        } else {
+            try validator.missing(.regionName, in: container, path: validator.path("regionName"))
+            self.regionName = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7740,7 +10741,7 @@ public struct DeleteUserPoolReplicaRequest: WireShape {
     }
 }
 
-public struct DeleteUserPoolReplicaResponse: WireShape {
+public struct DeleteUserPoolReplicaResponse: WireShape, WireReadable {
     public var userPoolReplica: UserPoolReplicaType?
 
     public init(userPoolReplica: UserPoolReplicaType? = nil) {
@@ -7758,6 +10759,11 @@ public struct DeleteUserPoolReplicaResponse: WireShape {
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7769,7 +10775,7 @@ public struct DeleteUserPoolReplicaResponse: WireShape {
     }
 }
 
-public struct DeleteUserPoolRequest: WireShape {
+public struct DeleteUserPoolRequest: WireShape, WireReadable {
     public var userPoolId: String
 
     public init(userPoolId: String) {
@@ -7795,6 +10801,19 @@ public struct DeleteUserPoolRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7804,7 +10823,7 @@ public struct DeleteUserPoolRequest: WireShape {
     }
 }
 
-public struct DeleteUserRequest: WireShape {
+public struct DeleteUserRequest: WireShape, WireReadable {
     public var accessToken: String
 
     public init(accessToken: String) {
@@ -7830,6 +10849,19 @@ public struct DeleteUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7839,7 +10871,7 @@ public struct DeleteUserRequest: WireShape {
     }
 }
 
-public struct DeleteWebAuthnCredentialRequest: WireShape {
+public struct DeleteWebAuthnCredentialRequest: WireShape, WireReadable {
     public var accessToken: String
     public var credentialId: String
 
@@ -7876,6 +10908,27 @@ public struct DeleteWebAuthnCredentialRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .credentialId) {
+            let memberPath = validator.path("credentialId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.credentialId = value
+        } else {
+            try validator.missing(.credentialId, in: container, path: validator.path("credentialId"))
+            self.credentialId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7887,7 +10940,7 @@ public struct DeleteWebAuthnCredentialRequest: WireShape {
     }
 }
 
-public struct DeleteWebAuthnCredentialResponse: WireShape {
+public struct DeleteWebAuthnCredentialResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -7897,13 +10950,17 @@ public struct DeleteWebAuthnCredentialResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct DescribeCIMDPolicyRequest: WireShape {
+public struct DescribeCIMDPolicyRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var cimdPolicyId: String
 
@@ -7940,6 +10997,27 @@ public struct DescribeCIMDPolicyRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
+            let memberPath = validator.path("cimdPolicyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            self.cimdPolicyId = value
+        } else {
+            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
+            self.cimdPolicyId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7951,7 +11029,7 @@ public struct DescribeCIMDPolicyRequest: WireShape {
     }
 }
 
-public struct DescribeCIMDPolicyResponse: WireShape {
+public struct DescribeCIMDPolicyResponse: WireShape, WireReadable {
     public var cimdPolicy: CIMDPolicyType
 
     public init(cimdPolicy: CIMDPolicyType) {
@@ -7975,6 +11053,17 @@ public struct DescribeCIMDPolicyResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
+            self.cimdPolicy = value
+        } else {
+            try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
+            self.cimdPolicy = CIMDPolicyType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -7984,7 +11073,7 @@ public struct DescribeCIMDPolicyResponse: WireShape {
     }
 }
 
-public struct DescribeIdentityProviderRequest: WireShape {
+public struct DescribeIdentityProviderRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var providerName: String
 
@@ -8021,6 +11110,27 @@ public struct DescribeIdentityProviderRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
+            let memberPath = validator.path("providerName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            self.providerName = value
+        } else {
+            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
+            self.providerName = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8032,7 +11142,7 @@ public struct DescribeIdentityProviderRequest: WireShape {
     }
 }
 
-public struct DescribeIdentityProviderResponse: WireShape {
+public struct DescribeIdentityProviderResponse: WireShape, WireReadable {
     public var identityProvider: IdentityProviderType
 
     public init(identityProvider: IdentityProviderType) {
@@ -8056,6 +11166,17 @@ public struct DescribeIdentityProviderResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
+            self.identityProvider = value
+        } else {
+            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
+            self.identityProvider = IdentityProviderType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8065,7 +11186,7 @@ public struct DescribeIdentityProviderResponse: WireShape {
     }
 }
 
-public struct DescribeManagedLoginBrandingByClientRequest: WireShape {
+public struct DescribeManagedLoginBrandingByClientRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var returnMergedResources: Bool?
@@ -8106,6 +11227,28 @@ public struct DescribeManagedLoginBrandingByClientRequest: WireShape {
         self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8121,7 +11264,7 @@ public struct DescribeManagedLoginBrandingByClientRequest: WireShape {
     }
 }
 
-public struct DescribeManagedLoginBrandingByClientResponse: WireShape {
+public struct DescribeManagedLoginBrandingByClientResponse: WireShape, WireReadable {
     public var managedLoginBranding: ManagedLoginBrandingType?
 
     public init(managedLoginBranding: ManagedLoginBrandingType? = nil) {
@@ -8139,6 +11282,11 @@ public struct DescribeManagedLoginBrandingByClientResponse: WireShape {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8150,7 +11298,7 @@ public struct DescribeManagedLoginBrandingByClientResponse: WireShape {
     }
 }
 
-public struct DescribeManagedLoginBrandingRequest: WireShape {
+public struct DescribeManagedLoginBrandingRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var managedLoginBrandingId: String
     public var returnMergedResources: Bool?
@@ -8191,6 +11339,28 @@ public struct DescribeManagedLoginBrandingRequest: WireShape {
         self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId) {
+            let memberPath = validator.path("managedLoginBrandingId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            self.managedLoginBrandingId = value
+        } else {
+            try validator.missing(.managedLoginBrandingId, in: container, path: validator.path("managedLoginBrandingId"))
+            self.managedLoginBrandingId = ""
+        }
+        self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8206,7 +11376,7 @@ public struct DescribeManagedLoginBrandingRequest: WireShape {
     }
 }
 
-public struct DescribeManagedLoginBrandingResponse: WireShape {
+public struct DescribeManagedLoginBrandingResponse: WireShape, WireReadable {
     public var managedLoginBranding: ManagedLoginBrandingType?
 
     public init(managedLoginBranding: ManagedLoginBrandingType? = nil) {
@@ -8224,6 +11394,11 @@ public struct DescribeManagedLoginBrandingResponse: WireShape {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8235,7 +11410,7 @@ public struct DescribeManagedLoginBrandingResponse: WireShape {
     }
 }
 
-public struct DescribePointInTimeRecoveryRequest: WireShape {
+public struct DescribePointInTimeRecoveryRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var restoreId: String
 
@@ -8272,6 +11447,27 @@ public struct DescribePointInTimeRecoveryRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
+            let memberPath = validator.path("restoreId")
+            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            self.restoreId = value
+        } else {
+            try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
+            self.restoreId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8283,7 +11479,7 @@ public struct DescribePointInTimeRecoveryRequest: WireShape {
     }
 }
 
-public struct DescribePointInTimeRecoveryResponse: WireShape {
+public struct DescribePointInTimeRecoveryResponse: WireShape, WireReadable {
     public var restoration: RestorationType?
 
     public init(restoration: RestorationType? = nil) {
@@ -8301,6 +11497,11 @@ public struct DescribePointInTimeRecoveryResponse: WireShape {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8312,7 +11513,7 @@ public struct DescribePointInTimeRecoveryResponse: WireShape {
     }
 }
 
-public struct DescribeResourceServerRequest: WireShape {
+public struct DescribeResourceServerRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var identifier: String
 
@@ -8349,6 +11550,27 @@ public struct DescribeResourceServerRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
+            let memberPath = validator.path("identifier")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            self.identifier = value
+        } else {
+            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
+            self.identifier = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8360,7 +11582,7 @@ public struct DescribeResourceServerRequest: WireShape {
     }
 }
 
-public struct DescribeResourceServerResponse: WireShape {
+public struct DescribeResourceServerResponse: WireShape, WireReadable {
     public var resourceServer: ResourceServerType
 
     public init(resourceServer: ResourceServerType) {
@@ -8384,6 +11606,17 @@ public struct DescribeResourceServerResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
+            self.resourceServer = value
+        } else {
+            try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
+            self.resourceServer = ResourceServerType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8393,7 +11626,7 @@ public struct DescribeResourceServerResponse: WireShape {
     }
 }
 
-public struct DescribeRiskConfigurationRequest: WireShape {
+public struct DescribeRiskConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String?
 
@@ -8427,6 +11660,24 @@ public struct DescribeRiskConfigurationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8440,7 +11691,7 @@ public struct DescribeRiskConfigurationRequest: WireShape {
     }
 }
 
-public struct DescribeRiskConfigurationResponse: WireShape {
+public struct DescribeRiskConfigurationResponse: WireShape, WireReadable {
     public var riskConfiguration: RiskConfigurationType
 
     public init(riskConfiguration: RiskConfigurationType) {
@@ -8464,6 +11715,17 @@ public struct DescribeRiskConfigurationResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(RiskConfigurationType.self, forKey: .riskConfiguration) {
+            self.riskConfiguration = value
+        } else {
+            try validator.missing(.riskConfiguration, in: container, path: validator.path("riskConfiguration"))
+            self.riskConfiguration = RiskConfigurationType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8473,7 +11735,7 @@ public struct DescribeRiskConfigurationResponse: WireShape {
     }
 }
 
-public struct DescribeTermsByClientRequest: WireShape {
+public struct DescribeTermsByClientRequest: WireShape, WireReadable {
     public var clientId: String
     public var userPoolId: String
     public var termsName: String
@@ -8521,6 +11783,35 @@ public struct DescribeTermsByClientRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
+            let memberPath = validator.path("termsName")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            self.termsName = value
+        } else {
+            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
+            self.termsName = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8534,7 +11825,7 @@ public struct DescribeTermsByClientRequest: WireShape {
     }
 }
 
-public struct DescribeTermsByClientResponse: WireShape {
+public struct DescribeTermsByClientResponse: WireShape, WireReadable {
     public var terms: TermsType?
 
     public init(terms: TermsType? = nil) {
@@ -8552,6 +11843,11 @@ public struct DescribeTermsByClientResponse: WireShape {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8563,7 +11859,7 @@ public struct DescribeTermsByClientResponse: WireShape {
     }
 }
 
-public struct DescribeTermsRequest: WireShape {
+public struct DescribeTermsRequest: WireShape, WireReadable {
     public var termsId: String
     public var userPoolId: String
 
@@ -8600,6 +11896,27 @@ public struct DescribeTermsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
+            let memberPath = validator.path("termsId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            self.termsId = value
+        } else {
+            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
+            self.termsId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8611,7 +11928,7 @@ public struct DescribeTermsRequest: WireShape {
     }
 }
 
-public struct DescribeTermsResponse: WireShape {
+public struct DescribeTermsResponse: WireShape, WireReadable {
     public var terms: TermsType?
 
     public init(terms: TermsType? = nil) {
@@ -8629,6 +11946,11 @@ public struct DescribeTermsResponse: WireShape {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8640,7 +11962,7 @@ public struct DescribeTermsResponse: WireShape {
     }
 }
 
-public struct DescribeUserImportJobRequest: WireShape {
+public struct DescribeUserImportJobRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var jobId: String
 
@@ -8677,6 +11999,27 @@ public struct DescribeUserImportJobRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
+            let memberPath = validator.path("jobId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+            self.jobId = value
+        } else {
+            try validator.missing(.jobId, in: container, path: validator.path("jobId"))
+            self.jobId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8688,7 +12031,7 @@ public struct DescribeUserImportJobRequest: WireShape {
     }
 }
 
-public struct DescribeUserImportJobResponse: WireShape {
+public struct DescribeUserImportJobResponse: WireShape, WireReadable {
     public var userImportJob: UserImportJobType?
 
     public init(userImportJob: UserImportJobType? = nil) {
@@ -8706,6 +12049,11 @@ public struct DescribeUserImportJobResponse: WireShape {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8717,7 +12065,7 @@ public struct DescribeUserImportJobResponse: WireShape {
     }
 }
 
-public struct DescribeUserPoolClientRequest: WireShape {
+public struct DescribeUserPoolClientRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
 
@@ -8754,6 +12102,27 @@ public struct DescribeUserPoolClientRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8765,7 +12134,7 @@ public struct DescribeUserPoolClientRequest: WireShape {
     }
 }
 
-public struct DescribeUserPoolClientResponse: WireShape {
+public struct DescribeUserPoolClientResponse: WireShape, WireReadable {
     public var userPoolClient: UserPoolClientType?
 
     public init(userPoolClient: UserPoolClientType? = nil) {
@@ -8783,6 +12152,11 @@ public struct DescribeUserPoolClientResponse: WireShape {
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8794,7 +12168,7 @@ public struct DescribeUserPoolClientResponse: WireShape {
     }
 }
 
-public struct DescribeUserPoolDomainRequest: WireShape {
+public struct DescribeUserPoolDomainRequest: WireShape, WireReadable {
     public var domain: String
 
     public init(domain: String) {
@@ -8820,6 +12194,19 @@ public struct DescribeUserPoolDomainRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
+            let memberPath = validator.path("domain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            self.domain = value
+        } else {
+            try validator.missing(.domain, in: container, path: validator.path("domain"))
+            self.domain = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8829,7 +12216,7 @@ public struct DescribeUserPoolDomainRequest: WireShape {
     }
 }
 
-public struct DescribeUserPoolDomainResponse: WireShape {
+public struct DescribeUserPoolDomainResponse: WireShape, WireReadable {
     public var domainDescription: DomainDescriptionType?
 
     public init(domainDescription: DomainDescriptionType? = nil) {
@@ -8847,6 +12234,11 @@ public struct DescribeUserPoolDomainResponse: WireShape {
         self.domainDescription = try container.decodeIfPresent(DomainDescriptionType.self, forKey: .domainDescription)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.domainDescription = try container.decodeIfPresent(DomainDescriptionType.self, forKey: .domainDescription)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8858,7 +12250,7 @@ public struct DescribeUserPoolDomainResponse: WireShape {
     }
 }
 
-public struct DescribeUserPoolRequest: WireShape {
+public struct DescribeUserPoolRequest: WireShape, WireReadable {
     public var userPoolId: String
 
     public init(userPoolId: String) {
@@ -8884,6 +12276,19 @@ public struct DescribeUserPoolRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8893,7 +12298,7 @@ public struct DescribeUserPoolRequest: WireShape {
     }
 }
 
-public struct DescribeUserPoolResponse: WireShape {
+public struct DescribeUserPoolResponse: WireShape, WireReadable {
     public var userPool: UserPoolType?
 
     public init(userPool: UserPoolType? = nil) {
@@ -8911,6 +12316,11 @@ public struct DescribeUserPoolResponse: WireShape {
         self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8922,7 +12332,7 @@ public struct DescribeUserPoolResponse: WireShape {
     }
 }
 
-public struct DeviceConfigurationType: WireShape {
+public struct DeviceConfigurationType: WireShape, WireReadable {
     public var challengeRequiredOnNewDevice: Bool?
     public var deviceOnlyRememberedOnUserPrompt: Bool?
 
@@ -8944,6 +12354,12 @@ public struct DeviceConfigurationType: WireShape {
         self.deviceOnlyRememberedOnUserPrompt = try container.decodeIfPresent(Bool.self, forKey: .deviceOnlyRememberedOnUserPrompt)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.challengeRequiredOnNewDevice = try container.decodeIfPresent(Bool.self, forKey: .challengeRequiredOnNewDevice)
+        self.deviceOnlyRememberedOnUserPrompt = try container.decodeIfPresent(Bool.self, forKey: .deviceOnlyRememberedOnUserPrompt)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -8959,7 +12375,7 @@ public struct DeviceConfigurationType: WireShape {
     }
 }
 
-public struct DeviceSecretVerifierConfigType: WireShape {
+public struct DeviceSecretVerifierConfigType: WireShape, WireReadable {
     public var passwordVerifier: String?
     public var salt: String?
 
@@ -8990,6 +12406,21 @@ public struct DeviceSecretVerifierConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.passwordVerifier = try container.decodeIfPresent(String.self, forKey: .passwordVerifier)
+        if let value = self.passwordVerifier {
+            let memberPath = validator.path("passwordVerifier")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.salt = try container.decodeIfPresent(String.self, forKey: .salt)
+        if let value = self.salt {
+            let memberPath = validator.path("salt")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9005,7 +12436,7 @@ public struct DeviceSecretVerifierConfigType: WireShape {
     }
 }
 
-public struct DeviceType: WireShape {
+public struct DeviceType: WireShape, WireReadable {
     public var deviceKey: String?
     public var deviceAttributes: [AttributeType]?
     public var deviceCreateDate: Date?
@@ -9032,6 +12463,20 @@ public struct DeviceType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
+        if let value = self.deviceKey {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+        }
+        self.deviceAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .deviceAttributes)
+        self.deviceCreateDate = try container.decodeIfPresent(Date.self, forKey: .deviceCreateDate)
+        self.deviceLastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .deviceLastModifiedDate)
+        self.deviceLastAuthenticatedDate = try container.decodeIfPresent(Date.self, forKey: .deviceLastAuthenticatedDate)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
         if let value = self.deviceKey {
@@ -9071,7 +12516,7 @@ public struct DeviceType: WireShape {
     }
 }
 
-public struct DomainDescriptionType: WireShape {
+public struct DomainDescriptionType: WireShape, WireReadable {
     public var userPoolId: String?
     public var awsAccountId: String?
     public var domain: String?
@@ -9113,6 +12558,49 @@ public struct DomainDescriptionType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.awsAccountId = try container.decodeIfPresent(String.self, forKey: .awsAccountId)
+        if let value = self.awsAccountId {
+            let memberPath = validator.path("awsAccountId")
+            validator.checkString(value, at: memberPath, max: 12, pattern: WirePatterns.p33, sensitive: false)
+        }
+        self.domain = try container.decodeIfPresent(String.self, forKey: .domain)
+        if let value = self.domain {
+            let memberPath = validator.path("domain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+        }
+        self.s3Bucket = try container.decodeIfPresent(String.self, forKey: .s3Bucket)
+        if let value = self.s3Bucket {
+            let memberPath = validator.path("s3Bucket")
+            validator.checkString(value, at: memberPath, min: 3, max: 1024, pattern: WirePatterns.p34, sensitive: false)
+        }
+        self.cloudFrontDistribution = try container.decodeIfPresent(String.self, forKey: .cloudFrontDistribution)
+        if let value = self.cloudFrontDistribution {
+            let memberPath = validator.path("cloudFrontDistribution")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.version = try container.decodeIfPresent(String.self, forKey: .version)
+        if let value = self.version {
+            let memberPath = validator.path("version")
+            validator.checkString(value, at: memberPath, min: 1, max: 20, sensitive: false)
+        }
+        self.status = try container.decodeIfPresent(DomainStatusType.self, forKey: .status)
+        if let value = self.status {
+            let memberPath = validator.path("status")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
+        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
@@ -9201,7 +12689,7 @@ public struct DomainDescriptionType: WireShape {
     }
 }
 
-public struct EmailConfigurationType: WireShape {
+public struct EmailConfigurationType: WireShape, WireReadable {
     public var sourceArn: String?
     public var replyToEmailAddress: String?
     public var emailSendingAccount: EmailSendingAccountType?
@@ -9228,6 +12716,36 @@ public struct EmailConfigurationType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.sourceArn = try container.decodeIfPresent(String.self, forKey: .sourceArn)
+        if let value = self.sourceArn {
+            let memberPath = validator.path("sourceArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.replyToEmailAddress = try container.decodeIfPresent(String.self, forKey: .replyToEmailAddress)
+        if let value = self.replyToEmailAddress {
+            let memberPath = validator.path("replyToEmailAddress")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p35, sensitive: false)
+        }
+        self.emailSendingAccount = try container.decodeIfPresent(EmailSendingAccountType.self, forKey: .emailSendingAccount)
+        if let value = self.emailSendingAccount {
+            let memberPath = validator.path("emailSendingAccount")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.from = try container.decodeIfPresent(String.self, forKey: .from)
+        if let value = self.from {
+            let memberPath = validator.path("from")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.configurationSet = try container.decodeIfPresent(String.self, forKey: .configurationSet)
+        if let value = self.configurationSet {
+            let memberPath = validator.path("configurationSet")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p36, sensitive: false)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.sourceArn = try container.decodeIfPresent(String.self, forKey: .sourceArn)
         if let value = self.sourceArn {
@@ -9283,7 +12801,7 @@ public struct EmailConfigurationType: WireShape {
     }
 }
 
-public struct EmailMfaConfigType: WireShape {
+public struct EmailMfaConfigType: WireShape, WireReadable {
     public var message: String?
     public var subject: String?
 
@@ -9314,6 +12832,21 @@ public struct EmailMfaConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.message = try container.decodeIfPresent(String.self, forKey: .message)
+        if let value = self.message {
+            let memberPath = validator.path("message")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+        }
+        self.subject = try container.decodeIfPresent(String.self, forKey: .subject)
+        if let value = self.subject {
+            let memberPath = validator.path("subject")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p30, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9329,7 +12862,7 @@ public struct EmailMfaConfigType: WireShape {
     }
 }
 
-public struct EmailMfaSettingsType: WireShape {
+public struct EmailMfaSettingsType: WireShape, WireReadable {
     public var enabled: Bool?
     public var preferredMfa: Bool?
 
@@ -9351,6 +12884,12 @@ public struct EmailMfaSettingsType: WireShape {
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9366,7 +12905,7 @@ public struct EmailMfaSettingsType: WireShape {
     }
 }
 
-public struct EumsSmsConfigurationType: WireShape {
+public struct EumsSmsConfigurationType: WireShape, WireReadable {
     public var callerArn: String
     public var externalId: String?
     public var originationIdentity: String?
@@ -9399,6 +12938,49 @@ public struct EumsSmsConfigurationType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .callerArn) {
+            let memberPath = validator.path("callerArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.callerArn = value
+        } else {
+            try validator.missing(.callerArn, in: container, path: validator.path("callerArn"))
+            self.callerArn = ""
+        }
+        self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
+        if let value = self.externalId {
+            let memberPath = validator.path("externalId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.originationIdentity = try container.decodeIfPresent(String.self, forKey: .originationIdentity)
+        if let value = self.originationIdentity {
+            let memberPath = validator.path("originationIdentity")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.configurationSetName = try container.decodeIfPresent(String.self, forKey: .configurationSetName)
+        if let value = self.configurationSetName {
+            let memberPath = validator.path("configurationSetName")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.inEntityId = try container.decodeIfPresent(String.self, forKey: .inEntityId)
+        if let value = self.inEntityId {
+            let memberPath = validator.path("inEntityId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.inTemplateId = try container.decodeIfPresent(String.self, forKey: .inTemplateId)
+        if let value = self.inTemplateId {
+            let memberPath = validator.path("inTemplateId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.region = try container.decodeIfPresent(String.self, forKey: .region)
+        if let value = self.region {
+            let memberPath = validator.path("region")
+            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .callerArn) {
             let memberPath = validator.path("callerArn")
@@ -9473,7 +13055,7 @@ public struct EumsSmsConfigurationType: WireShape {
     }
 }
 
-public struct EventContextDataType: WireShape {
+public struct EventContextDataType: WireShape, WireReadable {
     public var ipAddress: String?
     public var deviceName: String?
     public var timezone: String?
@@ -9500,6 +13082,36 @@ public struct EventContextDataType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
+        if let value = self.ipAddress {
+            let memberPath = validator.path("ipAddress")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.deviceName = try container.decodeIfPresent(String.self, forKey: .deviceName)
+        if let value = self.deviceName {
+            let memberPath = validator.path("deviceName")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.timezone = try container.decodeIfPresent(String.self, forKey: .timezone)
+        if let value = self.timezone {
+            let memberPath = validator.path("timezone")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.city = try container.decodeIfPresent(String.self, forKey: .city)
+        if let value = self.city {
+            let memberPath = validator.path("city")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.country = try container.decodeIfPresent(String.self, forKey: .country)
+        if let value = self.country {
+            let memberPath = validator.path("country")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
         if let value = self.ipAddress {
@@ -9555,7 +13167,7 @@ public struct EventContextDataType: WireShape {
     }
 }
 
-public struct EventFeedbackType: WireShape {
+public struct EventFeedbackType: WireShape, WireReadable {
     public var feedbackValue: FeedbackValueType
     public var provider: String
     public var feedbackDate: Date?
@@ -9596,6 +13208,28 @@ public struct EventFeedbackType: WireShape {
         self.feedbackDate = try container.decodeIfPresent(Date.self, forKey: .feedbackDate)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
+            let memberPath = validator.path("feedbackValue")
+            validator.checkEnum(value, at: memberPath)
+            self.feedbackValue = value
+        } else {
+            try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
+            self.feedbackValue = FeedbackValueType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .provider) {
+            let memberPath = validator.path("provider")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.provider = value
+        } else {
+            try validator.missing(.provider, in: container, path: validator.path("provider"))
+            self.provider = ""
+        }
+        self.feedbackDate = try container.decodeIfPresent(Date.self, forKey: .feedbackDate)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9611,7 +13245,7 @@ public struct EventFeedbackType: WireShape {
     }
 }
 
-public struct EventRiskType: WireShape {
+public struct EventRiskType: WireShape, WireReadable {
     public var riskDecision: RiskDecisionType?
     public var riskLevel: RiskLevelType?
     public var compromisedCredentialsDetected: Bool?
@@ -9646,6 +13280,22 @@ public struct EventRiskType: WireShape {
         self.compromisedCredentialsDetected = try container.decodeIfPresent(Bool.self, forKey: .compromisedCredentialsDetected)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.riskDecision = try container.decodeIfPresent(RiskDecisionType.self, forKey: .riskDecision)
+        if let value = self.riskDecision {
+            let memberPath = validator.path("riskDecision")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.riskLevel = try container.decodeIfPresent(RiskLevelType.self, forKey: .riskLevel)
+        if let value = self.riskLevel {
+            let memberPath = validator.path("riskLevel")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.compromisedCredentialsDetected = try container.decodeIfPresent(Bool.self, forKey: .compromisedCredentialsDetected)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9665,7 +13315,7 @@ public struct EventRiskType: WireShape {
     }
 }
 
-public struct FailoverType: WireShape {
+public struct FailoverType: WireShape, WireReadable {
     public var secondaryRegion: String
     public var primaryRoute53HealthCheckId: String
 
@@ -9702,6 +13352,27 @@ public struct FailoverType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .secondaryRegion) {
+            let memberPath = validator.path("secondaryRegion")
+            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            self.secondaryRegion = value
+        } else {
+            try validator.missing(.secondaryRegion, in: container, path: validator.path("secondaryRegion"))
+            self.secondaryRegion = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .primaryRoute53HealthCheckId) {
+            let memberPath = validator.path("primaryRoute53HealthCheckId")
+            validator.checkString(value, at: memberPath, max: 64, sensitive: false)
+            self.primaryRoute53HealthCheckId = value
+        } else {
+            try validator.missing(.primaryRoute53HealthCheckId, in: container, path: validator.path("primaryRoute53HealthCheckId"))
+            self.primaryRoute53HealthCheckId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9713,7 +13384,7 @@ public struct FailoverType: WireShape {
     }
 }
 
-public struct FirehoseConfigurationType: WireShape {
+public struct FirehoseConfigurationType: WireShape, WireReadable {
     public var streamArn: String?
 
     public init(streamArn: String? = nil) {
@@ -9736,6 +13407,16 @@ public struct FirehoseConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.streamArn = try container.decodeIfPresent(String.self, forKey: .streamArn)
+        if let value = self.streamArn {
+            let memberPath = validator.path("streamArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9747,7 +13428,7 @@ public struct FirehoseConfigurationType: WireShape {
     }
 }
 
-public struct ForgetDeviceRequest: WireShape {
+public struct ForgetDeviceRequest: WireShape, WireReadable {
     public var accessToken: String?
     public var deviceKey: String
 
@@ -9781,6 +13462,24 @@ public struct ForgetDeviceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
+        if let value = self.accessToken {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            self.deviceKey = value
+        } else {
+            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
+            self.deviceKey = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9794,7 +13493,7 @@ public struct ForgetDeviceRequest: WireShape {
     }
 }
 
-public struct ForgotPasswordRequest: WireShape {
+public struct ForgotPasswordRequest: WireShape, WireReadable {
     public var clientId: String
     public var secretHash: String?
     public var userContextData: UserContextDataType?
@@ -9859,6 +13558,43 @@ public struct ForgotPasswordRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
+        if let value = self.secretHash {
+            let memberPath = validator.path("secretHash")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+        }
+        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -9886,7 +13622,7 @@ public struct ForgotPasswordRequest: WireShape {
     }
 }
 
-public struct ForgotPasswordResponse: WireShape {
+public struct ForgotPasswordResponse: WireShape, WireReadable {
     public var codeDeliveryDetails: CodeDeliveryDetailsType?
 
     public init(codeDeliveryDetails: CodeDeliveryDetailsType? = nil) {
@@ -9901,6 +13637,11 @@ public struct ForgotPasswordResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
     }
 

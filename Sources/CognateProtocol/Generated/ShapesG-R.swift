@@ -2,7 +2,7 @@
 // (botocore 1.44.8). Do not edit by hand: change the generator and run it again.
 import Foundation
 
-public struct GetCSVHeaderRequest: WireShape {
+public struct GetCSVHeaderRequest: WireShape, WireReadable {
     public var userPoolId: String
 
     public init(userPoolId: String) {
@@ -28,6 +28,19 @@ public struct GetCSVHeaderRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -37,7 +50,7 @@ public struct GetCSVHeaderRequest: WireShape {
     }
 }
 
-public struct GetCSVHeaderResponse: WireShape {
+public struct GetCSVHeaderResponse: WireShape, WireReadable {
     public var userPoolId: String?
     public var csvHeader: [String]?
 
@@ -71,6 +84,24 @@ public struct GetCSVHeaderResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.csvHeader = try container.decodeIfPresent([String].self, forKey: .csvHeader)
+        if let value = self.csvHeader {
+            let memberPath = validator.path("csvHeader")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -86,7 +117,7 @@ public struct GetCSVHeaderResponse: WireShape {
     }
 }
 
-public struct GetClientTokenRequest: WireShape {
+public struct GetClientTokenRequest: WireShape, WireReadable {
     public var clientId: String
     public var secret: String
     public var scopes: [String]?
@@ -147,6 +178,45 @@ public struct GetClientTokenRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .secret) {
+            let memberPath = validator.path("secret")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            self.secret = value
+        } else {
+            try validator.missing(.secret, in: container, path: validator.path("secret"))
+            self.secret = ""
+        }
+        self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
+        if let value = self.scopes {
+            let memberPath = validator.path("scopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -166,7 +236,7 @@ public struct GetClientTokenRequest: WireShape {
     }
 }
 
-public struct GetClientTokenResponse: WireShape {
+public struct GetClientTokenResponse: WireShape, WireReadable {
     public var clientAuthenticationResult: ClientAuthenticationResultType?
 
     public init(clientAuthenticationResult: ClientAuthenticationResultType? = nil) {
@@ -184,6 +254,11 @@ public struct GetClientTokenResponse: WireShape {
         self.clientAuthenticationResult = try container.decodeIfPresent(ClientAuthenticationResultType.self, forKey: .clientAuthenticationResult)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.clientAuthenticationResult = try container.decodeIfPresent(ClientAuthenticationResultType.self, forKey: .clientAuthenticationResult)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -195,7 +270,7 @@ public struct GetClientTokenResponse: WireShape {
     }
 }
 
-public struct GetDerivedTokenRequest: WireShape {
+public struct GetDerivedTokenRequest: WireShape, WireReadable {
     public var clientId: String
     public var clientSecret: String?
     public var subjectToken: String
@@ -243,6 +318,92 @@ public struct GetDerivedTokenRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        if let value = self.clientSecret {
+            let memberPath = validator.path("clientSecret")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .subjectToken) {
+            let memberPath = validator.path("subjectToken")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
+            self.subjectToken = value
+        } else {
+            try validator.missing(.subjectToken, in: container, path: validator.path("subjectToken"))
+            self.subjectToken = ""
+        }
+        if let value = try container.decodeIfPresent(TokenTypeIdentifierType.self, forKey: .subjectTokenType) {
+            let memberPath = validator.path("subjectTokenType")
+            validator.checkEnum(value, at: memberPath)
+            self.subjectTokenType = value
+        } else {
+            try validator.missing(.subjectTokenType, in: container, path: validator.path("subjectTokenType"))
+            self.subjectTokenType = TokenTypeIdentifierType(rawValue: "")
+        }
+        self.subjectTokenProviderName = try container.decodeIfPresent(String.self, forKey: .subjectTokenProviderName)
+        if let value = self.subjectTokenProviderName {
+            let memberPath = validator.path("subjectTokenProviderName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+        }
+        self.actorToken = try container.decodeIfPresent(String.self, forKey: .actorToken)
+        if let value = self.actorToken {
+            let memberPath = validator.path("actorToken")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
+        }
+        self.actorTokenType = try container.decodeIfPresent(TokenTypeIdentifierType.self, forKey: .actorTokenType)
+        if let value = self.actorTokenType {
+            let memberPath = validator.path("actorTokenType")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.actorTokenProviderName = try container.decodeIfPresent(String.self, forKey: .actorTokenProviderName)
+        if let value = self.actorTokenProviderName {
+            let memberPath = validator.path("actorTokenProviderName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+        }
+        self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
+        if let value = self.scopes {
+            let memberPath = validator.path("scopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.audiences = try container.decodeIfPresent([String].self, forKey: .audiences)
+        if let value = self.audiences {
+            let memberPath = validator.path("audiences")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.resources = try container.decodeIfPresent([String].self, forKey: .resources)
+        if let value = self.resources {
+            let memberPath = validator.path("resources")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.requestedTokenType = try container.decodeIfPresent(IssuedTokenTypeIdentifierType.self, forKey: .requestedTokenType)
+        if let value = self.requestedTokenType {
+            let memberPath = validator.path("requestedTokenType")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
@@ -376,7 +537,7 @@ public struct GetDerivedTokenRequest: WireShape {
     }
 }
 
-public struct GetDerivedTokenResponse: WireShape {
+public struct GetDerivedTokenResponse: WireShape, WireReadable {
     public var issuedToken: String
     public var issuedTokenType: IssuedTokenTypeIdentifierType
     public var tokenType: OAuthTokenTypeType
@@ -440,6 +601,45 @@ public struct GetDerivedTokenResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .issuedToken) {
+            let memberPath = validator.path("issuedToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.issuedToken = value
+        } else {
+            try validator.missing(.issuedToken, in: container, path: validator.path("issuedToken"))
+            self.issuedToken = ""
+        }
+        if let value = try container.decodeIfPresent(IssuedTokenTypeIdentifierType.self, forKey: .issuedTokenType) {
+            let memberPath = validator.path("issuedTokenType")
+            validator.checkEnum(value, at: memberPath)
+            self.issuedTokenType = value
+        } else {
+            try validator.missing(.issuedTokenType, in: container, path: validator.path("issuedTokenType"))
+            self.issuedTokenType = IssuedTokenTypeIdentifierType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(OAuthTokenTypeType.self, forKey: .tokenType) {
+            let memberPath = validator.path("tokenType")
+            validator.checkEnum(value, at: memberPath)
+            self.tokenType = value
+        } else {
+            try validator.missing(.tokenType, in: container, path: validator.path("tokenType"))
+            self.tokenType = OAuthTokenTypeType(rawValue: "")
+        }
+        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
+        self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
+        if let value = self.scopes {
+            let memberPath = validator.path("scopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -461,7 +661,7 @@ public struct GetDerivedTokenResponse: WireShape {
     }
 }
 
-public struct GetDeviceRequest: WireShape {
+public struct GetDeviceRequest: WireShape, WireReadable {
     public var deviceKey: String
     public var accessToken: String?
 
@@ -495,6 +695,24 @@ public struct GetDeviceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            self.deviceKey = value
+        } else {
+            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
+            self.deviceKey = ""
+        }
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
+        if let value = self.accessToken {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -508,7 +726,7 @@ public struct GetDeviceRequest: WireShape {
     }
 }
 
-public struct GetDeviceResponse: WireShape {
+public struct GetDeviceResponse: WireShape, WireReadable {
     public var device: DeviceType
 
     public init(device: DeviceType) {
@@ -532,6 +750,17 @@ public struct GetDeviceResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(DeviceType.self, forKey: .device) {
+            self.device = value
+        } else {
+            try validator.missing(.device, in: container, path: validator.path("device"))
+            self.device = DeviceType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -541,7 +770,7 @@ public struct GetDeviceResponse: WireShape {
     }
 }
 
-public struct GetGroupRequest: WireShape {
+public struct GetGroupRequest: WireShape, WireReadable {
     public var groupName: String
     public var userPoolId: String
 
@@ -578,6 +807,27 @@ public struct GetGroupRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            self.groupName = value
+        } else {
+            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
+            self.groupName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -589,7 +839,7 @@ public struct GetGroupRequest: WireShape {
     }
 }
 
-public struct GetGroupResponse: WireShape {
+public struct GetGroupResponse: WireShape, WireReadable {
     public var group: GroupType?
 
     public init(group: GroupType? = nil) {
@@ -607,6 +857,11 @@ public struct GetGroupResponse: WireShape {
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -618,7 +873,7 @@ public struct GetGroupResponse: WireShape {
     }
 }
 
-public struct GetIdentityProviderByIdentifierRequest: WireShape {
+public struct GetIdentityProviderByIdentifierRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var idpIdentifier: String
 
@@ -655,6 +910,27 @@ public struct GetIdentityProviderByIdentifierRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .idpIdentifier) {
+            let memberPath = validator.path("idpIdentifier")
+            validator.checkString(value, at: memberPath, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+            self.idpIdentifier = value
+        } else {
+            try validator.missing(.idpIdentifier, in: container, path: validator.path("idpIdentifier"))
+            self.idpIdentifier = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -666,7 +942,7 @@ public struct GetIdentityProviderByIdentifierRequest: WireShape {
     }
 }
 
-public struct GetIdentityProviderByIdentifierResponse: WireShape {
+public struct GetIdentityProviderByIdentifierResponse: WireShape, WireReadable {
     public var identityProvider: IdentityProviderType
 
     public init(identityProvider: IdentityProviderType) {
@@ -690,6 +966,17 @@ public struct GetIdentityProviderByIdentifierResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
+            self.identityProvider = value
+        } else {
+            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
+            self.identityProvider = IdentityProviderType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -699,7 +986,7 @@ public struct GetIdentityProviderByIdentifierResponse: WireShape {
     }
 }
 
-public struct GetLogDeliveryConfigurationRequest: WireShape {
+public struct GetLogDeliveryConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
 
     public init(userPoolId: String) {
@@ -725,6 +1012,19 @@ public struct GetLogDeliveryConfigurationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -734,7 +1034,7 @@ public struct GetLogDeliveryConfigurationRequest: WireShape {
     }
 }
 
-public struct GetLogDeliveryConfigurationResponse: WireShape {
+public struct GetLogDeliveryConfigurationResponse: WireShape, WireReadable {
     public var logDeliveryConfiguration: LogDeliveryConfigurationType?
 
     public init(logDeliveryConfiguration: LogDeliveryConfigurationType? = nil) {
@@ -752,6 +1052,11 @@ public struct GetLogDeliveryConfigurationResponse: WireShape {
         self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -763,7 +1068,7 @@ public struct GetLogDeliveryConfigurationResponse: WireShape {
     }
 }
 
-public struct GetProvisionedLimitRequest: WireShape {
+public struct GetProvisionedLimitRequest: WireShape, WireReadable {
     public var limitDefinition: LimitDefinitionType
 
     public init(limitDefinition: LimitDefinitionType) {
@@ -787,6 +1092,17 @@ public struct GetProvisionedLimitRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
+            self.limitDefinition = value
+        } else {
+            try validator.missing(.limitDefinition, in: container, path: validator.path("limitDefinition"))
+            self.limitDefinition = LimitDefinitionType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -796,7 +1112,7 @@ public struct GetProvisionedLimitRequest: WireShape {
     }
 }
 
-public struct GetProvisionedLimitResponse: WireShape {
+public struct GetProvisionedLimitResponse: WireShape, WireReadable {
     public var limit: LimitType
 
     public init(limit: LimitType) {
@@ -820,6 +1136,17 @@ public struct GetProvisionedLimitResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(LimitType.self, forKey: .limit) {
+            self.limit = value
+        } else {
+            try validator.missing(.limit, in: container, path: validator.path("limit"))
+            self.limit = LimitType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -829,7 +1156,7 @@ public struct GetProvisionedLimitResponse: WireShape {
     }
 }
 
-public struct GetSigningCertificateRequest: WireShape {
+public struct GetSigningCertificateRequest: WireShape, WireReadable {
     public var userPoolId: String
 
     public init(userPoolId: String) {
@@ -855,6 +1182,19 @@ public struct GetSigningCertificateRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -864,7 +1204,7 @@ public struct GetSigningCertificateRequest: WireShape {
     }
 }
 
-public struct GetSigningCertificateResponse: WireShape {
+public struct GetSigningCertificateResponse: WireShape, WireReadable {
     public var certificate: String?
 
     public init(certificate: String? = nil) {
@@ -887,6 +1227,16 @@ public struct GetSigningCertificateResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.certificate = try container.decodeIfPresent(String.self, forKey: .certificate)
+        if let value = self.certificate {
+            let memberPath = validator.path("certificate")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -898,7 +1248,7 @@ public struct GetSigningCertificateResponse: WireShape {
     }
 }
 
-public struct GetTokensFromRefreshTokenRequest: WireShape {
+public struct GetTokensFromRefreshTokenRequest: WireShape, WireReadable {
     public var refreshToken: String
     public var clientId: String
     public var clientSecret: String?
@@ -963,6 +1313,46 @@ public struct GetTokensFromRefreshTokenRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .refreshToken) {
+            let memberPath = validator.path("refreshToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.refreshToken = value
+        } else {
+            try validator.missing(.refreshToken, in: container, path: validator.path("refreshToken"))
+            self.refreshToken = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        if let value = self.clientSecret {
+            let memberPath = validator.path("clientSecret")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
+        if let value = self.deviceKey {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -986,7 +1376,7 @@ public struct GetTokensFromRefreshTokenRequest: WireShape {
     }
 }
 
-public struct GetTokensFromRefreshTokenResponse: WireShape {
+public struct GetTokensFromRefreshTokenResponse: WireShape, WireReadable {
     public var authenticationResult: AuthenticationResultType?
 
     public init(authenticationResult: AuthenticationResultType? = nil) {
@@ -1004,6 +1394,11 @@ public struct GetTokensFromRefreshTokenResponse: WireShape {
         self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1015,7 +1410,7 @@ public struct GetTokensFromRefreshTokenResponse: WireShape {
     }
 }
 
-public struct GetUICustomizationRequest: WireShape {
+public struct GetUICustomizationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String?
 
@@ -1049,6 +1444,24 @@ public struct GetUICustomizationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1062,7 +1475,7 @@ public struct GetUICustomizationRequest: WireShape {
     }
 }
 
-public struct GetUICustomizationResponse: WireShape {
+public struct GetUICustomizationResponse: WireShape, WireReadable {
     public var uiCustomization: UICustomizationType
 
     public init(uiCustomization: UICustomizationType) {
@@ -1086,6 +1499,17 @@ public struct GetUICustomizationResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(UICustomizationType.self, forKey: .uiCustomization) {
+            self.uiCustomization = value
+        } else {
+            try validator.missing(.uiCustomization, in: container, path: validator.path("uiCustomization"))
+            self.uiCustomization = UICustomizationType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1095,7 +1519,7 @@ public struct GetUICustomizationResponse: WireShape {
     }
 }
 
-public struct GetUserAttributeVerificationCodeRequest: WireShape {
+public struct GetUserAttributeVerificationCodeRequest: WireShape, WireReadable {
     public var accessToken: String
     public var attributeName: String
     public var clientMetadata: [String: String]?
@@ -1144,6 +1568,36 @@ public struct GetUserAttributeVerificationCodeRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .attributeName) {
+            let memberPath = validator.path("attributeName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            self.attributeName = value
+        } else {
+            try validator.missing(.attributeName, in: container, path: validator.path("attributeName"))
+            self.attributeName = ""
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1159,7 +1613,7 @@ public struct GetUserAttributeVerificationCodeRequest: WireShape {
     }
 }
 
-public struct GetUserAttributeVerificationCodeResponse: WireShape {
+public struct GetUserAttributeVerificationCodeResponse: WireShape, WireReadable {
     public var codeDeliveryDetails: CodeDeliveryDetailsType?
 
     public init(codeDeliveryDetails: CodeDeliveryDetailsType? = nil) {
@@ -1177,6 +1631,11 @@ public struct GetUserAttributeVerificationCodeResponse: WireShape {
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1188,7 +1647,7 @@ public struct GetUserAttributeVerificationCodeResponse: WireShape {
     }
 }
 
-public struct GetUserAuthFactorsRequest: WireShape {
+public struct GetUserAuthFactorsRequest: WireShape, WireReadable {
     public var accessToken: String
 
     public init(accessToken: String) {
@@ -1214,6 +1673,19 @@ public struct GetUserAuthFactorsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1223,7 +1695,7 @@ public struct GetUserAuthFactorsRequest: WireShape {
     }
 }
 
-public struct GetUserAuthFactorsResponse: WireShape {
+public struct GetUserAuthFactorsResponse: WireShape, WireReadable {
     public var username: String
     public var preferredMfaSetting: String?
     public var userMFASettingList: [String]?
@@ -1280,6 +1752,41 @@ public struct GetUserAuthFactorsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
+        if let value = self.preferredMfaSetting {
+            let memberPath = validator.path("preferredMfaSetting")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
+        if let value = self.userMFASettingList {
+            let memberPath = validator.path("userMFASettingList")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.configuredUserAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .configuredUserAuthFactors)
+        if let value = self.configuredUserAuthFactors {
+            let memberPath = validator.path("configuredUserAuthFactors")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 8)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1301,7 +1808,7 @@ public struct GetUserAuthFactorsResponse: WireShape {
     }
 }
 
-public struct GetUserPoolClientSessionConfigurationRequest: WireShape {
+public struct GetUserPoolClientSessionConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
 
@@ -1338,6 +1845,27 @@ public struct GetUserPoolClientSessionConfigurationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1349,7 +1877,7 @@ public struct GetUserPoolClientSessionConfigurationRequest: WireShape {
     }
 }
 
-public struct GetUserPoolClientSessionConfigurationResponse: WireShape {
+public struct GetUserPoolClientSessionConfigurationResponse: WireShape, WireReadable {
     public var userPoolId: String?
     public var clientId: String?
     public var ssoSession: ClientSSOSessionConfigType?
@@ -1384,6 +1912,22 @@ public struct GetUserPoolClientSessionConfigurationResponse: WireShape {
         self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1403,7 +1947,7 @@ public struct GetUserPoolClientSessionConfigurationResponse: WireShape {
     }
 }
 
-public struct GetUserPoolMfaConfigRequest: WireShape {
+public struct GetUserPoolMfaConfigRequest: WireShape, WireReadable {
     public var userPoolId: String
 
     public init(userPoolId: String) {
@@ -1429,6 +1973,19 @@ public struct GetUserPoolMfaConfigRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1438,7 +1995,7 @@ public struct GetUserPoolMfaConfigRequest: WireShape {
     }
 }
 
-public struct GetUserPoolMfaConfigResponse: WireShape {
+public struct GetUserPoolMfaConfigResponse: WireShape, WireReadable {
     public var smsMfaConfiguration: SmsMfaConfigType?
     public var softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType?
     public var emailMfaConfiguration: EmailMfaConfigType?
@@ -1465,6 +2022,20 @@ public struct GetUserPoolMfaConfigResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
+        self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
+        self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
+        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
+        if let value = self.mfaConfiguration {
+            let memberPath = validator.path("mfaConfiguration")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
         self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
@@ -1504,7 +2075,7 @@ public struct GetUserPoolMfaConfigResponse: WireShape {
     }
 }
 
-public struct GetUserPoolSessionConfigurationRequest: WireShape {
+public struct GetUserPoolSessionConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
 
     public init(userPoolId: String) {
@@ -1530,6 +2101,19 @@ public struct GetUserPoolSessionConfigurationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1539,7 +2123,7 @@ public struct GetUserPoolSessionConfigurationRequest: WireShape {
     }
 }
 
-public struct GetUserPoolSessionConfigurationResponse: WireShape {
+public struct GetUserPoolSessionConfigurationResponse: WireShape, WireReadable {
     public var userPoolId: String?
     public var userSessionTracking: UserSessionTrackingType?
     public var tokenSession: UserPoolTokenSessionConfigType?
@@ -1574,6 +2158,22 @@ public struct GetUserPoolSessionConfigurationResponse: WireShape {
         self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.userSessionTracking = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking)
+        if let value = self.userSessionTracking {
+            let memberPath = validator.path("userSessionTracking")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1593,7 +2193,7 @@ public struct GetUserPoolSessionConfigurationResponse: WireShape {
     }
 }
 
-public struct GetUserRequest: WireShape {
+public struct GetUserRequest: WireShape, WireReadable {
     public var accessToken: String
 
     public init(accessToken: String) {
@@ -1619,6 +2219,19 @@ public struct GetUserRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1628,7 +2241,7 @@ public struct GetUserRequest: WireShape {
     }
 }
 
-public struct GetUserResponse: WireShape {
+public struct GetUserResponse: WireShape, WireReadable {
     public var username: String
     public var userAttributes: [AttributeType]
     public var mfaOptions: [MFAOptionType]?
@@ -1686,6 +2299,39 @@ public struct GetUserResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes) {
+            self.userAttributes = value
+        } else {
+            try validator.missing(.userAttributes, in: container, path: validator.path("userAttributes"))
+            self.userAttributes = []
+        }
+        self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
+        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
+        if let value = self.preferredMfaSetting {
+            let memberPath = validator.path("preferredMfaSetting")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
+        if let value = self.userMFASettingList {
+            let memberPath = validator.path("userMFASettingList")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1709,7 +2355,7 @@ public struct GetUserResponse: WireShape {
     }
 }
 
-public struct GlobalSignOutRequest: WireShape {
+public struct GlobalSignOutRequest: WireShape, WireReadable {
     public var accessToken: String
 
     public init(accessToken: String) {
@@ -1735,6 +2381,19 @@ public struct GlobalSignOutRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1744,7 +2403,7 @@ public struct GlobalSignOutRequest: WireShape {
     }
 }
 
-public struct GlobalSignOutResponse: WireShape {
+public struct GlobalSignOutResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -1754,13 +2413,17 @@ public struct GlobalSignOutResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct GroupType: WireShape {
+public struct GroupType: WireShape, WireReadable {
     public var groupName: String?
     public var userPoolId: String?
     public var description: String?
@@ -1793,6 +2456,38 @@ public struct GroupType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.groupName = try container.decodeIfPresent(String.self, forKey: .groupName)
+        if let value = self.groupName {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+        }
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.description = try container.decodeIfPresent(String.self, forKey: .description)
+        if let value = self.description {
+            let memberPath = validator.path("description")
+            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
+        }
+        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
+        if let value = self.roleArn {
+            let memberPath = validator.path("roleArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
+        if let value = self.precedence {
+            let memberPath = validator.path("precedence")
+            validator.checkNumber(value, at: memberPath, min: 0)
+        }
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.groupName = try container.decodeIfPresent(String.self, forKey: .groupName)
         if let value = self.groupName {
@@ -1858,7 +2553,7 @@ public struct GroupType: WireShape {
     }
 }
 
-public struct HttpHeader: WireShape {
+public struct HttpHeader: WireShape, WireReadable {
     public var headerName: String?
     public var headerValue: String?
 
@@ -1889,6 +2584,21 @@ public struct HttpHeader: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.headerName = try container.decodeIfPresent(String.self, forKey: .headerName)
+        if let value = self.headerName {
+            let memberPath = validator.path("headerName")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.headerValue = try container.decodeIfPresent(String.self, forKey: .headerValue)
+        if let value = self.headerValue {
+            let memberPath = validator.path("headerValue")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1904,7 +2614,7 @@ public struct HttpHeader: WireShape {
     }
 }
 
-public struct IdentityProviderType: WireShape {
+public struct IdentityProviderType: WireShape, WireReadable {
     public var userPoolId: String?
     public var providerName: String?
     public var providerType: IdentityProviderTypeType?
@@ -1943,6 +2653,65 @@ public struct IdentityProviderType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
+        if let value = self.providerName {
+            let memberPath = validator.path("providerName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+        }
+        self.providerType = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType)
+        if let value = self.providerType {
+            let memberPath = validator.path("providerType")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.providerDetails = try container.decodeIfPresent([String: String].self, forKey: .providerDetails)
+        if let value = self.providerDetails {
+            let memberPath = validator.path("providerDetails")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
+        if let value = self.attributeMapping {
+            let memberPath = validator.path("attributeMapping")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
+        if let value = self.idpIdentifiers {
+            let memberPath = validator.path("idpIdentifiers")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+            }
+        }
+        self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
+        if let value = self.acrMapping {
+            let memberPath = validator.path("acrMapping")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
@@ -2043,7 +2812,7 @@ public struct IdentityProviderType: WireShape {
     }
 }
 
-public struct InboundFederationLambdaType: WireShape {
+public struct InboundFederationLambdaType: WireShape, WireReadable {
     public var lambdaVersion: InboundFederationLambdaVersionType
     public var lambdaArn: String
 
@@ -2080,6 +2849,27 @@ public struct InboundFederationLambdaType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(InboundFederationLambdaVersionType.self, forKey: .lambdaVersion) {
+            let memberPath = validator.path("lambdaVersion")
+            validator.checkEnum(value, at: memberPath)
+            self.lambdaVersion = value
+        } else {
+            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
+            self.lambdaVersion = InboundFederationLambdaVersionType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
+            let memberPath = validator.path("lambdaArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.lambdaArn = value
+        } else {
+            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
+            self.lambdaArn = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2091,7 +2881,7 @@ public struct InboundFederationLambdaType: WireShape {
     }
 }
 
-public struct InitiateAuthRequest: WireShape {
+public struct InitiateAuthRequest: WireShape, WireReadable {
     public var authFlow: AuthFlowType
     public var authParameters: [String: String]?
     public var clientMetadata: [String: String]?
@@ -2168,6 +2958,52 @@ public struct InitiateAuthRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(AuthFlowType.self, forKey: .authFlow) {
+            let memberPath = validator.path("authFlow")
+            validator.checkEnum(value, at: memberPath)
+            self.authFlow = value
+        } else {
+            try validator.missing(.authFlow, in: container, path: validator.path("authFlow"))
+            self.authFlow = AuthFlowType(rawValue: "")
+        }
+        self.authParameters = try container.decodeIfPresent([String: String].self, forKey: .authParameters)
+        if let value = self.authParameters {
+            let memberPath = validator.path("authParameters")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2199,7 +3035,7 @@ public struct InitiateAuthRequest: WireShape {
     }
 }
 
-public struct InitiateAuthResponse: WireShape {
+public struct InitiateAuthResponse: WireShape, WireReadable {
     public var challengeName: ChallengeNameType?
     public var session: String?
     public var challengeParameters: [String: String]?
@@ -2226,6 +3062,39 @@ public struct InitiateAuthResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
+        if let value = self.challengeName {
+            let memberPath = validator.path("challengeName")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
+        if let value = self.challengeParameters {
+            let memberPath = validator.path("challengeParameters")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
+        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
+        if let value = self.availableChallenges {
+            let memberPath = validator.path("availableChallenges")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
@@ -2284,7 +3153,7 @@ public struct InitiateAuthResponse: WireShape {
     }
 }
 
-public struct InitiatePointInTimeRecoveryRequest: WireShape {
+public struct InitiatePointInTimeRecoveryRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var restoreTimestamp: Date
 
@@ -2319,6 +3188,25 @@ public struct InitiatePointInTimeRecoveryRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp) {
+            self.restoreTimestamp = value
+        } else {
+            try validator.missing(.restoreTimestamp, in: container, path: validator.path("restoreTimestamp"))
+            self.restoreTimestamp = Date(timeIntervalSince1970: 0)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2330,7 +3218,7 @@ public struct InitiatePointInTimeRecoveryRequest: WireShape {
     }
 }
 
-public struct InitiatePointInTimeRecoveryResponse: WireShape {
+public struct InitiatePointInTimeRecoveryResponse: WireShape, WireReadable {
     public var restoration: RestorationType?
 
     public init(restoration: RestorationType? = nil) {
@@ -2348,6 +3236,11 @@ public struct InitiatePointInTimeRecoveryResponse: WireShape {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2359,7 +3252,7 @@ public struct InitiatePointInTimeRecoveryResponse: WireShape {
     }
 }
 
-public struct IssuerConfigurationType: WireShape {
+public struct IssuerConfigurationType: WireShape, WireReadable {
     public var type: IssuerType?
 
     public init(type: IssuerType? = nil) {
@@ -2382,6 +3275,16 @@ public struct IssuerConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.type = try container.decodeIfPresent(IssuerType.self, forKey: .type)
+        if let value = self.type {
+            let memberPath = validator.path("type")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2393,7 +3296,7 @@ public struct IssuerConfigurationType: WireShape {
     }
 }
 
-public struct KeyConfigurationType: WireShape {
+public struct KeyConfigurationType: WireShape, WireReadable {
     public var keyType: EncryptionKeyType?
     public var kmsKeyArn: String?
 
@@ -2424,6 +3327,21 @@ public struct KeyConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.keyType = try container.decodeIfPresent(EncryptionKeyType.self, forKey: .keyType)
+        if let value = self.keyType {
+            let memberPath = validator.path("keyType")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.kmsKeyArn = try container.decodeIfPresent(String.self, forKey: .kmsKeyArn)
+        if let value = self.kmsKeyArn {
+            let memberPath = validator.path("kmsKeyArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2439,7 +3357,7 @@ public struct KeyConfigurationType: WireShape {
     }
 }
 
-public struct LambdaConfigType: WireShape {
+public struct LambdaConfigType: WireShape, WireReadable {
     public var preSignUp: String?
     public var customMessage: String?
     public var postConfirmation: String?
@@ -2496,6 +3414,70 @@ public struct LambdaConfigType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.preSignUp = try container.decodeIfPresent(String.self, forKey: .preSignUp)
+        if let value = self.preSignUp {
+            let memberPath = validator.path("preSignUp")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.customMessage = try container.decodeIfPresent(String.self, forKey: .customMessage)
+        if let value = self.customMessage {
+            let memberPath = validator.path("customMessage")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.postConfirmation = try container.decodeIfPresent(String.self, forKey: .postConfirmation)
+        if let value = self.postConfirmation {
+            let memberPath = validator.path("postConfirmation")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.preAuthentication = try container.decodeIfPresent(String.self, forKey: .preAuthentication)
+        if let value = self.preAuthentication {
+            let memberPath = validator.path("preAuthentication")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.postAuthentication = try container.decodeIfPresent(String.self, forKey: .postAuthentication)
+        if let value = self.postAuthentication {
+            let memberPath = validator.path("postAuthentication")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.defineAuthChallenge = try container.decodeIfPresent(String.self, forKey: .defineAuthChallenge)
+        if let value = self.defineAuthChallenge {
+            let memberPath = validator.path("defineAuthChallenge")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.createAuthChallenge = try container.decodeIfPresent(String.self, forKey: .createAuthChallenge)
+        if let value = self.createAuthChallenge {
+            let memberPath = validator.path("createAuthChallenge")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.verifyAuthChallengeResponse = try container.decodeIfPresent(String.self, forKey: .verifyAuthChallengeResponse)
+        if let value = self.verifyAuthChallengeResponse {
+            let memberPath = validator.path("verifyAuthChallengeResponse")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.preTokenGeneration = try container.decodeIfPresent(String.self, forKey: .preTokenGeneration)
+        if let value = self.preTokenGeneration {
+            let memberPath = validator.path("preTokenGeneration")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.userMigration = try container.decodeIfPresent(String.self, forKey: .userMigration)
+        if let value = self.userMigration {
+            let memberPath = validator.path("userMigration")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.preTokenGenerationConfig = try container.decodeIfPresent(PreTokenGenerationVersionConfigType.self, forKey: .preTokenGenerationConfig)
+        self.customSMSSender = try container.decodeIfPresent(CustomSMSLambdaVersionConfigType.self, forKey: .customSMSSender)
+        self.customEmailSender = try container.decodeIfPresent(CustomEmailLambdaVersionConfigType.self, forKey: .customEmailSender)
+        self.kmsKeyID = try container.decodeIfPresent(String.self, forKey: .kmsKeyID)
+        if let value = self.kmsKeyID {
+            let memberPath = validator.path("kmsKeyID")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.inboundFederation = try container.decodeIfPresent(InboundFederationLambdaType.self, forKey: .inboundFederation)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.preSignUp = try container.decodeIfPresent(String.self, forKey: .preSignUp)
         if let value = self.preSignUp {
@@ -2625,7 +3607,7 @@ public struct LambdaConfigType: WireShape {
     }
 }
 
-public struct LimitDefinitionType: WireShape {
+public struct LimitDefinitionType: WireShape, WireReadable {
     public var limitClass: LimitClass
     public var attributes: [String: String]
 
@@ -2666,6 +3648,31 @@ public struct LimitDefinitionType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(LimitClass.self, forKey: .limitClass) {
+            let memberPath = validator.path("limitClass")
+            validator.checkEnum(value, at: memberPath)
+            self.limitClass = value
+        } else {
+            try validator.missing(.limitClass, in: container, path: validator.path("limitClass"))
+            self.limitClass = LimitClass(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent([String: String].self, forKey: .attributes) {
+            let memberPath = validator.path("attributes")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+            self.attributes = value
+        } else {
+            try validator.missing(.attributes, in: container, path: validator.path("attributes"))
+            self.attributes = [:]
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2677,7 +3684,7 @@ public struct LimitDefinitionType: WireShape {
     }
 }
 
-public struct LimitType: WireShape {
+public struct LimitType: WireShape, WireReadable {
     public var limitDefinition: LimitDefinitionType
     public var provisionedLimitValue: Int
     public var freeLimitValue: Int
@@ -2719,6 +3726,29 @@ public struct LimitType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
+            self.limitDefinition = value
+        } else {
+            try validator.missing(.limitDefinition, in: container, path: validator.path("limitDefinition"))
+            self.limitDefinition = LimitDefinitionType.wirePlaceholder
+        }
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .provisionedLimitValue).map(Int.init) {
+            self.provisionedLimitValue = value
+        } else {
+            try validator.missing(.provisionedLimitValue, in: container, path: validator.path("provisionedLimitValue"))
+            self.provisionedLimitValue = 0
+        }
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .freeLimitValue).map(Int.init) {
+            self.freeLimitValue = value
+        } else {
+            try validator.missing(.freeLimitValue, in: container, path: validator.path("freeLimitValue"))
+            self.freeLimitValue = 0
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2732,7 +3762,7 @@ public struct LimitType: WireShape {
     }
 }
 
-public struct ListCIMDPoliciesRequest: WireShape {
+public struct ListCIMDPoliciesRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var nextToken: String?
     public var maxResults: Int?
@@ -2774,6 +3804,29 @@ public struct ListCIMDPoliciesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2791,7 +3844,7 @@ public struct ListCIMDPoliciesRequest: WireShape {
     }
 }
 
-public struct ListCIMDPoliciesResponse: WireShape {
+public struct ListCIMDPoliciesResponse: WireShape, WireReadable {
     public var nextToken: String?
     public var cimdPolicies: [CIMDPolicySummaryType]
 
@@ -2823,6 +3876,22 @@ public struct ListCIMDPoliciesResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+        if let value = try container.decodeIfPresent([CIMDPolicySummaryType].self, forKey: .cimdPolicies) {
+            self.cimdPolicies = value
+        } else {
+            try validator.missing(.cimdPolicies, in: container, path: validator.path("cimdPolicies"))
+            self.cimdPolicies = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2836,7 +3905,7 @@ public struct ListCIMDPoliciesResponse: WireShape {
     }
 }
 
-public struct ListClientMetadataURLsRequest: WireShape {
+public struct ListClientMetadataURLsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var cimdPolicyId: String
     public var nextToken: String?
@@ -2889,6 +3958,37 @@ public struct ListClientMetadataURLsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
+            let memberPath = validator.path("cimdPolicyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            self.cimdPolicyId = value
+        } else {
+            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
+            self.cimdPolicyId = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2908,7 +4008,7 @@ public struct ListClientMetadataURLsRequest: WireShape {
     }
 }
 
-public struct ListClientMetadataURLsResponse: WireShape {
+public struct ListClientMetadataURLsResponse: WireShape, WireReadable {
     public var nextToken: String?
     public var clientMetadataURLs: [ClientMetadataURLType]
 
@@ -2942,6 +4042,24 @@ public struct ListClientMetadataURLsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+        if let value = try container.decodeIfPresent([ClientMetadataURLType].self, forKey: .clientMetadataURLs) {
+            let memberPath = validator.path("clientMetadataURLs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 60)
+            self.clientMetadataURLs = value
+        } else {
+            try validator.missing(.clientMetadataURLs, in: container, path: validator.path("clientMetadataURLs"))
+            self.clientMetadataURLs = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2955,7 +4073,7 @@ public struct ListClientMetadataURLsResponse: WireShape {
     }
 }
 
-public struct ListDevicesRequest: WireShape {
+public struct ListDevicesRequest: WireShape, WireReadable {
     public var accessToken: String
     public var limit: Int?
     public var paginationToken: String?
@@ -2997,6 +4115,29 @@ public struct ListDevicesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
+        if let value = self.limit {
+            let memberPath = validator.path("limit")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3014,7 +4155,7 @@ public struct ListDevicesRequest: WireShape {
     }
 }
 
-public struct ListDevicesResponse: WireShape {
+public struct ListDevicesResponse: WireShape, WireReadable {
     public var devices: [DeviceType]?
     public var paginationToken: String?
 
@@ -3041,6 +4182,17 @@ public struct ListDevicesResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3056,7 +4208,7 @@ public struct ListDevicesResponse: WireShape {
     }
 }
 
-public struct ListGroupsRequest: WireShape {
+public struct ListGroupsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var limit: Int?
     public var nextToken: String?
@@ -3098,6 +4250,29 @@ public struct ListGroupsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
+        if let value = self.limit {
+            let memberPath = validator.path("limit")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3115,7 +4290,7 @@ public struct ListGroupsRequest: WireShape {
     }
 }
 
-public struct ListGroupsResponse: WireShape {
+public struct ListGroupsResponse: WireShape, WireReadable {
     public var groups: [GroupType]?
     public var nextToken: String?
 
@@ -3142,6 +4317,17 @@ public struct ListGroupsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3157,7 +4343,7 @@ public struct ListGroupsResponse: WireShape {
     }
 }
 
-public struct ListIdentityProvidersRequest: WireShape {
+public struct ListIdentityProvidersRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var maxResults: Int?
     public var nextToken: String?
@@ -3199,6 +4385,29 @@ public struct ListIdentityProvidersRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3216,7 +4425,7 @@ public struct ListIdentityProvidersRequest: WireShape {
     }
 }
 
-public struct ListIdentityProvidersResponse: WireShape {
+public struct ListIdentityProvidersResponse: WireShape, WireReadable {
     public var providers: [ProviderDescription]
     public var nextToken: String?
 
@@ -3250,6 +4459,24 @@ public struct ListIdentityProvidersResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent([ProviderDescription].self, forKey: .providers) {
+            let memberPath = validator.path("providers")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            self.providers = value
+        } else {
+            try validator.missing(.providers, in: container, path: validator.path("providers"))
+            self.providers = []
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3263,7 +4490,7 @@ public struct ListIdentityProvidersResponse: WireShape {
     }
 }
 
-public struct ListPointInTimeRecoveriesRequest: WireShape {
+public struct ListPointInTimeRecoveriesRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var nextToken: String?
     public var maxResults: Int?
@@ -3305,6 +4532,29 @@ public struct ListPointInTimeRecoveriesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3322,7 +4572,7 @@ public struct ListPointInTimeRecoveriesRequest: WireShape {
     }
 }
 
-public struct ListPointInTimeRecoveriesResponse: WireShape {
+public struct ListPointInTimeRecoveriesResponse: WireShape, WireReadable {
     public var restorations: [RestorationDescriptionType]?
     public var nextToken: String?
 
@@ -3349,6 +4599,17 @@ public struct ListPointInTimeRecoveriesResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.restorations = try container.decodeIfPresent([RestorationDescriptionType].self, forKey: .restorations)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3364,7 +4625,7 @@ public struct ListPointInTimeRecoveriesResponse: WireShape {
     }
 }
 
-public struct ListResourceServersRequest: WireShape {
+public struct ListResourceServersRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var maxResults: Int?
     public var nextToken: String?
@@ -3406,6 +4667,29 @@ public struct ListResourceServersRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 50)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3423,7 +4707,7 @@ public struct ListResourceServersRequest: WireShape {
     }
 }
 
-public struct ListResourceServersResponse: WireShape {
+public struct ListResourceServersResponse: WireShape, WireReadable {
     public var resourceServers: [ResourceServerType]
     public var nextToken: String?
 
@@ -3455,6 +4739,22 @@ public struct ListResourceServersResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent([ResourceServerType].self, forKey: .resourceServers) {
+            self.resourceServers = value
+        } else {
+            try validator.missing(.resourceServers, in: container, path: validator.path("resourceServers"))
+            self.resourceServers = []
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3468,7 +4768,7 @@ public struct ListResourceServersResponse: WireShape {
     }
 }
 
-public struct ListTagsForResourceRequest: WireShape {
+public struct ListTagsForResourceRequest: WireShape, WireReadable {
     public var resourceArn: String
 
     public init(resourceArn: String) {
@@ -3494,6 +4794,19 @@ public struct ListTagsForResourceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
+            let memberPath = validator.path("resourceArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.resourceArn = value
+        } else {
+            try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
+            self.resourceArn = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3503,7 +4816,7 @@ public struct ListTagsForResourceRequest: WireShape {
     }
 }
 
-public struct ListTagsForResourceResponse: WireShape {
+public struct ListTagsForResourceResponse: WireShape, WireReadable {
     public var tags: [String: String]?
 
     public init(tags: [String: String]? = nil) {
@@ -3530,6 +4843,20 @@ public struct ListTagsForResourceResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.tags = try container.decodeIfPresent([String: String].self, forKey: .tags)
+        if let value = self.tags {
+            let memberPath = validator.path("tags")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3541,7 +4868,7 @@ public struct ListTagsForResourceResponse: WireShape {
     }
 }
 
-public struct ListTermsRequest: WireShape {
+public struct ListTermsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var maxResults: Int?
     public var nextToken: String?
@@ -3583,6 +4910,29 @@ public struct ListTermsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3600,7 +4950,7 @@ public struct ListTermsRequest: WireShape {
     }
 }
 
-public struct ListTermsResponse: WireShape {
+public struct ListTermsResponse: WireShape, WireReadable {
     public var terms: [TermsDescriptionType]
     public var nextToken: String?
 
@@ -3632,6 +4982,22 @@ public struct ListTermsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent([TermsDescriptionType].self, forKey: .terms) {
+            self.terms = value
+        } else {
+            try validator.missing(.terms, in: container, path: validator.path("terms"))
+            self.terms = []
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3645,7 +5011,7 @@ public struct ListTermsResponse: WireShape {
     }
 }
 
-public struct ListUserImportJobsRequest: WireShape {
+public struct ListUserImportJobsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var maxResults: Int
     public var paginationToken: String?
@@ -3690,6 +5056,32 @@ public struct ListUserImportJobsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            self.maxResults = value
+        } else {
+            try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
+            self.maxResults = 0
+        }
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3705,7 +5097,7 @@ public struct ListUserImportJobsRequest: WireShape {
     }
 }
 
-public struct ListUserImportJobsResponse: WireShape {
+public struct ListUserImportJobsResponse: WireShape, WireReadable {
     public var userImportJobs: [UserImportJobType]?
     public var paginationToken: String?
 
@@ -3736,6 +5128,21 @@ public struct ListUserImportJobsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userImportJobs = try container.decodeIfPresent([UserImportJobType].self, forKey: .userImportJobs)
+        if let value = self.userImportJobs {
+            let memberPath = validator.path("userImportJobs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
+        }
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3751,7 +5158,7 @@ public struct ListUserImportJobsResponse: WireShape {
     }
 }
 
-public struct ListUserPoolClientSecretsRequest: WireShape {
+public struct ListUserPoolClientSecretsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var nextToken: String?
@@ -3796,6 +5203,32 @@ public struct ListUserPoolClientSecretsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3811,7 +5244,7 @@ public struct ListUserPoolClientSecretsRequest: WireShape {
     }
 }
 
-public struct ListUserPoolClientSecretsResponse: WireShape {
+public struct ListUserPoolClientSecretsResponse: WireShape, WireReadable {
     public var clientSecrets: [ClientSecretDescriptorType]?
     public var nextToken: String?
 
@@ -3838,6 +5271,17 @@ public struct ListUserPoolClientSecretsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.clientSecrets = try container.decodeIfPresent([ClientSecretDescriptorType].self, forKey: .clientSecrets)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3853,7 +5297,7 @@ public struct ListUserPoolClientSecretsResponse: WireShape {
     }
 }
 
-public struct ListUserPoolClientsRequest: WireShape {
+public struct ListUserPoolClientsRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var maxResults: Int?
     public var nextToken: String?
@@ -3903,6 +5347,34 @@ public struct ListUserPoolClientsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+        self.clientType = try container.decodeIfPresent(ClientTypeType.self, forKey: .clientType)
+        if let value = self.clientType {
+            let memberPath = validator.path("clientType")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3924,7 +5396,7 @@ public struct ListUserPoolClientsRequest: WireShape {
     }
 }
 
-public struct ListUserPoolClientsResponse: WireShape {
+public struct ListUserPoolClientsResponse: WireShape, WireReadable {
     public var userPoolClients: [UserPoolClientDescription]?
     public var nextToken: String?
 
@@ -3951,6 +5423,17 @@ public struct ListUserPoolClientsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolClients = try container.decodeIfPresent([UserPoolClientDescription].self, forKey: .userPoolClients)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3966,7 +5449,7 @@ public struct ListUserPoolClientsResponse: WireShape {
     }
 }
 
-public struct ListUserPoolReplicasRequest: WireShape {
+public struct ListUserPoolReplicasRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var nextToken: String?
 
@@ -4000,6 +5483,24 @@ public struct ListUserPoolReplicasRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4013,7 +5514,7 @@ public struct ListUserPoolReplicasRequest: WireShape {
     }
 }
 
-public struct ListUserPoolReplicasResponse: WireShape {
+public struct ListUserPoolReplicasResponse: WireShape, WireReadable {
     public var userPoolReplicas: [UserPoolReplicaType]?
     public var nextToken: String?
 
@@ -4040,6 +5541,17 @@ public struct ListUserPoolReplicasResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolReplicas = try container.decodeIfPresent([UserPoolReplicaType].self, forKey: .userPoolReplicas)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4055,7 +5567,7 @@ public struct ListUserPoolReplicasResponse: WireShape {
     }
 }
 
-public struct ListUserPoolsRequest: WireShape {
+public struct ListUserPoolsRequest: WireShape, WireReadable {
     public var nextToken: String?
     public var maxResults: Int
 
@@ -4089,6 +5601,24 @@ public struct ListUserPoolsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            self.maxResults = value
+        } else {
+            try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
+            self.maxResults = 0
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4102,7 +5632,7 @@ public struct ListUserPoolsRequest: WireShape {
     }
 }
 
-public struct ListUserPoolsResponse: WireShape {
+public struct ListUserPoolsResponse: WireShape, WireReadable {
     public var userPools: [UserPoolDescriptionType]?
     public var nextToken: String?
 
@@ -4129,6 +5659,17 @@ public struct ListUserPoolsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPools = try container.decodeIfPresent([UserPoolDescriptionType].self, forKey: .userPools)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4144,7 +5685,7 @@ public struct ListUserPoolsResponse: WireShape {
     }
 }
 
-public struct ListUserSessionsRequest: WireShape {
+public struct ListUserSessionsRequest: WireShape, WireReadable {
     public var accessToken: String
     public var nextToken: String?
 
@@ -4178,6 +5719,24 @@ public struct ListUserSessionsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4191,7 +5750,7 @@ public struct ListUserSessionsRequest: WireShape {
     }
 }
 
-public struct ListUserSessionsResponse: WireShape {
+public struct ListUserSessionsResponse: WireShape, WireReadable {
     public var sessions: [SessionDescriptionType]?
     public var nextToken: String?
 
@@ -4222,6 +5781,21 @@ public struct ListUserSessionsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
+        if let value = self.sessions {
+            let memberPath = validator.path("sessions")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 125)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4237,7 +5811,7 @@ public struct ListUserSessionsResponse: WireShape {
     }
 }
 
-public struct ListUsersInGroupRequest: WireShape {
+public struct ListUsersInGroupRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var groupName: String
     public var limit: Int?
@@ -4290,6 +5864,37 @@ public struct ListUsersInGroupRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            self.groupName = value
+        } else {
+            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
+            self.groupName = ""
+        }
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
+        if let value = self.limit {
+            let memberPath = validator.path("limit")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4309,7 +5914,7 @@ public struct ListUsersInGroupRequest: WireShape {
     }
 }
 
-public struct ListUsersInGroupResponse: WireShape {
+public struct ListUsersInGroupResponse: WireShape, WireReadable {
     public var users: [UserType]?
     public var nextToken: String?
 
@@ -4336,6 +5941,17 @@ public struct ListUsersInGroupResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4351,7 +5967,7 @@ public struct ListUsersInGroupResponse: WireShape {
     }
 }
 
-public struct ListUsersRequest: WireShape {
+public struct ListUsersRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var attributesToGet: [String]?
     public var limit: Int?
@@ -4412,6 +6028,42 @@ public struct ListUsersRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.attributesToGet = try container.decodeIfPresent([String].self, forKey: .attributesToGet)
+        if let value = self.attributesToGet {
+            let memberPath = validator.path("attributesToGet")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            }
+        }
+        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
+        if let value = self.limit {
+            let memberPath = validator.path("limit")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+        self.filter = try container.decodeIfPresent(String.self, forKey: .filter)
+        if let value = self.filter {
+            let memberPath = validator.path("filter")
+            validator.checkString(value, at: memberPath, max: 256, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4437,7 +6089,7 @@ public struct ListUsersRequest: WireShape {
     }
 }
 
-public struct ListUsersResponse: WireShape {
+public struct ListUsersResponse: WireShape, WireReadable {
     public var users: [UserType]?
     public var paginationToken: String?
 
@@ -4464,6 +6116,17 @@ public struct ListUsersResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
+        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
+        if let value = self.paginationToken {
+            let memberPath = validator.path("paginationToken")
+            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4479,7 +6142,7 @@ public struct ListUsersResponse: WireShape {
     }
 }
 
-public struct ListWebAuthnCredentialsRequest: WireShape {
+public struct ListWebAuthnCredentialsRequest: WireShape, WireReadable {
     public var accessToken: String
     public var nextToken: String?
     public var maxResults: Int?
@@ -4521,6 +6184,29 @@ public struct ListWebAuthnCredentialsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
+        if let value = self.maxResults {
+            let memberPath = validator.path("maxResults")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 20)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4538,7 +6224,7 @@ public struct ListWebAuthnCredentialsRequest: WireShape {
     }
 }
 
-public struct ListWebAuthnCredentialsResponse: WireShape {
+public struct ListWebAuthnCredentialsResponse: WireShape, WireReadable {
     public var credentials: [WebAuthnCredentialDescription]
     public var nextToken: String?
 
@@ -4570,6 +6256,22 @@ public struct ListWebAuthnCredentialsResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent([WebAuthnCredentialDescription].self, forKey: .credentials) {
+            self.credentials = value
+        } else {
+            try validator.missing(.credentials, in: container, path: validator.path("credentials"))
+            self.credentials = []
+        }
+        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
+        if let value = self.nextToken {
+            let memberPath = validator.path("nextToken")
+            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4583,7 +6285,7 @@ public struct ListWebAuthnCredentialsResponse: WireShape {
     }
 }
 
-public struct LogConfigurationType: WireShape {
+public struct LogConfigurationType: WireShape, WireReadable {
     public var logLevel: LogLevel
     public var eventSource: EventSourceName
     public var cloudWatchLogsConfiguration: CloudWatchLogsConfigurationType?
@@ -4632,6 +6334,30 @@ public struct LogConfigurationType: WireShape {
         self.firehoseConfiguration = try container.decodeIfPresent(FirehoseConfigurationType.self, forKey: .firehoseConfiguration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(LogLevel.self, forKey: .logLevel) {
+            let memberPath = validator.path("logLevel")
+            validator.checkEnum(value, at: memberPath)
+            self.logLevel = value
+        } else {
+            try validator.missing(.logLevel, in: container, path: validator.path("logLevel"))
+            self.logLevel = LogLevel(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(EventSourceName.self, forKey: .eventSource) {
+            let memberPath = validator.path("eventSource")
+            validator.checkEnum(value, at: memberPath)
+            self.eventSource = value
+        } else {
+            try validator.missing(.eventSource, in: container, path: validator.path("eventSource"))
+            self.eventSource = EventSourceName(rawValue: "")
+        }
+        self.cloudWatchLogsConfiguration = try container.decodeIfPresent(CloudWatchLogsConfigurationType.self, forKey: .cloudWatchLogsConfiguration)
+        self.s3Configuration = try container.decodeIfPresent(S3ConfigurationType.self, forKey: .s3Configuration)
+        self.firehoseConfiguration = try container.decodeIfPresent(FirehoseConfigurationType.self, forKey: .firehoseConfiguration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4655,7 +6381,7 @@ public struct LogConfigurationType: WireShape {
     }
 }
 
-public struct LogDeliveryConfigurationType: WireShape {
+public struct LogDeliveryConfigurationType: WireShape, WireReadable {
     public var userPoolId: String
     public var logConfigurations: [LogConfigurationType]
 
@@ -4692,6 +6418,27 @@ public struct LogDeliveryConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent([LogConfigurationType].self, forKey: .logConfigurations) {
+            let memberPath = validator.path("logConfigurations")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 2)
+            self.logConfigurations = value
+        } else {
+            try validator.missing(.logConfigurations, in: container, path: validator.path("logConfigurations"))
+            self.logConfigurations = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4703,7 +6450,7 @@ public struct LogDeliveryConfigurationType: WireShape {
     }
 }
 
-public struct MFAOptionType: WireShape {
+public struct MFAOptionType: WireShape, WireReadable {
     public var deliveryMedium: DeliveryMediumType?
     public var attributeName: String?
 
@@ -4734,6 +6481,21 @@ public struct MFAOptionType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.deliveryMedium = try container.decodeIfPresent(DeliveryMediumType.self, forKey: .deliveryMedium)
+        if let value = self.deliveryMedium {
+            let memberPath = validator.path("deliveryMedium")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.attributeName = try container.decodeIfPresent(String.self, forKey: .attributeName)
+        if let value = self.attributeName {
+            let memberPath = validator.path("attributeName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4749,7 +6511,7 @@ public struct MFAOptionType: WireShape {
     }
 }
 
-public struct ManagedLoginBrandingType: WireShape {
+public struct ManagedLoginBrandingType: WireShape, WireReadable {
     public var managedLoginBrandingId: String?
     public var userPoolId: String?
     public var useCognitoProvidedValues: Bool?
@@ -4782,6 +6544,30 @@ public struct ManagedLoginBrandingType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
+        if let value = self.managedLoginBrandingId {
+            let memberPath = validator.path("managedLoginBrandingId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+        }
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
+        self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
+        self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
+        if let value = self.assets {
+            let memberPath = validator.path("assets")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
+        }
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
         if let value = self.managedLoginBrandingId {
@@ -4839,7 +6625,7 @@ public struct ManagedLoginBrandingType: WireShape {
     }
 }
 
-public struct MessageTemplateType: WireShape {
+public struct MessageTemplateType: WireShape, WireReadable {
     public var smsMessage: String?
     public var emailMessage: String?
     public var emailSubject: String?
@@ -4878,6 +6664,26 @@ public struct MessageTemplateType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
+        if let value = self.smsMessage {
+            let memberPath = validator.path("smsMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p38, sensitive: false)
+        }
+        self.emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
+        if let value = self.emailMessage {
+            let memberPath = validator.path("emailMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p39, sensitive: false)
+        }
+        self.emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
+        if let value = self.emailSubject {
+            let memberPath = validator.path("emailSubject")
+            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4897,7 +6703,7 @@ public struct MessageTemplateType: WireShape {
     }
 }
 
-public struct NewDeviceMetadataType: WireShape {
+public struct NewDeviceMetadataType: WireShape, WireReadable {
     public var deviceKey: String?
     public var deviceGroupKey: String?
 
@@ -4928,6 +6734,21 @@ public struct NewDeviceMetadataType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
+        if let value = self.deviceKey {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+        }
+        self.deviceGroupKey = try container.decodeIfPresent(String.self, forKey: .deviceGroupKey)
+        if let value = self.deviceGroupKey {
+            let memberPath = validator.path("deviceGroupKey")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4943,7 +6764,7 @@ public struct NewDeviceMetadataType: WireShape {
     }
 }
 
-public struct NotifyConfigurationType: WireShape {
+public struct NotifyConfigurationType: WireShape, WireReadable {
     public var from: String?
     public var replyTo: String?
     public var sourceArn: String
@@ -4997,6 +6818,32 @@ public struct NotifyConfigurationType: WireShape {
         self.mfaEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .mfaEmail)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.from = try container.decodeIfPresent(String.self, forKey: .from)
+        if let value = self.from {
+            let memberPath = validator.path("from")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
+        if let value = self.replyTo {
+            let memberPath = validator.path("replyTo")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .sourceArn) {
+            let memberPath = validator.path("sourceArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.sourceArn = value
+        } else {
+            try validator.missing(.sourceArn, in: container, path: validator.path("sourceArn"))
+            self.sourceArn = ""
+        }
+        self.blockEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .blockEmail)
+        self.noActionEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .noActionEmail)
+        self.mfaEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .mfaEmail)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5026,7 +6873,7 @@ public struct NotifyConfigurationType: WireShape {
     }
 }
 
-public struct NotifyEmailType: WireShape {
+public struct NotifyEmailType: WireShape, WireReadable {
     public var subject: String
     public var htmlBody: String?
     public var textBody: String?
@@ -5068,6 +6915,29 @@ public struct NotifyEmailType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .subject) {
+            let memberPath = validator.path("subject")
+            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            self.subject = value
+        } else {
+            try validator.missing(.subject, in: container, path: validator.path("subject"))
+            self.subject = ""
+        }
+        self.htmlBody = try container.decodeIfPresent(String.self, forKey: .htmlBody)
+        if let value = self.htmlBody {
+            let memberPath = validator.path("htmlBody")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
+        }
+        self.textBody = try container.decodeIfPresent(String.self, forKey: .textBody)
+        if let value = self.textBody {
+            let memberPath = validator.path("textBody")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5085,7 +6955,7 @@ public struct NotifyEmailType: WireShape {
     }
 }
 
-public struct NumberAttributeConstraintsType: WireShape {
+public struct NumberAttributeConstraintsType: WireShape, WireReadable {
     public var minValue: String?
     public var maxValue: String?
 
@@ -5116,6 +6986,21 @@ public struct NumberAttributeConstraintsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.minValue = try container.decodeIfPresent(String.self, forKey: .minValue)
+        if let value = self.minValue {
+            let memberPath = validator.path("minValue")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.maxValue = try container.decodeIfPresent(String.self, forKey: .maxValue)
+        if let value = self.maxValue {
+            let memberPath = validator.path("maxValue")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5131,7 +7016,7 @@ public struct NumberAttributeConstraintsType: WireShape {
     }
 }
 
-public struct PasswordPolicyType: WireShape {
+public struct PasswordPolicyType: WireShape, WireReadable {
     public var minimumLength: Int?
     public var requireUppercase: Bool?
     public var requireLowercase: Bool?
@@ -5164,6 +7049,30 @@ public struct PasswordPolicyType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.minimumLength = try container.decodeIfPresent(Int32.self, forKey: .minimumLength).map(Int.init)
+        if let value = self.minimumLength {
+            let memberPath = validator.path("minimumLength")
+            validator.checkNumber(value, at: memberPath, min: 6, max: 99)
+        }
+        self.requireUppercase = try container.decodeIfPresent(Bool.self, forKey: .requireUppercase)
+        self.requireLowercase = try container.decodeIfPresent(Bool.self, forKey: .requireLowercase)
+        self.requireNumbers = try container.decodeIfPresent(Bool.self, forKey: .requireNumbers)
+        self.requireSymbols = try container.decodeIfPresent(Bool.self, forKey: .requireSymbols)
+        self.passwordHistorySize = try container.decodeIfPresent(Int32.self, forKey: .passwordHistorySize).map(Int.init)
+        if let value = self.passwordHistorySize {
+            let memberPath = validator.path("passwordHistorySize")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 24)
+        }
+        self.temporaryPasswordValidityDays = try container.decodeIfPresent(Int32.self, forKey: .temporaryPasswordValidityDays).map(Int.init)
+        if let value = self.temporaryPasswordValidityDays {
+            let memberPath = validator.path("temporaryPasswordValidityDays")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 365)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.minimumLength = try container.decodeIfPresent(Int32.self, forKey: .minimumLength).map(Int.init)
         if let value = self.minimumLength {
@@ -5221,7 +7130,7 @@ public struct PasswordPolicyType: WireShape {
     }
 }
 
-public struct PreTokenGenerationVersionConfigType: WireShape {
+public struct PreTokenGenerationVersionConfigType: WireShape, WireReadable {
     public var lambdaVersion: PreTokenGenerationLambdaVersionType
     public var lambdaArn: String
 
@@ -5258,6 +7167,27 @@ public struct PreTokenGenerationVersionConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(PreTokenGenerationLambdaVersionType.self, forKey: .lambdaVersion) {
+            let memberPath = validator.path("lambdaVersion")
+            validator.checkEnum(value, at: memberPath)
+            self.lambdaVersion = value
+        } else {
+            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
+            self.lambdaVersion = PreTokenGenerationLambdaVersionType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
+            let memberPath = validator.path("lambdaArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.lambdaArn = value
+        } else {
+            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
+            self.lambdaArn = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5269,7 +7199,7 @@ public struct PreTokenGenerationVersionConfigType: WireShape {
     }
 }
 
-public struct ProviderDescription: WireShape {
+public struct ProviderDescription: WireShape, WireReadable {
     public var providerName: String?
     public var providerType: IdentityProviderTypeType?
     public var lastModifiedDate: Date?
@@ -5308,6 +7238,23 @@ public struct ProviderDescription: WireShape {
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
+        if let value = self.providerName {
+            let memberPath = validator.path("providerName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+        }
+        self.providerType = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType)
+        if let value = self.providerType {
+            let memberPath = validator.path("providerType")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5331,7 +7278,7 @@ public struct ProviderDescription: WireShape {
     }
 }
 
-public struct ProviderUserIdentifierType: WireShape {
+public struct ProviderUserIdentifierType: WireShape, WireReadable {
     public var providerName: String?
     public var providerAttributeName: String?
     public var providerAttributeValue: String?
@@ -5370,6 +7317,26 @@ public struct ProviderUserIdentifierType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
+        if let value = self.providerName {
+            let memberPath = validator.path("providerName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+        }
+        self.providerAttributeName = try container.decodeIfPresent(String.self, forKey: .providerAttributeName)
+        if let value = self.providerAttributeName {
+            let memberPath = validator.path("providerAttributeName")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.providerAttributeValue = try container.decodeIfPresent(String.self, forKey: .providerAttributeValue)
+        if let value = self.providerAttributeValue {
+            let memberPath = validator.path("providerAttributeValue")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5389,7 +7356,7 @@ public struct ProviderUserIdentifierType: WireShape {
     }
 }
 
-public struct RecoveryOptionType: WireShape {
+public struct RecoveryOptionType: WireShape, WireReadable {
     public var priority: Int
     public var name: RecoveryOptionNameType
 
@@ -5426,6 +7393,27 @@ public struct RecoveryOptionType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .priority).map(Int.init) {
+            let memberPath = validator.path("priority")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 2)
+            self.priority = value
+        } else {
+            try validator.missing(.priority, in: container, path: validator.path("priority"))
+            self.priority = 0
+        }
+        if let value = try container.decodeIfPresent(RecoveryOptionNameType.self, forKey: .name) {
+            let memberPath = validator.path("name")
+            validator.checkEnum(value, at: memberPath)
+            self.name = value
+        } else {
+            try validator.missing(.name, in: container, path: validator.path("name"))
+            self.name = RecoveryOptionNameType(rawValue: "")
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5437,7 +7425,7 @@ public struct RecoveryOptionType: WireShape {
     }
 }
 
-public struct RefreshTokenRotationType: WireShape {
+public struct RefreshTokenRotationType: WireShape, WireReadable {
     public var feature: FeatureType
     public var retryGracePeriodSeconds: Int?
 
@@ -5471,6 +7459,24 @@ public struct RefreshTokenRotationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(FeatureType.self, forKey: .feature) {
+            let memberPath = validator.path("feature")
+            validator.checkEnum(value, at: memberPath)
+            self.feature = value
+        } else {
+            try validator.missing(.feature, in: container, path: validator.path("feature"))
+            self.feature = FeatureType(rawValue: "")
+        }
+        self.retryGracePeriodSeconds = try container.decodeIfPresent(Int32.self, forKey: .retryGracePeriodSeconds).map(Int.init)
+        if let value = self.retryGracePeriodSeconds {
+            let memberPath = validator.path("retryGracePeriodSeconds")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5484,7 +7490,7 @@ public struct RefreshTokenRotationType: WireShape {
     }
 }
 
-public struct ResendConfirmationCodeRequest: WireShape {
+public struct ResendConfirmationCodeRequest: WireShape, WireReadable {
     public var clientId: String
     public var secretHash: String?
     public var userContextData: UserContextDataType?
@@ -5549,6 +7555,43 @@ public struct ResendConfirmationCodeRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
+        if let value = self.secretHash {
+            let memberPath = validator.path("secretHash")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+        }
+        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5576,7 +7619,7 @@ public struct ResendConfirmationCodeRequest: WireShape {
     }
 }
 
-public struct ResendConfirmationCodeResponse: WireShape {
+public struct ResendConfirmationCodeResponse: WireShape, WireReadable {
     public var codeDeliveryDetails: CodeDeliveryDetailsType?
 
     public init(codeDeliveryDetails: CodeDeliveryDetailsType? = nil) {
@@ -5594,6 +7637,11 @@ public struct ResendConfirmationCodeResponse: WireShape {
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5605,7 +7653,7 @@ public struct ResendConfirmationCodeResponse: WireShape {
     }
 }
 
-public struct ResourceServerScopeType: WireShape {
+public struct ResourceServerScopeType: WireShape, WireReadable {
     public var scopeName: String
     public var scopeDescription: String
 
@@ -5642,6 +7690,27 @@ public struct ResourceServerScopeType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .scopeName) {
+            let memberPath = validator.path("scopeName")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p41, sensitive: false)
+            self.scopeName = value
+        } else {
+            try validator.missing(.scopeName, in: container, path: validator.path("scopeName"))
+            self.scopeName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .scopeDescription) {
+            let memberPath = validator.path("scopeDescription")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, sensitive: false)
+            self.scopeDescription = value
+        } else {
+            try validator.missing(.scopeDescription, in: container, path: validator.path("scopeDescription"))
+            self.scopeDescription = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5653,7 +7722,7 @@ public struct ResourceServerScopeType: WireShape {
     }
 }
 
-public struct ResourceServerType: WireShape {
+public struct ResourceServerType: WireShape, WireReadable {
     public var userPoolId: String?
     public var identifier: String?
     public var name: String?
@@ -5680,6 +7749,36 @@ public struct ResourceServerType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.identifier = try container.decodeIfPresent(String.self, forKey: .identifier)
+        if let value = self.identifier {
+            let memberPath = validator.path("identifier")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+        }
+        self.name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let value = self.name {
+            let memberPath = validator.path("name")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
+        }
+        self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
+        if let value = self.scopes {
+            let memberPath = validator.path("scopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
+        }
+        self.managedBy = try container.decodeIfPresent(ResourceServerManagedByType.self, forKey: .managedBy)
+        if let value = self.managedBy {
+            let memberPath = validator.path("managedBy")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
@@ -5735,7 +7834,7 @@ public struct ResourceServerType: WireShape {
     }
 }
 
-public struct RespondToAuthChallengeRequest: WireShape {
+public struct RespondToAuthChallengeRequest: WireShape, WireReadable {
     public var clientId: String
     public var challengeName: ChallengeNameType
     public var session: String?
@@ -5812,6 +7911,52 @@ public struct RespondToAuthChallengeRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName) {
+            let memberPath = validator.path("challengeName")
+            validator.checkEnum(value, at: memberPath)
+            self.challengeName = value
+        } else {
+            try validator.missing(.challengeName, in: container, path: validator.path("challengeName"))
+            self.challengeName = ChallengeNameType(rawValue: "")
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+        self.challengeResponses = try container.decodeIfPresent([String: String].self, forKey: .challengeResponses)
+        if let value = self.challengeResponses {
+            let memberPath = validator.path("challengeResponses")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5843,7 +7988,7 @@ public struct RespondToAuthChallengeRequest: WireShape {
     }
 }
 
-public struct RespondToAuthChallengeResponse: WireShape {
+public struct RespondToAuthChallengeResponse: WireShape, WireReadable {
     public var challengeName: ChallengeNameType?
     public var session: String?
     public var challengeParameters: [String: String]?
@@ -5870,6 +8015,39 @@ public struct RespondToAuthChallengeResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
+        if let value = self.challengeName {
+            let memberPath = validator.path("challengeName")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
+        if let value = self.challengeParameters {
+            let memberPath = validator.path("challengeParameters")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
+        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
+        if let value = self.availableChallenges {
+            let memberPath = validator.path("availableChallenges")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
@@ -5928,7 +8106,7 @@ public struct RespondToAuthChallengeResponse: WireShape {
     }
 }
 
-public struct RestorationDescriptionType: WireShape {
+public struct RestorationDescriptionType: WireShape, WireReadable {
     public var restoreId: String?
     public var restoreStatus: RestoreStatusType?
     public var restoreTimestamp: Date?
@@ -5963,6 +8141,22 @@ public struct RestorationDescriptionType: WireShape {
         self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
+        if let value = self.restoreId {
+            let memberPath = validator.path("restoreId")
+            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+        }
+        self.restoreStatus = try container.decodeIfPresent(RestoreStatusType.self, forKey: .restoreStatus)
+        if let value = self.restoreStatus {
+            let memberPath = validator.path("restoreStatus")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5982,7 +8176,7 @@ public struct RestorationDescriptionType: WireShape {
     }
 }
 
-public struct RestorationType: WireShape {
+public struct RestorationType: WireShape, WireReadable {
     public var restoreId: String?
     public var restoreStatus: RestoreStatusType?
     public var restoreTimestamp: Date?
@@ -6009,6 +8203,24 @@ public struct RestorationType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
+        if let value = self.restoreId {
+            let memberPath = validator.path("restoreId")
+            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+        }
+        self.restoreStatus = try container.decodeIfPresent(RestoreStatusType.self, forKey: .restoreStatus)
+        if let value = self.restoreStatus {
+            let memberPath = validator.path("restoreStatus")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
+        self.triggerTimestamp = try container.decodeIfPresent(Date.self, forKey: .triggerTimestamp)
+        self.restorePreview = try container.decodeIfPresent([RestorePreviewType].self, forKey: .restorePreview)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
         if let value = self.restoreId {
@@ -6052,7 +8264,7 @@ public struct RestorationType: WireShape {
     }
 }
 
-public struct RestorePreviewType: WireShape {
+public struct RestorePreviewType: WireShape, WireReadable {
     public var entity: String?
     public var createCount: Int?
     public var updateCount: Int?
@@ -6087,6 +8299,19 @@ public struct RestorePreviewType: WireShape {
         self.deleteCount = try container.decodeIfPresent(Int.self, forKey: .deleteCount)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.entity = try container.decodeIfPresent(String.self, forKey: .entity)
+        if let value = self.entity {
+            let memberPath = validator.path("entity")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.createCount = try container.decodeIfPresent(Int.self, forKey: .createCount)
+        self.updateCount = try container.decodeIfPresent(Int.self, forKey: .updateCount)
+        self.deleteCount = try container.decodeIfPresent(Int.self, forKey: .deleteCount)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6110,7 +8335,7 @@ public struct RestorePreviewType: WireShape {
     }
 }
 
-public struct RevokeTokenRequest: WireShape {
+public struct RevokeTokenRequest: WireShape, WireReadable {
     public var token: String
     public var clientId: String
     public var clientSecret: String?
@@ -6163,6 +8388,37 @@ public struct RevokeTokenRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .token) {
+            let memberPath = validator.path("token")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.token = value
+        } else {
+            try validator.missing(.token, in: container, path: validator.path("token"))
+            self.token = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        if let value = self.clientSecret {
+            let memberPath = validator.path("clientSecret")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
+        if let value = self.revokeAssociatedSessions {
+            let memberPath = validator.path("revokeAssociatedSessions")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6182,7 +8438,7 @@ public struct RevokeTokenRequest: WireShape {
     }
 }
 
-public struct RevokeTokenResponse: WireShape {
+public struct RevokeTokenResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -6192,13 +8448,17 @@ public struct RevokeTokenResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct RevokeUserSessionRequest: WireShape {
+public struct RevokeUserSessionRequest: WireShape, WireReadable {
     public var accessToken: String
     public var sessionId: String
     public var revokeAssociatedSessions: RevokeAssociatedSessionsType?
@@ -6243,6 +8503,32 @@ public struct RevokeUserSessionRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .sessionId) {
+            let memberPath = validator.path("sessionId")
+            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+            self.sessionId = value
+        } else {
+            try validator.missing(.sessionId, in: container, path: validator.path("sessionId"))
+            self.sessionId = ""
+        }
+        self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
+        if let value = self.revokeAssociatedSessions {
+            let memberPath = validator.path("revokeAssociatedSessions")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6258,7 +8544,7 @@ public struct RevokeUserSessionRequest: WireShape {
     }
 }
 
-public struct RevokeUserSessionResponse: WireShape {
+public struct RevokeUserSessionResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -6268,13 +8554,17 @@ public struct RevokeUserSessionResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct RiskConfigurationType: WireShape {
+public struct RiskConfigurationType: WireShape, WireReadable {
     public var userPoolId: String?
     public var clientId: String?
     public var compromisedCredentialsRiskConfiguration: CompromisedCredentialsRiskConfigurationType?
@@ -6304,6 +8594,25 @@ public struct RiskConfigurationType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.compromisedCredentialsRiskConfiguration = try container.decodeIfPresent(CompromisedCredentialsRiskConfigurationType.self, forKey: .compromisedCredentialsRiskConfiguration)
+        self.accountTakeoverRiskConfiguration = try container.decodeIfPresent(AccountTakeoverRiskConfigurationType.self, forKey: .accountTakeoverRiskConfiguration)
+        self.riskExceptionConfiguration = try container.decodeIfPresent(RiskExceptionConfigurationType.self, forKey: .riskExceptionConfiguration)
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
@@ -6352,7 +8661,7 @@ public struct RiskConfigurationType: WireShape {
     }
 }
 
-public struct RiskExceptionConfigurationType: WireShape {
+public struct RiskExceptionConfigurationType: WireShape, WireReadable {
     public var blockedIPRangeList: [String]?
     public var skippedIPRangeList: [String]?
 
@@ -6391,6 +8700,29 @@ public struct RiskExceptionConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.blockedIPRangeList = try container.decodeIfPresent([String].self, forKey: .blockedIPRangeList)
+        if let value = self.blockedIPRangeList {
+            let memberPath = validator.path("blockedIPRangeList")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 200)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.skippedIPRangeList = try container.decodeIfPresent([String].self, forKey: .skippedIPRangeList)
+        if let value = self.skippedIPRangeList {
+            let memberPath = validator.path("skippedIPRangeList")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 200)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6406,7 +8738,7 @@ public struct RiskExceptionConfigurationType: WireShape {
     }
 }
 
-public struct RoutingType: WireShape {
+public struct RoutingType: WireShape, WireReadable {
     public var failover: FailoverType?
 
     public init(failover: FailoverType? = nil) {
@@ -6421,6 +8753,11 @@ public struct RoutingType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.failover = try container.decodeIfPresent(FailoverType.self, forKey: .failover)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         self.failover = try container.decodeIfPresent(FailoverType.self, forKey: .failover)
     }
 

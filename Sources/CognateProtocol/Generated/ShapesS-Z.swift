@@ -2,7 +2,7 @@
 // (botocore 1.44.8). Do not edit by hand: change the generator and run it again.
 import Foundation
 
-public struct S3ConfigurationType: WireShape {
+public struct S3ConfigurationType: WireShape, WireReadable {
     public var bucketArn: String?
 
     public init(bucketArn: String? = nil) {
@@ -25,6 +25,16 @@ public struct S3ConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.bucketArn = try container.decodeIfPresent(String.self, forKey: .bucketArn)
+        if let value = self.bucketArn {
+            let memberPath = validator.path("bucketArn")
+            validator.checkString(value, at: memberPath, min: 3, max: 1024, pattern: WirePatterns.p42, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -36,7 +46,7 @@ public struct S3ConfigurationType: WireShape {
     }
 }
 
-public struct SMSMfaSettingsType: WireShape {
+public struct SMSMfaSettingsType: WireShape, WireReadable {
     public var enabled: Bool?
     public var preferredMfa: Bool?
 
@@ -58,6 +68,12 @@ public struct SMSMfaSettingsType: WireShape {
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -73,7 +89,7 @@ public struct SMSMfaSettingsType: WireShape {
     }
 }
 
-public struct SchemaAttributeType: WireShape {
+public struct SchemaAttributeType: WireShape, WireReadable {
     public var name: String?
     public var attributeDataType: AttributeDataType?
     public var developerOnlyAttribute: Bool?
@@ -106,6 +122,26 @@ public struct SchemaAttributeType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let value = self.name {
+            let memberPath = validator.path("name")
+            validator.checkString(value, at: memberPath, min: 1, max: 20, pattern: WirePatterns.p3, sensitive: false)
+        }
+        self.attributeDataType = try container.decodeIfPresent(AttributeDataType.self, forKey: .attributeDataType)
+        if let value = self.attributeDataType {
+            let memberPath = validator.path("attributeDataType")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.developerOnlyAttribute = try container.decodeIfPresent(Bool.self, forKey: .developerOnlyAttribute)
+        self.mutable = try container.decodeIfPresent(Bool.self, forKey: .mutable)
+        self.required = try container.decodeIfPresent(Bool.self, forKey: .required)
+        self.numberAttributeConstraints = try container.decodeIfPresent(NumberAttributeConstraintsType.self, forKey: .numberAttributeConstraints)
+        self.stringAttributeConstraints = try container.decodeIfPresent(StringAttributeConstraintsType.self, forKey: .stringAttributeConstraints)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.name = try container.decodeIfPresent(String.self, forKey: .name)
         if let value = self.name {
@@ -159,7 +195,7 @@ public struct SchemaAttributeType: WireShape {
     }
 }
 
-public struct SessionDescriptionType: WireShape {
+public struct SessionDescriptionType: WireShape, WireReadable {
     public var sessionId: String?
     public var sessionType: SessionTypeType?
     public var clientId: String?
@@ -201,6 +237,45 @@ public struct SessionDescriptionType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.sessionId = try container.decodeIfPresent(String.self, forKey: .sessionId)
+        if let value = self.sessionId {
+            let memberPath = validator.path("sessionId")
+            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+        }
+        self.sessionType = try container.decodeIfPresent(SessionTypeType.self, forKey: .sessionType)
+        if let value = self.sessionType {
+            let memberPath = validator.path("sessionType")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.createDate = try container.decodeIfPresent(Date.self, forKey: .createDate)
+        self.lastActiveDate = try container.decodeIfPresent(Date.self, forKey: .lastActiveDate)
+        self.deviceType = try container.decodeIfPresent(String.self, forKey: .deviceType)
+        if let value = self.deviceType {
+            let memberPath = validator.path("deviceType")
+            validator.checkString(value, at: memberPath, min: 0, max: 1024, sensitive: false)
+        }
+        self.lastIPAddress = try container.decodeIfPresent(String.self, forKey: .lastIPAddress)
+        if let value = self.lastIPAddress {
+            let memberPath = validator.path("lastIPAddress")
+            validator.checkString(value, at: memberPath, min: 0, max: 128, sensitive: true)
+        }
+        self.lastLocation = try container.decodeIfPresent(SessionLocationType.self, forKey: .lastLocation)
+        self.originSessionId = try container.decodeIfPresent(String.self, forKey: .originSessionId)
+        if let value = self.originSessionId {
+            let memberPath = validator.path("originSessionId")
+            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+        }
+        self.isCurrentSession = try container.decodeIfPresent(Bool.self, forKey: .isCurrentSession)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.sessionId = try container.decodeIfPresent(String.self, forKey: .sessionId)
         if let value = self.sessionId {
@@ -285,7 +360,7 @@ public struct SessionDescriptionType: WireShape {
     }
 }
 
-public struct SessionLocationType: WireShape {
+public struct SessionLocationType: WireShape, WireReadable {
     public var city: String?
     public var country: String?
 
@@ -316,6 +391,21 @@ public struct SessionLocationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.city = try container.decodeIfPresent(String.self, forKey: .city)
+        if let value = self.city {
+            let memberPath = validator.path("city")
+            validator.checkString(value, at: memberPath, min: 0, max: 256, sensitive: false)
+        }
+        self.country = try container.decodeIfPresent(String.self, forKey: .country)
+        if let value = self.country {
+            let memberPath = validator.path("country")
+            validator.checkString(value, at: memberPath, min: 0, max: 256, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -331,7 +421,7 @@ public struct SessionLocationType: WireShape {
     }
 }
 
-public struct SetLogDeliveryConfigurationRequest: WireShape {
+public struct SetLogDeliveryConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var logConfigurations: [LogConfigurationType]
 
@@ -368,6 +458,27 @@ public struct SetLogDeliveryConfigurationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent([LogConfigurationType].self, forKey: .logConfigurations) {
+            let memberPath = validator.path("logConfigurations")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 2)
+            self.logConfigurations = value
+        } else {
+            try validator.missing(.logConfigurations, in: container, path: validator.path("logConfigurations"))
+            self.logConfigurations = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -379,7 +490,7 @@ public struct SetLogDeliveryConfigurationRequest: WireShape {
     }
 }
 
-public struct SetLogDeliveryConfigurationResponse: WireShape {
+public struct SetLogDeliveryConfigurationResponse: WireShape, WireReadable {
     public var logDeliveryConfiguration: LogDeliveryConfigurationType?
 
     public init(logDeliveryConfiguration: LogDeliveryConfigurationType? = nil) {
@@ -397,6 +508,11 @@ public struct SetLogDeliveryConfigurationResponse: WireShape {
         self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -408,7 +524,7 @@ public struct SetLogDeliveryConfigurationResponse: WireShape {
     }
 }
 
-public struct SetRiskConfigurationRequest: WireShape {
+public struct SetRiskConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String?
     public var compromisedCredentialsRiskConfiguration: CompromisedCredentialsRiskConfigurationType?
@@ -454,6 +570,27 @@ public struct SetRiskConfigurationRequest: WireShape {
         self.riskExceptionConfiguration = try container.decodeIfPresent(RiskExceptionConfigurationType.self, forKey: .riskExceptionConfiguration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.compromisedCredentialsRiskConfiguration = try container.decodeIfPresent(CompromisedCredentialsRiskConfigurationType.self, forKey: .compromisedCredentialsRiskConfiguration)
+        self.accountTakeoverRiskConfiguration = try container.decodeIfPresent(AccountTakeoverRiskConfigurationType.self, forKey: .accountTakeoverRiskConfiguration)
+        self.riskExceptionConfiguration = try container.decodeIfPresent(RiskExceptionConfigurationType.self, forKey: .riskExceptionConfiguration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -479,7 +616,7 @@ public struct SetRiskConfigurationRequest: WireShape {
     }
 }
 
-public struct SetRiskConfigurationResponse: WireShape {
+public struct SetRiskConfigurationResponse: WireShape, WireReadable {
     public var riskConfiguration: RiskConfigurationType
 
     public init(riskConfiguration: RiskConfigurationType) {
@@ -503,6 +640,17 @@ public struct SetRiskConfigurationResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(RiskConfigurationType.self, forKey: .riskConfiguration) {
+            self.riskConfiguration = value
+        } else {
+            try validator.missing(.riskConfiguration, in: container, path: validator.path("riskConfiguration"))
+            self.riskConfiguration = RiskConfigurationType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -512,7 +660,7 @@ public struct SetRiskConfigurationResponse: WireShape {
     }
 }
 
-public struct SetUICustomizationRequest: WireShape {
+public struct SetUICustomizationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String?
     public var css: String?
@@ -562,6 +710,34 @@ public struct SetUICustomizationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.css = try container.decodeIfPresent(String.self, forKey: .css)
+        if let value = self.css {
+            let memberPath = validator.path("css")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.imageFile = try container.decodeIfPresent(Data.self, forKey: .imageFile)
+        if let value = self.imageFile {
+            let memberPath = validator.path("imageFile")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 131072)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -583,7 +759,7 @@ public struct SetUICustomizationRequest: WireShape {
     }
 }
 
-public struct SetUICustomizationResponse: WireShape {
+public struct SetUICustomizationResponse: WireShape, WireReadable {
     public var uiCustomization: UICustomizationType
 
     public init(uiCustomization: UICustomizationType) {
@@ -607,6 +783,17 @@ public struct SetUICustomizationResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(UICustomizationType.self, forKey: .uiCustomization) {
+            self.uiCustomization = value
+        } else {
+            try validator.missing(.uiCustomization, in: container, path: validator.path("uiCustomization"))
+            self.uiCustomization = UICustomizationType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -616,7 +803,7 @@ public struct SetUICustomizationResponse: WireShape {
     }
 }
 
-public struct SetUserMFAPreferenceRequest: WireShape {
+public struct SetUserMFAPreferenceRequest: WireShape, WireReadable {
     public var smsMfaSettings: SMSMfaSettingsType?
     public var softwareTokenMfaSettings: SoftwareTokenMfaSettingsType?
     public var emailMfaSettings: EmailMfaSettingsType?
@@ -658,6 +845,23 @@ public struct SetUserMFAPreferenceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.smsMfaSettings = try container.decodeIfPresent(SMSMfaSettingsType.self, forKey: .smsMfaSettings)
+        self.softwareTokenMfaSettings = try container.decodeIfPresent(SoftwareTokenMfaSettingsType.self, forKey: .softwareTokenMfaSettings)
+        self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
+        self.webAuthnMfaSettings = try container.decodeIfPresent(WebAuthnMfaSettingsType.self, forKey: .webAuthnMfaSettings)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -683,7 +887,7 @@ public struct SetUserMFAPreferenceRequest: WireShape {
     }
 }
 
-public struct SetUserMFAPreferenceResponse: WireShape {
+public struct SetUserMFAPreferenceResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -693,13 +897,17 @@ public struct SetUserMFAPreferenceResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct SetUserPoolClientSessionConfigurationRequest: WireShape {
+public struct SetUserPoolClientSessionConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var ssoSession: ClientSSOSessionConfigType
@@ -745,6 +953,33 @@ public struct SetUserPoolClientSessionConfigurationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession) {
+            self.ssoSession = value
+        } else {
+            try validator.missing(.ssoSession, in: container, path: validator.path("ssoSession"))
+            self.ssoSession = ClientSSOSessionConfigType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -758,7 +993,7 @@ public struct SetUserPoolClientSessionConfigurationRequest: WireShape {
     }
 }
 
-public struct SetUserPoolClientSessionConfigurationResponse: WireShape {
+public struct SetUserPoolClientSessionConfigurationResponse: WireShape, WireReadable {
     public var userPoolId: String?
     public var clientId: String?
     public var ssoSession: ClientSSOSessionConfigType?
@@ -793,6 +1028,22 @@ public struct SetUserPoolClientSessionConfigurationResponse: WireShape {
         self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -812,7 +1063,7 @@ public struct SetUserPoolClientSessionConfigurationResponse: WireShape {
     }
 }
 
-public struct SetUserPoolMfaConfigRequest: WireShape {
+public struct SetUserPoolMfaConfigRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var smsMfaConfiguration: SmsMfaConfigType?
     public var softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType?
@@ -862,6 +1113,28 @@ public struct SetUserPoolMfaConfigRequest: WireShape {
         self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
+        self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
+        self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
+        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
+        if let value = self.mfaConfiguration {
+            let memberPath = validator.path("mfaConfiguration")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -891,7 +1164,7 @@ public struct SetUserPoolMfaConfigRequest: WireShape {
     }
 }
 
-public struct SetUserPoolMfaConfigResponse: WireShape {
+public struct SetUserPoolMfaConfigResponse: WireShape, WireReadable {
     public var smsMfaConfiguration: SmsMfaConfigType?
     public var softwareTokenMfaConfiguration: SoftwareTokenMfaConfigType?
     public var emailMfaConfiguration: EmailMfaConfigType?
@@ -918,6 +1191,20 @@ public struct SetUserPoolMfaConfigResponse: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
+        self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
+        self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
+        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
+        if let value = self.mfaConfiguration {
+            let memberPath = validator.path("mfaConfiguration")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
         self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
@@ -957,7 +1244,7 @@ public struct SetUserPoolMfaConfigResponse: WireShape {
     }
 }
 
-public struct SetUserPoolSessionConfigurationRequest: WireShape {
+public struct SetUserPoolSessionConfigurationRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var userSessionTracking: UserSessionTrackingType
     public var tokenSession: UserPoolTokenSessionConfigType
@@ -1003,6 +1290,33 @@ public struct SetUserPoolSessionConfigurationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking) {
+            let memberPath = validator.path("userSessionTracking")
+            validator.checkEnum(value, at: memberPath)
+            self.userSessionTracking = value
+        } else {
+            try validator.missing(.userSessionTracking, in: container, path: validator.path("userSessionTracking"))
+            self.userSessionTracking = UserSessionTrackingType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession) {
+            self.tokenSession = value
+        } else {
+            try validator.missing(.tokenSession, in: container, path: validator.path("tokenSession"))
+            self.tokenSession = UserPoolTokenSessionConfigType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1016,7 +1330,7 @@ public struct SetUserPoolSessionConfigurationRequest: WireShape {
     }
 }
 
-public struct SetUserPoolSessionConfigurationResponse: WireShape {
+public struct SetUserPoolSessionConfigurationResponse: WireShape, WireReadable {
     public var userPoolId: String?
     public var userSessionTracking: UserSessionTrackingType?
     public var tokenSession: UserPoolTokenSessionConfigType?
@@ -1051,6 +1365,22 @@ public struct SetUserPoolSessionConfigurationResponse: WireShape {
         self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.userSessionTracking = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking)
+        if let value = self.userSessionTracking {
+            let memberPath = validator.path("userSessionTracking")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1070,7 +1400,7 @@ public struct SetUserPoolSessionConfigurationResponse: WireShape {
     }
 }
 
-public struct SetUserSettingsRequest: WireShape {
+public struct SetUserSettingsRequest: WireShape, WireReadable {
     public var accessToken: String
     public var mfaOptions: [MFAOptionType]
 
@@ -1105,6 +1435,25 @@ public struct SetUserSettingsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions) {
+            self.mfaOptions = value
+        } else {
+            try validator.missing(.mfaOptions, in: container, path: validator.path("mfaOptions"))
+            self.mfaOptions = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1116,7 +1465,7 @@ public struct SetUserSettingsRequest: WireShape {
     }
 }
 
-public struct SetUserSettingsResponse: WireShape {
+public struct SetUserSettingsResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -1126,13 +1475,17 @@ public struct SetUserSettingsResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct SignInPolicyType: WireShape {
+public struct SignInPolicyType: WireShape, WireReadable {
     public var allowedFirstAuthFactors: [AuthFactorType]?
 
     public init(allowedFirstAuthFactors: [AuthFactorType]? = nil) {
@@ -1159,6 +1512,20 @@ public struct SignInPolicyType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.allowedFirstAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .allowedFirstAuthFactors)
+        if let value = self.allowedFirstAuthFactors {
+            let memberPath = validator.path("allowedFirstAuthFactors")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1170,7 +1537,7 @@ public struct SignInPolicyType: WireShape {
     }
 }
 
-public struct SignUpRequest: WireShape {
+public struct SignUpRequest: WireShape, WireReadable {
     public var clientId: String
     public var secretHash: String?
     public var username: String
@@ -1209,6 +1576,50 @@ public struct SignUpRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
+        if let value = self.secretHash {
+            let memberPath = validator.path("secretHash")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        self.password = try container.decodeIfPresent(String.self, forKey: .password)
+        if let value = self.password {
+            let memberPath = validator.path("password")
+            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+        }
+        self.userAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes)
+        self.validationData = try container.decodeIfPresent([AttributeType].self, forKey: .validationData)
+        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
+        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
@@ -1290,7 +1701,7 @@ public struct SignUpRequest: WireShape {
     }
 }
 
-public struct SignUpResponse: WireShape {
+public struct SignUpResponse: WireShape, WireReadable {
     public var userConfirmed: Bool
     public var codeDeliveryDetails: CodeDeliveryDetailsType?
     public var userSub: String
@@ -1337,6 +1748,31 @@ public struct SignUpResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(Bool.self, forKey: .userConfirmed) {
+            self.userConfirmed = value
+        } else {
+            try validator.missing(.userConfirmed, in: container, path: validator.path("userConfirmed"))
+            self.userConfirmed = false
+        }
+        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userSub) {
+            let memberPath = validator.path("userSub")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.userSub = value
+        } else {
+            try validator.missing(.userSub, in: container, path: validator.path("userSub"))
+            self.userSub = ""
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1356,7 +1792,7 @@ public struct SignUpResponse: WireShape {
     }
 }
 
-public struct SmsConfigurationType: WireShape {
+public struct SmsConfigurationType: WireShape, WireReadable {
     public var snsCallerArn: String?
     public var externalId: String?
     public var snsRegion: String?
@@ -1399,6 +1835,27 @@ public struct SmsConfigurationType: WireShape {
         self.eumsSms = try container.decodeIfPresent(EumsSmsConfigurationType.self, forKey: .eumsSms)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.snsCallerArn = try container.decodeIfPresent(String.self, forKey: .snsCallerArn)
+        if let value = self.snsCallerArn {
+            let memberPath = validator.path("snsCallerArn")
+            validator.checkString(value, at: memberPath, min: 0, max: 2048, pattern: WirePatterns.p43, sensitive: false)
+        }
+        self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
+        if let value = self.externalId {
+            let memberPath = validator.path("externalId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.snsRegion = try container.decodeIfPresent(String.self, forKey: .snsRegion)
+        if let value = self.snsRegion {
+            let memberPath = validator.path("snsRegion")
+            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+        }
+        self.eumsSms = try container.decodeIfPresent(EumsSmsConfigurationType.self, forKey: .eumsSms)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1422,7 +1879,7 @@ public struct SmsConfigurationType: WireShape {
     }
 }
 
-public struct SmsMfaConfigType: WireShape {
+public struct SmsMfaConfigType: WireShape, WireReadable {
     public var smsAuthenticationMessage: String?
     public var smsConfiguration: SmsConfigurationType?
 
@@ -1449,6 +1906,17 @@ public struct SmsMfaConfigType: WireShape {
         self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
+        if let value = self.smsAuthenticationMessage {
+            let memberPath = validator.path("smsAuthenticationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1464,7 +1932,7 @@ public struct SmsMfaConfigType: WireShape {
     }
 }
 
-public struct SoftwareTokenMfaConfigType: WireShape {
+public struct SoftwareTokenMfaConfigType: WireShape, WireReadable {
     public var enabled: Bool?
 
     public init(enabled: Bool? = nil) {
@@ -1482,6 +1950,11 @@ public struct SoftwareTokenMfaConfigType: WireShape {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1493,7 +1966,7 @@ public struct SoftwareTokenMfaConfigType: WireShape {
     }
 }
 
-public struct SoftwareTokenMfaSettingsType: WireShape {
+public struct SoftwareTokenMfaSettingsType: WireShape, WireReadable {
     public var enabled: Bool?
     public var preferredMfa: Bool?
 
@@ -1515,6 +1988,12 @@ public struct SoftwareTokenMfaSettingsType: WireShape {
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1530,7 +2009,7 @@ public struct SoftwareTokenMfaSettingsType: WireShape {
     }
 }
 
-public struct StartPointInTimeRecoveryRequest: WireShape {
+public struct StartPointInTimeRecoveryRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var restoreId: String
 
@@ -1567,6 +2046,27 @@ public struct StartPointInTimeRecoveryRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
+            let memberPath = validator.path("restoreId")
+            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            self.restoreId = value
+        } else {
+            try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
+            self.restoreId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1578,7 +2078,7 @@ public struct StartPointInTimeRecoveryRequest: WireShape {
     }
 }
 
-public struct StartPointInTimeRecoveryResponse: WireShape {
+public struct StartPointInTimeRecoveryResponse: WireShape, WireReadable {
     public var restoration: RestorationType?
 
     public init(restoration: RestorationType? = nil) {
@@ -1596,6 +2096,11 @@ public struct StartPointInTimeRecoveryResponse: WireShape {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1607,7 +2112,7 @@ public struct StartPointInTimeRecoveryResponse: WireShape {
     }
 }
 
-public struct StartUserImportJobRequest: WireShape {
+public struct StartUserImportJobRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var jobId: String
 
@@ -1644,6 +2149,27 @@ public struct StartUserImportJobRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
+            let memberPath = validator.path("jobId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+            self.jobId = value
+        } else {
+            try validator.missing(.jobId, in: container, path: validator.path("jobId"))
+            self.jobId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1655,7 +2181,7 @@ public struct StartUserImportJobRequest: WireShape {
     }
 }
 
-public struct StartUserImportJobResponse: WireShape {
+public struct StartUserImportJobResponse: WireShape, WireReadable {
     public var userImportJob: UserImportJobType?
 
     public init(userImportJob: UserImportJobType? = nil) {
@@ -1673,6 +2199,11 @@ public struct StartUserImportJobResponse: WireShape {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1684,7 +2215,7 @@ public struct StartUserImportJobResponse: WireShape {
     }
 }
 
-public struct StartWebAuthnRegistrationRequest: WireShape {
+public struct StartWebAuthnRegistrationRequest: WireShape, WireReadable {
     public var accessToken: String
 
     public init(accessToken: String) {
@@ -1710,6 +2241,19 @@ public struct StartWebAuthnRegistrationRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1719,7 +2263,7 @@ public struct StartWebAuthnRegistrationRequest: WireShape {
     }
 }
 
-public struct StartWebAuthnRegistrationResponse: WireShape {
+public struct StartWebAuthnRegistrationResponse: WireShape, WireReadable {
     public var credentialCreationOptions: JSONValue
 
     public init(credentialCreationOptions: JSONValue) {
@@ -1743,6 +2287,17 @@ public struct StartWebAuthnRegistrationResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(JSONValue.self, forKey: .credentialCreationOptions) {
+            self.credentialCreationOptions = value
+        } else {
+            try validator.missing(.credentialCreationOptions, in: container, path: validator.path("credentialCreationOptions"))
+            self.credentialCreationOptions = .null
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1752,7 +2307,7 @@ public struct StartWebAuthnRegistrationResponse: WireShape {
     }
 }
 
-public struct StopUserImportJobRequest: WireShape {
+public struct StopUserImportJobRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var jobId: String
 
@@ -1789,6 +2344,27 @@ public struct StopUserImportJobRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
+            let memberPath = validator.path("jobId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+            self.jobId = value
+        } else {
+            try validator.missing(.jobId, in: container, path: validator.path("jobId"))
+            self.jobId = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1800,7 +2376,7 @@ public struct StopUserImportJobRequest: WireShape {
     }
 }
 
-public struct StopUserImportJobResponse: WireShape {
+public struct StopUserImportJobResponse: WireShape, WireReadable {
     public var userImportJob: UserImportJobType?
 
     public init(userImportJob: UserImportJobType? = nil) {
@@ -1818,6 +2394,11 @@ public struct StopUserImportJobResponse: WireShape {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1829,7 +2410,7 @@ public struct StopUserImportJobResponse: WireShape {
     }
 }
 
-public struct StringAttributeConstraintsType: WireShape {
+public struct StringAttributeConstraintsType: WireShape, WireReadable {
     public var minLength: String?
     public var maxLength: String?
 
@@ -1860,6 +2441,21 @@ public struct StringAttributeConstraintsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.minLength = try container.decodeIfPresent(String.self, forKey: .minLength)
+        if let value = self.minLength {
+            let memberPath = validator.path("minLength")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.maxLength = try container.decodeIfPresent(String.self, forKey: .maxLength)
+        if let value = self.maxLength {
+            let memberPath = validator.path("maxLength")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1875,7 +2471,7 @@ public struct StringAttributeConstraintsType: WireShape {
     }
 }
 
-public struct TagResourceRequest: WireShape {
+public struct TagResourceRequest: WireShape, WireReadable {
     public var resourceArn: String
     public var tags: [String: String]
 
@@ -1916,6 +2512,31 @@ public struct TagResourceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
+            let memberPath = validator.path("resourceArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.resourceArn = value
+        } else {
+            try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
+            self.resourceArn = ""
+        }
+        if let value = try container.decodeIfPresent([String: String].self, forKey: .tags) {
+            let memberPath = validator.path("tags")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+            }
+            self.tags = value
+        } else {
+            try validator.missing(.tags, in: container, path: validator.path("tags"))
+            self.tags = [:]
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -1927,7 +2548,7 @@ public struct TagResourceRequest: WireShape {
     }
 }
 
-public struct TagResourceResponse: WireShape {
+public struct TagResourceResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -1937,13 +2558,17 @@ public struct TagResourceResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct TermsDescriptionType: WireShape {
+public struct TermsDescriptionType: WireShape, WireReadable {
     public var termsId: String
     public var termsName: String
     public var enforcement: TermsEnforcementType
@@ -2009,6 +2634,47 @@ public struct TermsDescriptionType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
+            let memberPath = validator.path("termsId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            self.termsId = value
+        } else {
+            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
+            self.termsId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
+            let memberPath = validator.path("termsName")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            self.termsName = value
+        } else {
+            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
+            self.termsName = ""
+        }
+        if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
+            let memberPath = validator.path("enforcement")
+            validator.checkEnum(value, at: memberPath)
+            self.enforcement = value
+        } else {
+            try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
+            self.enforcement = TermsEnforcementType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(Date.self, forKey: .creationDate) {
+            self.creationDate = value
+        } else {
+            try validator.missing(.creationDate, in: container, path: validator.path("creationDate"))
+            self.creationDate = Date(timeIntervalSince1970: 0)
+        }
+        if let value = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate) {
+            self.lastModifiedDate = value
+        } else {
+            try validator.missing(.lastModifiedDate, in: container, path: validator.path("lastModifiedDate"))
+            self.lastModifiedDate = Date(timeIntervalSince1970: 0)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2026,7 +2692,7 @@ public struct TermsDescriptionType: WireShape {
     }
 }
 
-public struct TermsType: WireShape {
+public struct TermsType: WireShape, WireReadable {
     public var termsId: String
     public var userPoolId: String
     public var clientId: String
@@ -2141,6 +2807,84 @@ public struct TermsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
+            let memberPath = validator.path("termsId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            self.termsId = value
+        } else {
+            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
+            self.termsId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
+            let memberPath = validator.path("termsName")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            self.termsName = value
+        } else {
+            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
+            self.termsName = ""
+        }
+        if let value = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource) {
+            let memberPath = validator.path("termsSource")
+            validator.checkEnum(value, at: memberPath)
+            self.termsSource = value
+        } else {
+            try validator.missing(.termsSource, in: container, path: validator.path("termsSource"))
+            self.termsSource = TermsSourceType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
+            let memberPath = validator.path("enforcement")
+            validator.checkEnum(value, at: memberPath)
+            self.enforcement = value
+        } else {
+            try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
+            self.enforcement = TermsEnforcementType(rawValue: "")
+        }
+        if let value = try container.decodeIfPresent([String: String].self, forKey: .links) {
+            let memberPath = validator.path("links")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
+                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
+            }
+            self.links = value
+        } else {
+            try validator.missing(.links, in: container, path: validator.path("links"))
+            self.links = [:]
+        }
+        if let value = try container.decodeIfPresent(Date.self, forKey: .creationDate) {
+            self.creationDate = value
+        } else {
+            try validator.missing(.creationDate, in: container, path: validator.path("creationDate"))
+            self.creationDate = Date(timeIntervalSince1970: 0)
+        }
+        if let value = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate) {
+            self.lastModifiedDate = value
+        } else {
+            try validator.missing(.lastModifiedDate, in: container, path: validator.path("lastModifiedDate"))
+            self.lastModifiedDate = Date(timeIntervalSince1970: 0)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2166,7 +2910,7 @@ public struct TermsType: WireShape {
     }
 }
 
-public struct TokenValidityUnitsType: WireShape {
+public struct TokenValidityUnitsType: WireShape, WireReadable {
     public var accessToken: TimeUnitsType?
     public var idToken: TimeUnitsType?
     public var refreshToken: TimeUnitsType?
@@ -2205,6 +2949,26 @@ public struct TokenValidityUnitsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.accessToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .accessToken)
+        if let value = self.accessToken {
+            let memberPath = validator.path("accessToken")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.idToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .idToken)
+        if let value = self.idToken {
+            let memberPath = validator.path("idToken")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.refreshToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .refreshToken)
+        if let value = self.refreshToken {
+            let memberPath = validator.path("refreshToken")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2224,7 +2988,7 @@ public struct TokenValidityUnitsType: WireShape {
     }
 }
 
-public struct UICustomizationType: WireShape {
+public struct UICustomizationType: WireShape, WireReadable {
     public var userPoolId: String?
     public var clientId: String?
     public var imageUrl: String?
@@ -2257,6 +3021,30 @@ public struct UICustomizationType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.imageUrl = try container.decodeIfPresent(String.self, forKey: .imageUrl)
+        self.css = try container.decodeIfPresent(String.self, forKey: .css)
+        if let value = self.css {
+            let memberPath = validator.path("css")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.cssVersion = try container.decodeIfPresent(String.self, forKey: .cssVersion)
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
@@ -2314,7 +3102,7 @@ public struct UICustomizationType: WireShape {
     }
 }
 
-public struct UntagResourceRequest: WireShape {
+public struct UntagResourceRequest: WireShape, WireReadable {
     public var resourceArn: String
     public var tagKeys: [String]
 
@@ -2354,6 +3142,30 @@ public struct UntagResourceRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
+            let memberPath = validator.path("resourceArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            self.resourceArn = value
+        } else {
+            try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
+            self.resourceArn = ""
+        }
+        if let value = try container.decodeIfPresent([String].self, forKey: .tagKeys) {
+            let memberPath = validator.path("tagKeys")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 128, sensitive: false)
+            }
+            self.tagKeys = value
+        } else {
+            try validator.missing(.tagKeys, in: container, path: validator.path("tagKeys"))
+            self.tagKeys = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2365,7 +3177,7 @@ public struct UntagResourceRequest: WireShape {
     }
 }
 
-public struct UntagResourceResponse: WireShape {
+public struct UntagResourceResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2375,13 +3187,17 @@ public struct UntagResourceResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct UpdateAuthEventFeedbackRequest: WireShape {
+public struct UpdateAuthEventFeedbackRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var username: String
     public var eventId: String
@@ -2451,6 +3267,51 @@ public struct UpdateAuthEventFeedbackRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            self.username = value
+        } else {
+            try validator.missing(.username, in: container, path: validator.path("username"))
+            self.username = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .eventId) {
+            let memberPath = validator.path("eventId")
+            validator.checkString(value, at: memberPath, min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
+            self.eventId = value
+        } else {
+            try validator.missing(.eventId, in: container, path: validator.path("eventId"))
+            self.eventId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .feedbackToken) {
+            let memberPath = validator.path("feedbackToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.feedbackToken = value
+        } else {
+            try validator.missing(.feedbackToken, in: container, path: validator.path("feedbackToken"))
+            self.feedbackToken = ""
+        }
+        if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
+            let memberPath = validator.path("feedbackValue")
+            validator.checkEnum(value, at: memberPath)
+            self.feedbackValue = value
+        } else {
+            try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
+            self.feedbackValue = FeedbackValueType(rawValue: "")
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2468,7 +3329,7 @@ public struct UpdateAuthEventFeedbackRequest: WireShape {
     }
 }
 
-public struct UpdateAuthEventFeedbackResponse: WireShape {
+public struct UpdateAuthEventFeedbackResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2478,13 +3339,17 @@ public struct UpdateAuthEventFeedbackResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct UpdateCIMDPolicyRequest: WireShape {
+public struct UpdateCIMDPolicyRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var cimdPolicyId: String
     public var clientId: String
@@ -2563,6 +3428,57 @@ public struct UpdateCIMDPolicyRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
+            let memberPath = validator.path("cimdPolicyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            self.cimdPolicyId = value
+        } else {
+            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
+            self.cimdPolicyId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.policyName = try container.decodeIfPresent(String.self, forKey: .policyName)
+        if let value = self.policyName {
+            let memberPath = validator.path("policyName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+        }
+        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
+        if let value = self.cacheDuration {
+            let memberPath = validator.path("cacheDuration")
+            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+        }
+        if let value = try container.decodeIfPresent([String].self, forKey: .urlPatterns) {
+            let memberPath = validator.path("urlPatterns")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
+            }
+            self.urlPatterns = value
+        } else {
+            try validator.missing(.urlPatterns, in: container, path: validator.path("urlPatterns"))
+            self.urlPatterns = []
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2586,7 +3502,7 @@ public struct UpdateCIMDPolicyRequest: WireShape {
     }
 }
 
-public struct UpdateCIMDPolicyResponse: WireShape {
+public struct UpdateCIMDPolicyResponse: WireShape, WireReadable {
     public var cimdPolicy: CIMDPolicyType
 
     public init(cimdPolicy: CIMDPolicyType) {
@@ -2610,6 +3526,17 @@ public struct UpdateCIMDPolicyResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
+            self.cimdPolicy = value
+        } else {
+            try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
+            self.cimdPolicy = CIMDPolicyType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2619,7 +3546,7 @@ public struct UpdateCIMDPolicyResponse: WireShape {
     }
 }
 
-public struct UpdateClientMetadataURLStateRequest: WireShape {
+public struct UpdateClientMetadataURLStateRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var cimdPolicyId: String
     public var url: String
@@ -2678,6 +3605,43 @@ public struct UpdateClientMetadataURLStateRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
+            let memberPath = validator.path("cimdPolicyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            self.cimdPolicyId = value
+        } else {
+            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
+            self.cimdPolicyId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .url) {
+            let memberPath = validator.path("url")
+            validator.checkString(value, at: memberPath, min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
+            self.url = value
+        } else {
+            try validator.missing(.url, in: container, path: validator.path("url"))
+            self.url = ""
+        }
+        if let value = try container.decodeIfPresent(CIMDCacheActionType.self, forKey: .action) {
+            let memberPath = validator.path("action")
+            validator.checkEnum(value, at: memberPath)
+            self.action = value
+        } else {
+            try validator.missing(.action, in: container, path: validator.path("action"))
+            self.action = CIMDCacheActionType(rawValue: "")
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2693,7 +3657,7 @@ public struct UpdateClientMetadataURLStateRequest: WireShape {
     }
 }
 
-public struct UpdateClientMetadataURLStateResponse: WireShape {
+public struct UpdateClientMetadataURLStateResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2703,13 +3667,17 @@ public struct UpdateClientMetadataURLStateResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct UpdateDeviceStatusRequest: WireShape {
+public struct UpdateDeviceStatusRequest: WireShape, WireReadable {
     public var accessToken: String
     public var deviceKey: String
     public var deviceRememberedStatus: DeviceRememberedStatusType?
@@ -2754,6 +3722,32 @@ public struct UpdateDeviceStatusRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
+            let memberPath = validator.path("deviceKey")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            self.deviceKey = value
+        } else {
+            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
+            self.deviceKey = ""
+        }
+        self.deviceRememberedStatus = try container.decodeIfPresent(DeviceRememberedStatusType.self, forKey: .deviceRememberedStatus)
+        if let value = self.deviceRememberedStatus {
+            let memberPath = validator.path("deviceRememberedStatus")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2769,7 +3763,7 @@ public struct UpdateDeviceStatusRequest: WireShape {
     }
 }
 
-public struct UpdateDeviceStatusResponse: WireShape {
+public struct UpdateDeviceStatusResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -2779,13 +3773,17 @@ public struct UpdateDeviceStatusResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct UpdateGroupRequest: WireShape {
+public struct UpdateGroupRequest: WireShape, WireReadable {
     public var groupName: String
     public var userPoolId: String
     public var description: String?
@@ -2846,6 +3844,42 @@ public struct UpdateGroupRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
+            let memberPath = validator.path("groupName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            self.groupName = value
+        } else {
+            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
+            self.groupName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.description = try container.decodeIfPresent(String.self, forKey: .description)
+        if let value = self.description {
+            let memberPath = validator.path("description")
+            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
+        }
+        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
+        if let value = self.roleArn {
+            let memberPath = validator.path("roleArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
+        if let value = self.precedence {
+            let memberPath = validator.path("precedence")
+            validator.checkNumber(value, at: memberPath, min: 0)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2869,7 +3903,7 @@ public struct UpdateGroupRequest: WireShape {
     }
 }
 
-public struct UpdateGroupResponse: WireShape {
+public struct UpdateGroupResponse: WireShape, WireReadable {
     public var group: GroupType?
 
     public init(group: GroupType? = nil) {
@@ -2887,6 +3921,11 @@ public struct UpdateGroupResponse: WireShape {
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -2898,7 +3937,7 @@ public struct UpdateGroupResponse: WireShape {
     }
 }
 
-public struct UpdateIdentityProviderRequest: WireShape {
+public struct UpdateIdentityProviderRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var providerName: String
     public var providerDetails: [String: String]?
@@ -2984,6 +4023,64 @@ public struct UpdateIdentityProviderRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
+            let memberPath = validator.path("providerName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            self.providerName = value
+        } else {
+            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
+            self.providerName = ""
+        }
+        self.providerDetails = try container.decodeIfPresent([String: String].self, forKey: .providerDetails)
+        if let value = self.providerDetails {
+            let memberPath = validator.path("providerDetails")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
+        if let value = self.attributeMapping {
+            let memberPath = validator.path("attributeMapping")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+        self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
+        if let value = self.idpIdentifiers {
+            let memberPath = validator.path("idpIdentifiers")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+            }
+        }
+        self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
+        if let value = self.acrMapping {
+            let memberPath = validator.path("acrMapping")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3011,7 +4108,7 @@ public struct UpdateIdentityProviderRequest: WireShape {
     }
 }
 
-public struct UpdateIdentityProviderResponse: WireShape {
+public struct UpdateIdentityProviderResponse: WireShape, WireReadable {
     public var identityProvider: IdentityProviderType
 
     public init(identityProvider: IdentityProviderType) {
@@ -3035,6 +4132,17 @@ public struct UpdateIdentityProviderResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
+            self.identityProvider = value
+        } else {
+            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
+            self.identityProvider = IdentityProviderType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3044,7 +4152,7 @@ public struct UpdateIdentityProviderResponse: WireShape {
     }
 }
 
-public struct UpdateManagedLoginBrandingRequest: WireShape {
+public struct UpdateManagedLoginBrandingRequest: WireShape, WireReadable {
     public var userPoolId: String?
     public var managedLoginBrandingId: String?
     public var useCognitoProvidedValues: Bool?
@@ -3071,6 +4179,28 @@ public struct UpdateManagedLoginBrandingRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
+        if let value = self.managedLoginBrandingId {
+            let memberPath = validator.path("managedLoginBrandingId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+        }
+        self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
+        self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
+        self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
+        if let value = self.assets {
+            let memberPath = validator.path("assets")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
@@ -3118,7 +4248,7 @@ public struct UpdateManagedLoginBrandingRequest: WireShape {
     }
 }
 
-public struct UpdateManagedLoginBrandingResponse: WireShape {
+public struct UpdateManagedLoginBrandingResponse: WireShape, WireReadable {
     public var managedLoginBranding: ManagedLoginBrandingType?
 
     public init(managedLoginBranding: ManagedLoginBrandingType? = nil) {
@@ -3136,6 +4266,11 @@ public struct UpdateManagedLoginBrandingResponse: WireShape {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3147,7 +4282,7 @@ public struct UpdateManagedLoginBrandingResponse: WireShape {
     }
 }
 
-public struct UpdateProvisionedLimitRequest: WireShape {
+public struct UpdateProvisionedLimitRequest: WireShape, WireReadable {
     public var limitDefinition: LimitDefinitionType
     public var requestedLimitValue: Int
 
@@ -3180,6 +4315,23 @@ public struct UpdateProvisionedLimitRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
+            self.limitDefinition = value
+        } else {
+            try validator.missing(.limitDefinition, in: container, path: validator.path("limitDefinition"))
+            self.limitDefinition = LimitDefinitionType.wirePlaceholder
+        }
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .requestedLimitValue).map(Int.init) {
+            self.requestedLimitValue = value
+        } else {
+            try validator.missing(.requestedLimitValue, in: container, path: validator.path("requestedLimitValue"))
+            self.requestedLimitValue = 0
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3191,7 +4343,7 @@ public struct UpdateProvisionedLimitRequest: WireShape {
     }
 }
 
-public struct UpdateProvisionedLimitResponse: WireShape {
+public struct UpdateProvisionedLimitResponse: WireShape, WireReadable {
     public var limit: LimitType
 
     public init(limit: LimitType) {
@@ -3215,6 +4367,17 @@ public struct UpdateProvisionedLimitResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(LimitType.self, forKey: .limit) {
+            self.limit = value
+        } else {
+            try validator.missing(.limit, in: container, path: validator.path("limit"))
+            self.limit = LimitType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3224,7 +4387,7 @@ public struct UpdateProvisionedLimitResponse: WireShape {
     }
 }
 
-public struct UpdateResourceServerRequest: WireShape {
+public struct UpdateResourceServerRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var identifier: String
     public var name: String
@@ -3280,6 +4443,40 @@ public struct UpdateResourceServerRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
+            let memberPath = validator.path("identifier")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            self.identifier = value
+        } else {
+            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
+            self.identifier = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .name) {
+            let memberPath = validator.path("name")
+            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
+            self.name = value
+        } else {
+            try validator.missing(.name, in: container, path: validator.path("name"))
+            self.name = ""
+        }
+        self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
+        if let value = self.scopes {
+            let memberPath = validator.path("scopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3297,7 +4494,7 @@ public struct UpdateResourceServerRequest: WireShape {
     }
 }
 
-public struct UpdateResourceServerResponse: WireShape {
+public struct UpdateResourceServerResponse: WireShape, WireReadable {
     public var resourceServer: ResourceServerType
 
     public init(resourceServer: ResourceServerType) {
@@ -3321,6 +4518,17 @@ public struct UpdateResourceServerResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
+            self.resourceServer = value
+        } else {
+            try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
+            self.resourceServer = ResourceServerType.wirePlaceholder
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3330,7 +4538,7 @@ public struct UpdateResourceServerResponse: WireShape {
     }
 }
 
-public struct UpdateTermsRequest: WireShape {
+public struct UpdateTermsRequest: WireShape, WireReadable {
     public var termsId: String
     public var userPoolId: String
     public var termsName: String?
@@ -3404,6 +4612,52 @@ public struct UpdateTermsRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
+            let memberPath = validator.path("termsId")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            self.termsId = value
+        } else {
+            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
+            self.termsId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.termsName = try container.decodeIfPresent(String.self, forKey: .termsName)
+        if let value = self.termsName {
+            let memberPath = validator.path("termsName")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+        }
+        self.termsSource = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource)
+        if let value = self.termsSource {
+            let memberPath = validator.path("termsSource")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.enforcement = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement)
+        if let value = self.enforcement {
+            let memberPath = validator.path("enforcement")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.links = try container.decodeIfPresent([String: String].self, forKey: .links)
+        if let value = self.links {
+            let memberPath = validator.path("links")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
+                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3431,7 +4685,7 @@ public struct UpdateTermsRequest: WireShape {
     }
 }
 
-public struct UpdateTermsResponse: WireShape {
+public struct UpdateTermsResponse: WireShape, WireReadable {
     public var terms: TermsType?
 
     public init(terms: TermsType? = nil) {
@@ -3449,6 +4703,11 @@ public struct UpdateTermsResponse: WireShape {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3460,7 +4719,7 @@ public struct UpdateTermsResponse: WireShape {
     }
 }
 
-public struct UpdateUserAttributesRequest: WireShape {
+public struct UpdateUserAttributesRequest: WireShape, WireReadable {
     public var userAttributes: [AttributeType]
     public var accessToken: String
     public var clientMetadata: [String: String]?
@@ -3507,6 +4766,34 @@ public struct UpdateUserAttributesRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes) {
+            self.userAttributes = value
+        } else {
+            try validator.missing(.userAttributes, in: container, path: validator.path("userAttributes"))
+            self.userAttributes = []
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
+        if let value = self.clientMetadata {
+            let memberPath = validator.path("clientMetadata")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3522,7 +4809,7 @@ public struct UpdateUserAttributesRequest: WireShape {
     }
 }
 
-public struct UpdateUserAttributesResponse: WireShape {
+public struct UpdateUserAttributesResponse: WireShape, WireReadable {
     public var codeDeliveryDetailsList: [CodeDeliveryDetailsType]?
 
     public init(codeDeliveryDetailsList: [CodeDeliveryDetailsType]? = nil) {
@@ -3540,6 +4827,11 @@ public struct UpdateUserAttributesResponse: WireShape {
         self.codeDeliveryDetailsList = try container.decodeIfPresent([CodeDeliveryDetailsType].self, forKey: .codeDeliveryDetailsList)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.codeDeliveryDetailsList = try container.decodeIfPresent([CodeDeliveryDetailsType].self, forKey: .codeDeliveryDetailsList)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3551,7 +4843,7 @@ public struct UpdateUserAttributesResponse: WireShape {
     }
 }
 
-public struct UpdateUserPoolClientRequest: WireShape {
+public struct UpdateUserPoolClientRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var clientId: String
     public var clientName: String?
@@ -3635,6 +4927,137 @@ public struct UpdateUserPoolClientRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            self.clientId = value
+        } else {
+            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
+            self.clientId = ""
+        }
+        self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
+        if let value = self.clientName {
+            let memberPath = validator.path("clientName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+        }
+        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
+        if let value = self.refreshTokenValidity {
+            let memberPath = validator.path("refreshTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
+        }
+        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
+        if let value = self.accessTokenValidity {
+            let memberPath = validator.path("accessTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+        }
+        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
+        if let value = self.idTokenValidity {
+            let memberPath = validator.path("idTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+        }
+        self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
+        self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
+        if let value = self.readAttributes {
+            let memberPath = validator.path("readAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+            }
+        }
+        self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
+        if let value = self.writeAttributes {
+            let memberPath = validator.path("writeAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+            }
+        }
+        self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
+        if let value = self.explicitAuthFlows {
+            let memberPath = validator.path("explicitAuthFlows")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
+        if let value = self.supportedIdentityProviders {
+            let memberPath = validator.path("supportedIdentityProviders")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            }
+        }
+        self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
+        if let value = self.callbackURLs {
+            let memberPath = validator.path("callbackURLs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            }
+        }
+        self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
+        if let value = self.logoutURLs {
+            let memberPath = validator.path("logoutURLs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            }
+        }
+        self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
+        if let value = self.defaultRedirectURI {
+            let memberPath = validator.path("defaultRedirectURI")
+            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+        }
+        self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
+        if let value = self.allowedOAuthFlows {
+            let memberPath = validator.path("allowedOAuthFlows")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
+        if let value = self.allowedOAuthScopes {
+            let memberPath = validator.path("allowedOAuthScopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
+        self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
+        self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
+        if let value = self.preventUserExistenceErrors {
+            let memberPath = validator.path("preventUserExistenceErrors")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
+        self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
+        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
+        if let value = self.authSessionValidity {
+            let memberPath = validator.path("authSessionValidity")
+            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
+        }
+        self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
+        self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
@@ -3863,7 +5286,7 @@ public struct UpdateUserPoolClientRequest: WireShape {
     }
 }
 
-public struct UpdateUserPoolClientResponse: WireShape {
+public struct UpdateUserPoolClientResponse: WireShape, WireReadable {
     public var userPoolClient: UserPoolClientType?
 
     public init(userPoolClient: UserPoolClientType? = nil) {
@@ -3881,6 +5304,11 @@ public struct UpdateUserPoolClientResponse: WireShape {
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3892,7 +5320,7 @@ public struct UpdateUserPoolClientResponse: WireShape {
     }
 }
 
-public struct UpdateUserPoolDomainRequest: WireShape {
+public struct UpdateUserPoolDomainRequest: WireShape, WireReadable {
     public var domain: String
     public var userPoolId: String
     public var managedLoginVersion: Int?
@@ -3941,6 +5369,30 @@ public struct UpdateUserPoolDomainRequest: WireShape {
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
+            let memberPath = validator.path("domain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            self.domain = value
+        } else {
+            try validator.missing(.domain, in: container, path: validator.path("domain"))
+            self.domain = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
+        self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
+        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -3964,7 +5416,7 @@ public struct UpdateUserPoolDomainRequest: WireShape {
     }
 }
 
-public struct UpdateUserPoolDomainResponse: WireShape {
+public struct UpdateUserPoolDomainResponse: WireShape, WireReadable {
     public var managedLoginVersion: Int?
     public var cloudFrontDomain: String?
     public var routing: RoutingType?
@@ -3995,6 +5447,18 @@ public struct UpdateUserPoolDomainResponse: WireShape {
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
+        self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
+        if let value = self.cloudFrontDomain {
+            let memberPath = validator.path("cloudFrontDomain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+        }
+        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4014,7 +5478,7 @@ public struct UpdateUserPoolDomainResponse: WireShape {
     }
 }
 
-public struct UpdateUserPoolReplicaRequest: WireShape {
+public struct UpdateUserPoolReplicaRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var regionName: String
     public var status: UpdateReplicaStatusType
@@ -4062,6 +5526,35 @@ public struct UpdateUserPoolReplicaRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
+            let memberPath = validator.path("regionName")
+            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            self.regionName = value
+        } else {
+            try validator.missing(.regionName, in: container, path: validator.path("regionName"))
+            self.regionName = ""
+        }
+        if let value = try container.decodeIfPresent(UpdateReplicaStatusType.self, forKey: .status) {
+            let memberPath = validator.path("status")
+            validator.checkEnum(value, at: memberPath)
+            self.status = value
+        } else {
+            try validator.missing(.status, in: container, path: validator.path("status"))
+            self.status = UpdateReplicaStatusType(rawValue: "")
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4075,7 +5568,7 @@ public struct UpdateUserPoolReplicaRequest: WireShape {
     }
 }
 
-public struct UpdateUserPoolReplicaResponse: WireShape {
+public struct UpdateUserPoolReplicaResponse: WireShape, WireReadable {
     public var userPoolReplica: UserPoolReplicaType?
 
     public init(userPoolReplica: UserPoolReplicaType? = nil) {
@@ -4093,6 +5586,11 @@ public struct UpdateUserPoolReplicaResponse: WireShape {
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4104,7 +5602,7 @@ public struct UpdateUserPoolReplicaResponse: WireShape {
     }
 }
 
-public struct UpdateUserPoolRequest: WireShape {
+public struct UpdateUserPoolRequest: WireShape, WireReadable {
     public var userPoolId: String
     public var policies: UserPoolPolicyType?
     public var deletionProtection: DeletionProtectionType?
@@ -4191,6 +5689,98 @@ public struct UpdateUserPoolRequest: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            self.userPoolId = value
+        } else {
+            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
+            self.userPoolId = ""
+        }
+        self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
+        self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
+        if let value = self.deletionProtection {
+            let memberPath = validator.path("deletionProtection")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
+        self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
+        if let value = self.autoVerifiedAttributes {
+            let memberPath = validator.path("autoVerifiedAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
+        if let value = self.smsVerificationMessage {
+            let memberPath = validator.path("smsVerificationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
+        if let value = self.emailVerificationMessage {
+            let memberPath = validator.path("emailVerificationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+        }
+        self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
+        if let value = self.emailVerificationSubject {
+            let memberPath = validator.path("emailVerificationSubject")
+            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+        }
+        self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
+        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
+        if let value = self.smsAuthenticationMessage {
+            let memberPath = validator.path("smsAuthenticationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
+        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
+        if let value = self.mfaConfiguration {
+            let memberPath = validator.path("mfaConfiguration")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
+        self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
+        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
+        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
+        if let value = self.userPoolTags {
+            let memberPath = validator.path("userPoolTags")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+            }
+        }
+        self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
+        self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
+        self.dcrConfiguration = try container.decodeIfPresent(DcrConfigurationType.self, forKey: .dcrConfiguration)
+        self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
+        self.poolName = try container.decodeIfPresent(String.self, forKey: .poolName)
+        if let value = self.poolName {
+            let memberPath = validator.path("poolName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+        }
+        self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
+        if let value = self.userPoolTier {
+            let memberPath = validator.path("userPoolTier")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
+        self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
+        self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
+        if let value = self.acrConfiguration {
+            let memberPath = validator.path("acrConfiguration")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
@@ -4386,7 +5976,7 @@ public struct UpdateUserPoolRequest: WireShape {
     }
 }
 
-public struct UpdateUserPoolResponse: WireShape {
+public struct UpdateUserPoolResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -4396,13 +5986,17 @@ public struct UpdateUserPoolResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct UserAttributeUpdateSettingsType: WireShape {
+public struct UserAttributeUpdateSettingsType: WireShape, WireReadable {
     public var attributesRequireVerificationBeforeUpdate: [VerifiedAttributeType]?
 
     public init(attributesRequireVerificationBeforeUpdate: [VerifiedAttributeType]? = nil) {
@@ -4428,6 +6022,19 @@ public struct UserAttributeUpdateSettingsType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.attributesRequireVerificationBeforeUpdate = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .attributesRequireVerificationBeforeUpdate)
+        if let value = self.attributesRequireVerificationBeforeUpdate {
+            let memberPath = validator.path("attributesRequireVerificationBeforeUpdate")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4439,7 +6046,7 @@ public struct UserAttributeUpdateSettingsType: WireShape {
     }
 }
 
-public struct UserContextDataType: WireShape {
+public struct UserContextDataType: WireShape, WireReadable {
     public var ipAddress: String?
     public var encodedData: String?
 
@@ -4470,6 +6077,21 @@ public struct UserContextDataType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
+        if let value = self.ipAddress {
+            let memberPath = validator.path("ipAddress")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.encodedData = try container.decodeIfPresent(String.self, forKey: .encodedData)
+        if let value = self.encodedData {
+            let memberPath = validator.path("encodedData")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4485,7 +6107,7 @@ public struct UserContextDataType: WireShape {
     }
 }
 
-public struct UserImportJobType: WireShape {
+public struct UserImportJobType: WireShape, WireReadable {
     public var jobName: String?
     public var jobId: String?
     public var userPoolId: String?
@@ -4539,6 +6161,57 @@ public struct UserImportJobType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.jobName = try container.decodeIfPresent(String.self, forKey: .jobName)
+        if let value = self.jobName {
+            let memberPath = validator.path("jobName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+        }
+        self.jobId = try container.decodeIfPresent(String.self, forKey: .jobId)
+        if let value = self.jobId {
+            let memberPath = validator.path("jobId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+        }
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.preSignedUrl = try container.decodeIfPresent(String.self, forKey: .preSignedUrl)
+        if let value = self.preSignedUrl {
+            let memberPath = validator.path("preSignedUrl")
+            validator.checkString(value, at: memberPath, min: 0, max: 2048, sensitive: false)
+        }
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.startDate = try container.decodeIfPresent(Date.self, forKey: .startDate)
+        self.completionDate = try container.decodeIfPresent(Date.self, forKey: .completionDate)
+        self.status = try container.decodeIfPresent(UserImportJobStatusType.self, forKey: .status)
+        if let value = self.status {
+            let memberPath = validator.path("status")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.cloudWatchLogsRoleArn = try container.decodeIfPresent(String.self, forKey: .cloudWatchLogsRoleArn)
+        if let value = self.cloudWatchLogsRoleArn {
+            let memberPath = validator.path("cloudWatchLogsRoleArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.importedUsers = try container.decodeIfPresent(Int.self, forKey: .importedUsers)
+        self.skippedUsers = try container.decodeIfPresent(Int.self, forKey: .skippedUsers)
+        self.failedUsers = try container.decodeIfPresent(Int.self, forKey: .failedUsers)
+        self.completionMessage = try container.decodeIfPresent(String.self, forKey: .completionMessage)
+        if let value = self.completionMessage {
+            let memberPath = validator.path("completionMessage")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p44, sensitive: false)
+        }
+        self.passwordHashingAlgorithm = try container.decodeIfPresent(PasswordHashingAlgorithmType.self, forKey: .passwordHashingAlgorithm)
+        if let value = self.passwordHashingAlgorithm {
+            let memberPath = validator.path("passwordHashingAlgorithm")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.jobName = try container.decodeIfPresent(String.self, forKey: .jobName)
         if let value = self.jobName {
@@ -4651,7 +6324,7 @@ public struct UserImportJobType: WireShape {
     }
 }
 
-public struct UserPoolAddOnsType: WireShape {
+public struct UserPoolAddOnsType: WireShape, WireReadable {
     public var advancedSecurityMode: AdvancedSecurityModeType
     public var advancedSecurityAdditionalFlows: AdvancedSecurityAdditionalFlowsType?
 
@@ -4681,6 +6354,20 @@ public struct UserPoolAddOnsType: WireShape {
         self.advancedSecurityAdditionalFlows = try container.decodeIfPresent(AdvancedSecurityAdditionalFlowsType.self, forKey: .advancedSecurityAdditionalFlows)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(AdvancedSecurityModeType.self, forKey: .advancedSecurityMode) {
+            let memberPath = validator.path("advancedSecurityMode")
+            validator.checkEnum(value, at: memberPath)
+            self.advancedSecurityMode = value
+        } else {
+            try validator.missing(.advancedSecurityMode, in: container, path: validator.path("advancedSecurityMode"))
+            self.advancedSecurityMode = AdvancedSecurityModeType(rawValue: "")
+        }
+        self.advancedSecurityAdditionalFlows = try container.decodeIfPresent(AdvancedSecurityAdditionalFlowsType.self, forKey: .advancedSecurityAdditionalFlows)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4694,7 +6381,7 @@ public struct UserPoolAddOnsType: WireShape {
     }
 }
 
-public struct UserPoolClientDescription: WireShape {
+public struct UserPoolClientDescription: WireShape, WireReadable {
     public var clientId: String?
     public var userPoolId: String?
     public var clientName: String?
@@ -4733,6 +6420,26 @@ public struct UserPoolClientDescription: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
+        if let value = self.clientName {
+            let memberPath = validator.path("clientName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -4752,7 +6459,7 @@ public struct UserPoolClientDescription: WireShape {
     }
 }
 
-public struct UserPoolClientType: WireShape {
+public struct UserPoolClientType: WireShape, WireReadable {
     public var userPoolId: String?
     public var clientName: String?
     public var clientId: String?
@@ -4848,6 +6555,147 @@ public struct UserPoolClientType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
+        if let value = self.userPoolId {
+            let memberPath = validator.path("userPoolId")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
+        if let value = self.clientName {
+            let memberPath = validator.path("clientName")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+        }
+        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        if let value = self.clientId {
+            let memberPath = validator.path("clientId")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        if let value = self.clientSecret {
+            let memberPath = validator.path("clientSecret")
+            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+        }
+        self.clientSecretArn = try container.decodeIfPresent(String.self, forKey: .clientSecretArn)
+        if let value = self.clientSecretArn {
+            let memberPath = validator.path("clientSecretArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p45, sensitive: false)
+        }
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
+        if let value = self.refreshTokenValidity {
+            let memberPath = validator.path("refreshTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
+        }
+        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
+        if let value = self.accessTokenValidity {
+            let memberPath = validator.path("accessTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+        }
+        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
+        if let value = self.idTokenValidity {
+            let memberPath = validator.path("idTokenValidity")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+        }
+        self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
+        self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
+        if let value = self.readAttributes {
+            let memberPath = validator.path("readAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+            }
+        }
+        self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
+        if let value = self.writeAttributes {
+            let memberPath = validator.path("writeAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+            }
+        }
+        self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
+        if let value = self.explicitAuthFlows {
+            let memberPath = validator.path("explicitAuthFlows")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
+        if let value = self.supportedIdentityProviders {
+            let memberPath = validator.path("supportedIdentityProviders")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            }
+        }
+        self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
+        if let value = self.callbackURLs {
+            let memberPath = validator.path("callbackURLs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            }
+        }
+        self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
+        if let value = self.logoutURLs {
+            let memberPath = validator.path("logoutURLs")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            }
+        }
+        self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
+        if let value = self.defaultRedirectURI {
+            let memberPath = validator.path("defaultRedirectURI")
+            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+        }
+        self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
+        if let value = self.allowedOAuthFlows {
+            let memberPath = validator.path("allowedOAuthFlows")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
+        if let value = self.allowedOAuthScopes {
+            let memberPath = validator.path("allowedOAuthScopes")
+            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            }
+        }
+        self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
+        self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
+        self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
+        if let value = self.preventUserExistenceErrors {
+            let memberPath = validator.path("preventUserExistenceErrors")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
+        self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
+        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
+        if let value = self.authSessionValidity {
+            let memberPath = validator.path("authSessionValidity")
+            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
+        }
+        self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
+        self.clientType = try container.decodeIfPresent(ClientTypeType.self, forKey: .clientType)
+        if let value = self.clientType {
+            let memberPath = validator.path("clientType")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
@@ -5106,7 +6954,7 @@ public struct UserPoolClientType: WireShape {
     }
 }
 
-public struct UserPoolDescriptionType: WireShape {
+public struct UserPoolDescriptionType: WireShape, WireReadable {
     public var id: String?
     public var name: String?
     public var lambdaConfig: LambdaConfigType?
@@ -5139,6 +6987,37 @@ public struct UserPoolDescriptionType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.id = try container.decodeIfPresent(String.self, forKey: .id)
+        if let value = self.id {
+            let memberPath = validator.path("id")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let value = self.name {
+            let memberPath = validator.path("name")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+        }
+        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
+        self.status = try container.decodeIfPresent(StatusType.self, forKey: .status)
+        if let value = self.status {
+            let memberPath = validator.path("status")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.replicaRegions = try container.decodeIfPresent([String].self, forKey: .replicaRegions)
+        if let value = self.replicaRegions {
+            let memberPath = validator.path("replicaRegions")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.id = try container.decodeIfPresent(String.self, forKey: .id)
         if let value = self.id {
@@ -5203,7 +7082,7 @@ public struct UserPoolDescriptionType: WireShape {
     }
 }
 
-public struct UserPoolPolicyType: WireShape {
+public struct UserPoolPolicyType: WireShape, WireReadable {
     public var passwordPolicy: PasswordPolicyType?
     public var signInPolicy: SignInPolicyType?
 
@@ -5225,6 +7104,12 @@ public struct UserPoolPolicyType: WireShape {
         self.signInPolicy = try container.decodeIfPresent(SignInPolicyType.self, forKey: .signInPolicy)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        self.passwordPolicy = try container.decodeIfPresent(PasswordPolicyType.self, forKey: .passwordPolicy)
+        self.signInPolicy = try container.decodeIfPresent(SignInPolicyType.self, forKey: .signInPolicy)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5240,7 +7125,7 @@ public struct UserPoolPolicyType: WireShape {
     }
 }
 
-public struct UserPoolReplicaType: WireShape {
+public struct UserPoolReplicaType: WireShape, WireReadable {
     public var regionName: String?
     public var status: ReplicaStatusType?
     public var role: ReplicaRoleType?
@@ -5287,6 +7172,31 @@ public struct UserPoolReplicaType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.regionName = try container.decodeIfPresent(String.self, forKey: .regionName)
+        if let value = self.regionName {
+            let memberPath = validator.path("regionName")
+            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+        }
+        self.status = try container.decodeIfPresent(ReplicaStatusType.self, forKey: .status)
+        if let value = self.status {
+            let memberPath = validator.path("status")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.role = try container.decodeIfPresent(ReplicaRoleType.self, forKey: .role)
+        if let value = self.role {
+            let memberPath = validator.path("role")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.userPoolArn = try container.decodeIfPresent(String.self, forKey: .userPoolArn)
+        if let value = self.userPoolArn {
+            let memberPath = validator.path("userPoolArn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5310,7 +7220,7 @@ public struct UserPoolReplicaType: WireShape {
     }
 }
 
-public struct UserPoolTokenSessionConfigType: WireShape {
+public struct UserPoolTokenSessionConfigType: WireShape, WireReadable {
     public var maxPerUser: Int
 
     public init(maxPerUser: Int) {
@@ -5336,6 +7246,19 @@ public struct UserPoolTokenSessionConfigType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxPerUser).map(Int.init) {
+            let memberPath = validator.path("maxPerUser")
+            validator.checkNumber(value, at: memberPath, min: 1, max: 100)
+            self.maxPerUser = value
+        } else {
+            try validator.missing(.maxPerUser, in: container, path: validator.path("maxPerUser"))
+            self.maxPerUser = 0
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5345,7 +7268,7 @@ public struct UserPoolTokenSessionConfigType: WireShape {
     }
 }
 
-public struct UserPoolType: WireShape {
+public struct UserPoolType: WireShape, WireReadable {
     public var id: String?
     public var name: String?
     public var policies: UserPoolPolicyType?
@@ -5471,6 +7394,150 @@ public struct UserPoolType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.id = try container.decodeIfPresent(String.self, forKey: .id)
+        if let value = self.id {
+            let memberPath = validator.path("id")
+            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+        }
+        self.name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let value = self.name {
+            let memberPath = validator.path("name")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+        }
+        self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
+        self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
+        if let value = self.deletionProtection {
+            let memberPath = validator.path("deletionProtection")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
+        self.status = try container.decodeIfPresent(StatusType.self, forKey: .status)
+        if let value = self.status {
+            let memberPath = validator.path("status")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        self.schemaAttributes = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .schemaAttributes)
+        if let value = self.schemaAttributes {
+            let memberPath = validator.path("schemaAttributes")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
+        }
+        self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
+        if let value = self.autoVerifiedAttributes {
+            let memberPath = validator.path("autoVerifiedAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.aliasAttributes = try container.decodeIfPresent([AliasAttributeType].self, forKey: .aliasAttributes)
+        if let value = self.aliasAttributes {
+            let memberPath = validator.path("aliasAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.usernameAttributes = try container.decodeIfPresent([UsernameAttributeType].self, forKey: .usernameAttributes)
+        if let value = self.usernameAttributes {
+            let memberPath = validator.path("usernameAttributes")
+            for (n0, e0) in value.enumerated() {
+                let i0 = memberPath + ".\(n0 + 1).member"
+                validator.checkEnum(e0, at: i0)
+            }
+        }
+        self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
+        if let value = self.smsVerificationMessage {
+            let memberPath = validator.path("smsVerificationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
+        if let value = self.emailVerificationMessage {
+            let memberPath = validator.path("emailVerificationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+        }
+        self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
+        if let value = self.emailVerificationSubject {
+            let memberPath = validator.path("emailVerificationSubject")
+            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+        }
+        self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
+        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
+        if let value = self.smsAuthenticationMessage {
+            let memberPath = validator.path("smsAuthenticationMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
+        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
+        if let value = self.mfaConfiguration {
+            let memberPath = validator.path("mfaConfiguration")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
+        self.estimatedNumberOfUsers = try container.decodeIfPresent(Int32.self, forKey: .estimatedNumberOfUsers).map(Int.init)
+        self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
+        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
+        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
+        if let value = self.userPoolTags {
+            let memberPath = validator.path("userPoolTags")
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+            }
+        }
+        self.smsConfigurationFailure = try container.decodeIfPresent(String.self, forKey: .smsConfigurationFailure)
+        if let value = self.smsConfigurationFailure {
+            let memberPath = validator.path("smsConfigurationFailure")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.emailConfigurationFailure = try container.decodeIfPresent(String.self, forKey: .emailConfigurationFailure)
+        if let value = self.emailConfigurationFailure {
+            let memberPath = validator.path("emailConfigurationFailure")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+        self.domain = try container.decodeIfPresent(String.self, forKey: .domain)
+        if let value = self.domain {
+            let memberPath = validator.path("domain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+        }
+        self.customDomain = try container.decodeIfPresent(String.self, forKey: .customDomain)
+        if let value = self.customDomain {
+            let memberPath = validator.path("customDomain")
+            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+        }
+        self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
+        self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
+        self.dcrConfiguration = try container.decodeIfPresent(DcrConfigurationType.self, forKey: .dcrConfiguration)
+        self.usernameConfiguration = try container.decodeIfPresent(UsernameConfigurationType.self, forKey: .usernameConfiguration)
+        self.arn = try container.decodeIfPresent(String.self, forKey: .arn)
+        if let value = self.arn {
+            let memberPath = validator.path("arn")
+            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+        }
+        self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
+        self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
+        if let value = self.userPoolTier {
+            let memberPath = validator.path("userPoolTier")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
+        self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
+        self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
+        if let value = self.acrConfiguration {
+            let memberPath = validator.path("acrConfiguration")
+            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            for (k0, v0) in value {
+                let i0 = memberPath + "." + k0
+                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+            }
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.id = try container.decodeIfPresent(String.self, forKey: .id)
         if let value = self.id {
@@ -5772,7 +7839,7 @@ public struct UserPoolType: WireShape {
     }
 }
 
-public struct UserType: WireShape {
+public struct UserType: WireShape, WireReadable {
     public var username: String?
     public var attributes: [AttributeType]?
     public var userCreateDate: Date?
@@ -5805,6 +7872,26 @@ public struct UserType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.username = try container.decodeIfPresent(String.self, forKey: .username)
+        if let value = self.username {
+            let memberPath = validator.path("username")
+            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+        }
+        self.attributes = try container.decodeIfPresent([AttributeType].self, forKey: .attributes)
+        self.userCreateDate = try container.decodeIfPresent(Date.self, forKey: .userCreateDate)
+        self.userLastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .userLastModifiedDate)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        self.userStatus = try container.decodeIfPresent(UserStatusType.self, forKey: .userStatus)
+        if let value = self.userStatus {
+            let memberPath = validator.path("userStatus")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.username = try container.decodeIfPresent(String.self, forKey: .username)
         if let value = self.username {
@@ -5858,7 +7945,7 @@ public struct UserType: WireShape {
     }
 }
 
-public struct UsernameConfigurationType: WireShape {
+public struct UsernameConfigurationType: WireShape, WireReadable {
     public var caseSensitive: Bool
 
     public init(caseSensitive: Bool) {
@@ -5882,6 +7969,17 @@ public struct UsernameConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(Bool.self, forKey: .caseSensitive) {
+            self.caseSensitive = value
+        } else {
+            try validator.missing(.caseSensitive, in: container, path: validator.path("caseSensitive"))
+            self.caseSensitive = false
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -5891,7 +7989,7 @@ public struct UsernameConfigurationType: WireShape {
     }
 }
 
-public struct VerificationMessageTemplateType: WireShape {
+public struct VerificationMessageTemplateType: WireShape, WireReadable {
     public var smsMessage: String?
     public var emailMessage: String?
     public var emailSubject: String?
@@ -5921,6 +8019,41 @@ public struct VerificationMessageTemplateType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
+        if let value = self.smsMessage {
+            let memberPath = validator.path("smsMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+        }
+        self.emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
+        if let value = self.emailMessage {
+            let memberPath = validator.path("emailMessage")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+        }
+        self.emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
+        if let value = self.emailSubject {
+            let memberPath = validator.path("emailSubject")
+            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+        }
+        self.emailMessageByLink = try container.decodeIfPresent(String.self, forKey: .emailMessageByLink)
+        if let value = self.emailMessageByLink {
+            let memberPath = validator.path("emailMessageByLink")
+            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p46, sensitive: false)
+        }
+        self.emailSubjectByLink = try container.decodeIfPresent(String.self, forKey: .emailSubjectByLink)
+        if let value = self.emailSubjectByLink {
+            let memberPath = validator.path("emailSubjectByLink")
+            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+        }
+        self.defaultEmailOption = try container.decodeIfPresent(DefaultEmailOptionType.self, forKey: .defaultEmailOption)
+        if let value = self.defaultEmailOption {
+            let memberPath = validator.path("defaultEmailOption")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         let validator = WireValidator(decoder)
         self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
         if let value = self.smsMessage {
@@ -5985,7 +8118,7 @@ public struct VerificationMessageTemplateType: WireShape {
     }
 }
 
-public struct VerifySoftwareTokenRequest: WireShape {
+public struct VerifySoftwareTokenRequest: WireShape, WireReadable {
     public var accessToken: String?
     public var session: String?
     public var userCode: String
@@ -6035,6 +8168,34 @@ public struct VerifySoftwareTokenRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
+        if let value = self.accessToken {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .userCode) {
+            let memberPath = validator.path("userCode")
+            validator.checkString(value, at: memberPath, min: 6, max: 6, pattern: WirePatterns.p33, sensitive: true)
+            self.userCode = value
+        } else {
+            try validator.missing(.userCode, in: container, path: validator.path("userCode"))
+            self.userCode = ""
+        }
+        self.friendlyDeviceName = try container.decodeIfPresent(String.self, forKey: .friendlyDeviceName)
+        if let value = self.friendlyDeviceName {
+            let memberPath = validator.path("friendlyDeviceName")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6056,7 +8217,7 @@ public struct VerifySoftwareTokenRequest: WireShape {
     }
 }
 
-public struct VerifySoftwareTokenResponse: WireShape {
+public struct VerifySoftwareTokenResponse: WireShape, WireReadable {
     public var status: VerifySoftwareTokenResponseType?
     public var session: String?
 
@@ -6087,6 +8248,21 @@ public struct VerifySoftwareTokenResponse: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.status = try container.decodeIfPresent(VerifySoftwareTokenResponseType.self, forKey: .status)
+        if let value = self.status {
+            let memberPath = validator.path("status")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.session = try container.decodeIfPresent(String.self, forKey: .session)
+        if let value = self.session {
+            let memberPath = validator.path("session")
+            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6102,7 +8278,7 @@ public struct VerifySoftwareTokenResponse: WireShape {
     }
 }
 
-public struct VerifyUserAttributeRequest: WireShape {
+public struct VerifyUserAttributeRequest: WireShape, WireReadable {
     public var accessToken: String
     public var attributeName: String
     public var code: String
@@ -6150,6 +8326,35 @@ public struct VerifyUserAttributeRequest: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
+            let memberPath = validator.path("accessToken")
+            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            self.accessToken = value
+        } else {
+            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
+            self.accessToken = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .attributeName) {
+            let memberPath = validator.path("attributeName")
+            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            self.attributeName = value
+        } else {
+            try validator.missing(.attributeName, in: container, path: validator.path("attributeName"))
+            self.attributeName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .code) {
+            let memberPath = validator.path("code")
+            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
+            self.code = value
+        } else {
+            try validator.missing(.code, in: container, path: validator.path("code"))
+            self.code = ""
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6163,7 +8368,7 @@ public struct VerifyUserAttributeRequest: WireShape {
     }
 }
 
-public struct VerifyUserAttributeResponse: WireShape {
+public struct VerifyUserAttributeResponse: WireShape, WireReadable {
 
     public init() {}
 
@@ -6173,13 +8378,17 @@ public struct VerifyUserAttributeResponse: WireShape {
         _ = try decoder.container(keyedBy: WireNoKeys.self)
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        _ = try decoder.wireContainer(keyedBy: WireNoKeys.self)
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         output.beginObject()
         output.endObject()
     }
 }
 
-public struct WebAuthnConfigurationType: WireShape {
+public struct WebAuthnConfigurationType: WireShape, WireReadable {
     public var relyingPartyId: String?
     public var userVerification: UserVerificationType?
     public var factorConfiguration: WebAuthnFactorConfigurationType?
@@ -6218,6 +8427,26 @@ public struct WebAuthnConfigurationType: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        self.relyingPartyId = try container.decodeIfPresent(String.self, forKey: .relyingPartyId)
+        if let value = self.relyingPartyId {
+            let memberPath = validator.path("relyingPartyId")
+            validator.checkString(value, at: memberPath, min: 1, max: 127, sensitive: false)
+        }
+        self.userVerification = try container.decodeIfPresent(UserVerificationType.self, forKey: .userVerification)
+        if let value = self.userVerification {
+            let memberPath = validator.path("userVerification")
+            validator.checkEnum(value, at: memberPath)
+        }
+        self.factorConfiguration = try container.decodeIfPresent(WebAuthnFactorConfigurationType.self, forKey: .factorConfiguration)
+        if let value = self.factorConfiguration {
+            let memberPath = validator.path("factorConfiguration")
+            validator.checkEnum(value, at: memberPath)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6237,7 +8466,7 @@ public struct WebAuthnConfigurationType: WireShape {
     }
 }
 
-public struct WebAuthnCredentialDescription: WireShape {
+public struct WebAuthnCredentialDescription: WireShape, WireReadable {
     public var credentialId: String
     public var friendlyCredentialName: String
     public var relyingPartyId: String
@@ -6307,6 +8536,48 @@ public struct WebAuthnCredentialDescription: WireShape {
         }
     }
 
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        let validator = WireValidator(decoder)
+        if let value = try container.decodeIfPresent(String.self, forKey: .credentialId) {
+            let memberPath = validator.path("credentialId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.credentialId = value
+        } else {
+            try validator.missing(.credentialId, in: container, path: validator.path("credentialId"))
+            self.credentialId = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .friendlyCredentialName) {
+            let memberPath = validator.path("friendlyCredentialName")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.friendlyCredentialName = value
+        } else {
+            try validator.missing(.friendlyCredentialName, in: container, path: validator.path("friendlyCredentialName"))
+            self.friendlyCredentialName = ""
+        }
+        if let value = try container.decodeIfPresent(String.self, forKey: .relyingPartyId) {
+            let memberPath = validator.path("relyingPartyId")
+            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            self.relyingPartyId = value
+        } else {
+            try validator.missing(.relyingPartyId, in: container, path: validator.path("relyingPartyId"))
+            self.relyingPartyId = ""
+        }
+        self.authenticatorAttachment = try container.decodeIfPresent(String.self, forKey: .authenticatorAttachment)
+        if let value = try container.decodeIfPresent([String].self, forKey: .authenticatorTransports) {
+            self.authenticatorTransports = value
+        } else {
+            try validator.missing(.authenticatorTransports, in: container, path: validator.path("authenticatorTransports"))
+            self.authenticatorTransports = []
+        }
+        if let value = try container.decodeIfPresent(Date.self, forKey: .createdAt) {
+            self.createdAt = value
+        } else {
+            try validator.missing(.createdAt, in: container, path: validator.path("createdAt"))
+            self.createdAt = Date(timeIntervalSince1970: 0)
+        }
+    }
+
     public func writeJSON(to output: JSONOutput) throws {
         var first = true
         output.beginObject()
@@ -6328,7 +8599,7 @@ public struct WebAuthnCredentialDescription: WireShape {
     }
 }
 
-public struct WebAuthnMfaSettingsType: WireShape {
+public struct WebAuthnMfaSettingsType: WireShape, WireReadable {
     public var enabled: Bool?
 
     public init(enabled: Bool? = nil) {
@@ -6343,6 +8614,11 @@ public struct WebAuthnMfaSettingsType: WireShape {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+    }
+
+    init(wire decoder: WireValueDecoder) throws {
+        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
     }
 

@@ -34,6 +34,12 @@ public struct WireValidator {
         self.basePath = report == nil ? "" : Self.path(of: decoder.codingPath)
     }
 
+    /// For generated `init(wire:)` readers: the decoder's report without a look-up.
+    init(_ decoder: WireValueDecoder) {
+        self.report = decoder.report
+        self.basePath = report == nil ? "" : Self.path(of: decoder.codingPath)
+    }
+
     /// The AWS-style path of a member: `userAttributes.1.member.name`.
     public func path(_ member: String) -> String {
         guard report != nil else { return "" }
@@ -44,9 +50,16 @@ public struct WireValidator {
     public func missing<Key: CodingKey>(
         _ key: Key, in container: KeyedDecodingContainer<Key>, path: @autoclosure () -> String
     ) throws {
+        try missing(key, at: container.codingPath, path: path())
+    }
+
+    func missing<Key: CodingKey>(_ key: Key, in container: WireKeyedContainer<Key>, path: @autoclosure () -> String) throws {
+        try missing(key, at: container.codingPath, path: path())
+    }
+
+    private func missing(_ key: any CodingKey, at codingPath: @autoclosure () -> [any CodingKey], path: @autoclosure () -> String) throws {
         guard let report else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: container.codingPath, debugDescription: "Required member is missing."))
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath(), debugDescription: "Required member is missing."))
         }
         report.add("Value null at '\(path())' failed to satisfy constraint: Member must not be null")
     }
@@ -108,7 +121,8 @@ public struct WireValidator {
     }
 
     static func path(of codingPath: [any CodingKey]) -> String {
-        codingPath.map { key in
+        guard !codingPath.isEmpty else { return "" }
+        return codingPath.map { key in
             if let index = key.intValue { return "\(index + 1).member" }
             return memberPathName(key.stringValue)
         }.joined(separator: ".")

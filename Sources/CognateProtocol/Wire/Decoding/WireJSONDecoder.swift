@@ -1,4 +1,3 @@
-import CognateProtocol
 import Foundation
 
 /// Decodes request bodies into the generated wire shapes: what Foundation's `JSONDecoder` with
@@ -14,39 +13,65 @@ import Foundation
 /// underflowing numbers, `0.000…1e0` with hundreds of zeros, as zero); an `Int` written with a
 /// fraction or exponent beyond 2^53 is read through `Double`, not `Decimal` (no request member
 /// is such an `Int`); and bodies must be UTF-8.
-enum WireJSONDecoder {
-    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, report: WireValidationReport?) throws
-        -> Value
-    {
+///
+/// The shapes of the user-pool model read themselves (``WireReadable``, generated): the same
+/// steps as their `init(from:)`, on this decoder's own container, with no `Decoder` protocol
+/// in between.
+package enum WireJSONDecoder {
+    /// `throughInitFromDecoder`: every shape through its `init(from:)`, even those that read
+    /// themselves — the reference the generated readers are tested against.
+    package static func decode<Value: Decodable>(
+        _ type: Value.Type, from body: Data, report: WireValidationReport?, throughInitFromDecoder: Bool = false
+    ) throws -> Value {
         let source = WireJSONSource(body)
         let document = try WireJSON.parse(source)
         let userInfo: [CodingUserInfoKey: Any] = report.map { [.wireValidation: $0] } ?? [:]
-        return try WireValueDecoder(document, in: source, codingPath: [], userInfo: userInfo).read(type)
+        return try WireValueDecoder(document, in: source, codingPath: [], userInfo: userInfo, report: report,
+                                    readsShapes: !throughInitFromDecoder).read(type)
     }
 }
 
+/// A shape that reads itself from a ``WireValueDecoder`` (generated beside its `init(from:)`,
+/// the same statements on ``WireKeyedContainer``): what the server's decoder calls for it.
+protocol WireReadable {
+    init(wire decoder: WireValueDecoder) throws
+}
+
 /// The decoder of one value, and its single-value container.
-private final class WireValueDecoder: Decoder, SingleValueDecodingContainer {
+final class WireValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: WireJSON
     let source: WireJSONSource
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
+    /// `userInfo[.wireValidation]`, for readers that do not look it up.
+    let report: WireValidationReport?
+    /// Whether ``WireReadable`` shapes read themselves (else through `init(from:)`).
+    let readsShapes: Bool
 
-    init(_ value: WireJSON, in source: WireJSONSource, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
+    init(_ value: WireJSON, in source: WireJSONSource, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any],
+         report: WireValidationReport?, readsShapes: Bool) {
         self.value = value
         self.source = source
         self.codingPath = codingPath
         self.userInfo = userInfo
+        self.report = report
+        self.readsShapes = readsShapes
     }
 
     /// The decoder of a member or element of this value.
     func child(_ value: WireJSON, at codingPath: [any CodingKey]) -> WireValueDecoder {
-        WireValueDecoder(value, in: source, codingPath: codingPath, userInfo: userInfo)
+        WireValueDecoder(value, in: source, codingPath: codingPath, userInfo: userInfo, report: report, readsShapes: readsShapes)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try wireContainer(keyedBy: type))
+    }
+
+    /// The keyed container itself, for ``WireReadable`` shapes: its members are read without
+    /// the `KeyedDecodingContainer` box.
+    func wireContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> WireKeyedContainer<Key> {
         switch value {
-        case .object(let object): return KeyedDecodingContainer(try WireKeyedContainer<Key>(object, decoder: self))
+        case .object(let object): return try WireKeyedContainer<Key>(object, decoder: self)
         case .null:
             throw DecodingError.valueNotFound([String: Any].self, .init(
                 codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
@@ -94,7 +119,7 @@ private final class WireValueDecoder: Decoder, SingleValueDecodingContainer {
 }
 
 /// Reads one JSON value as a Swift type, with Foundation's errors.
-private enum WireRead {
+enum WireRead {
     /// `codingPath` is only made for a failure or a structure's own decoder: most members are
     /// strings, read without it.
     static func value<T: Decodable>(_ value: WireJSON, as type: T.Type, codingPath: @autoclosure () -> [any CodingKey],
@@ -123,6 +148,9 @@ private enum WireRead {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "Invalid URL string."))
             }
             return url as! T
+        }
+        if decoder.readsShapes, let readable = T.self as? any WireReadable.Type {
+            return try readable.init(wire: decoder.child(value, at: codingPath())) as! T
         }
         return try T(from: decoder.child(value, at: codingPath()))
     }
@@ -181,7 +209,7 @@ private enum WireRead {
 
 /// The members of an object, read by name. Its names are read (and checked) when it is made,
 /// as Foundation reads them.
-private struct WireKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct WireKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let names: [String]
     let values: [WireJSON]
     /// Positions by name (a name's first), for objects too large to search member by member.
