@@ -69,7 +69,8 @@ public struct WireValidator {
         sensitive: Bool
     ) {
         guard let report else { return }
-        let length = Self.scalarCount(value)
+        // Counted only for a bound (a token's pattern has none).
+        let length = min == nil && max == nil ? 0 : Self.scalarCount(value)
         // Worded only for a failure: every string member of every request is checked.
         var subject: String { sensitive ? "Value at '\(path)'" : "Value '\(value)' at '\(path)'" }
         if let max, length > max {

@@ -25,9 +25,8 @@ package enum WireJSONDecoder {
     ) throws -> Value {
         let source = WireJSONSource(body)
         let document = try WireJSON.parse(source)
-        let userInfo: [CodingUserInfoKey: Any] = report.map { [.wireValidation: $0] } ?? [:]
-        return try WireValueDecoder(document, in: source, codingPath: [], userInfo: userInfo, report: report,
-                                    readsShapes: !throughInitFromDecoder).read(type)
+        return try WireValueDecoder(document, in: source, codingPath: [], report: report, readsShapes: !throughInitFromDecoder)
+            .read(type)
     }
 }
 
@@ -42,25 +41,25 @@ final class WireValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: WireJSON
     let source: WireJSONSource
     let codingPath: [any CodingKey]
-    let userInfo: [CodingUserInfoKey: Any]
-    /// `userInfo[.wireValidation]`, for readers that do not look it up.
+    /// The validation report, read by generated readers directly and by `init(from:)` through
+    /// `userInfo[.wireValidation]` (made when asked: most requests never ask).
     let report: WireValidationReport?
+    var userInfo: [CodingUserInfoKey: Any] { report.map { [.wireValidation: $0] } ?? [:] }
     /// Whether ``WireReadable`` shapes read themselves (else through `init(from:)`).
     let readsShapes: Bool
 
-    init(_ value: WireJSON, in source: WireJSONSource, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any],
-         report: WireValidationReport?, readsShapes: Bool) {
+    init(_ value: WireJSON, in source: WireJSONSource, codingPath: [any CodingKey], report: WireValidationReport?,
+         readsShapes: Bool) {
         self.value = value
         self.source = source
         self.codingPath = codingPath
-        self.userInfo = userInfo
         self.report = report
         self.readsShapes = readsShapes
     }
 
     /// The decoder of a member or element of this value.
     func child(_ value: WireJSON, at codingPath: [any CodingKey]) -> WireValueDecoder {
-        WireValueDecoder(value, in: source, codingPath: codingPath, userInfo: userInfo, report: report, readsShapes: readsShapes)
+        WireValueDecoder(value, in: source, codingPath: codingPath, report: report, readsShapes: readsShapes)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
