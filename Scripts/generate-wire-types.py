@@ -252,7 +252,8 @@ class Generator:
                 kchecks = self.checks_for(s["key"]["shape"], f"k{depth}", f"i{depth}", depth + 1)
                 vchecks = self.checks_for(s["value"]["shape"], f"v{depth}", f"i{depth}", depth + 1)
                 if kchecks or vchecks:
-                    lines.append(f"for (k{depth}, v{depth}) in {value_expr} {{")
+                    entries = f"(k{depth}, v{depth}) in {value_expr}" if vchecks else f"k{depth} in {value_expr}.keys"
+                    lines.append(f"for {entries} {{")
                     lines.append(f"    let i{depth} = {path_expr} + \".\" + k{depth}")
                     lines += ["    " + l for l in kchecks + vchecks]
                     lines.append("}")

@@ -50,7 +50,7 @@ public struct SetIdentityPoolRolesInput: WireShape {
         if let value = self.roleMappings {
             let memberPath = validator.path("roleMappings")
             validator.checkCount(value.count, of: value, at: memberPath, max: 10)
-            for (k0, v0) in value {
+            for k0 in value.keys {
                 let i0 = memberPath + "." + k0
                 validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
             }

@@ -9277,7 +9277,7 @@ public struct CreateUserPoolRequest: WireShape, WireReadable {
         if let value = self.acrConfiguration {
             let memberPath = validator.path("acrConfiguration")
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
+            for k0 in value.keys {
                 let i0 = memberPath + "." + k0
                 validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
             }
@@ -9386,7 +9386,7 @@ public struct CreateUserPoolRequest: WireShape, WireReadable {
         if let value = self.acrConfiguration {
             let memberPath = validator.path("acrConfiguration")
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
+            for k0 in value.keys {
                 let i0 = memberPath + "." + k0
                 validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
             }

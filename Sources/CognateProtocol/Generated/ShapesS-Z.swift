@@ -5772,7 +5772,7 @@ public struct UpdateUserPoolRequest: WireShape, WireReadable {
         if let value = self.acrConfiguration {
             let memberPath = validator.path("acrConfiguration")
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
+            for k0 in value.keys {
                 let i0 = memberPath + "." + k0
                 validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
             }
@@ -5864,7 +5864,7 @@ public struct UpdateUserPoolRequest: WireShape, WireReadable {
         if let value = self.acrConfiguration {
             let memberPath = validator.path("acrConfiguration")
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
+            for k0 in value.keys {
                 let i0 = memberPath + "." + k0
                 validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
             }
@@ -7529,7 +7529,7 @@ public struct UserPoolType: WireShape, WireReadable {
         if let value = self.acrConfiguration {
             let memberPath = validator.path("acrConfiguration")
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
+            for k0 in value.keys {
                 let i0 = memberPath + "." + k0
                 validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
             }
@@ -7673,7 +7673,7 @@ public struct UserPoolType: WireShape, WireReadable {
         if let value = self.acrConfiguration {
             let memberPath = validator.path("acrConfiguration")
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
+            for k0 in value.keys {
                 let i0 = memberPath + "." + k0
                 validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
             }
