@@ -368,54 +368,60 @@ class Generator:
             for mname, p, _, _, _ in props:
                 out.append(f"        case {p} = {swift_string_literal(mname)}")
             out.append("    }")
-        # decoding with validation: through any Decoder, and (user-pool shapes, which the
-        # server reads) on the server decoder's own container, with the same statements
-        out.append("")
-        out += self.emit_reader(props, "public init(from decoder: any Decoder) throws", "container")
-        if self.api.module == "CognateProtocol":
-            out.append("")
-            out += self.emit_reader(props, "init(wire decoder: WireValueDecoder) throws", "wireContainer")
+        out += self.emit_readers(props)
         out.append("")
         out += self.emit_writer(props)
         out.append("}")
         return "\n".join(out)
 
-    def emit_reader(self, props, signature, container_function):
-        """An initializer reading every member in declaration order, checking each as it goes;
-        a missing required member is recorded (or thrown, without a report)."""
-        out = [f"    {signature} {{"]
-        if props:
-            out.append(f"        let container = try decoder.{container_function}(keyedBy: CodingKeys.self)")
-            validator_index = len(out)
-            out.append("")  # replaced below once we know how the validator is used
-            for mname, p, stype, opt, sh in props:
-                path = f'validator.path({swift_string_literal(lower_camel(mname))})'
-                if opt:
-                    out.append(f"        self.{p} = try {self.decode_if_present(stype, sh, p)}")
-                    checks = self.checks_for(sh, "value", "memberPath")
-                    if checks:
-                        out.append(f"        if let value = self.{p} {{")
-                        out.append(f"            let memberPath = {path}")
-                        out += ["            " + l for l in checks]
-                        out.append("        }")
-                else:
-                    out.append(f"        if let value = try {self.decode_if_present(stype, sh, p)} {{")
-                    checks = self.checks_for(sh, "value", "memberPath")
-                    if checks:
-                        out.append(f"            let memberPath = {path}")
-                        out += ["            " + l for l in checks]
-                    out.append(f"            self.{p} = value")
-                    out.append("        } else {")
-                    out.append(f"            try validator.missing(.{p}, in: container, path: {path})")
-                    out.append(f"            self.{p} = {self.placeholder(sh)}")
-                    out.append("        }")
-            body = "\n".join(out[validator_index + 1:])
-            if "validator." in body:
-                out[validator_index] = "        let validator = WireValidator(decoder)"
+    def emit_readers(self, props):
+        """`init(from:)` and (user-pool shapes, which the server reads) `init(wire:)` on the
+        server decoder's own container, both through one generic initializer: every member in
+        declaration order, each checked as it is read; a missing required member is recorded
+        (or thrown, without a report)."""
+        doors = [("public init(from decoder: any Decoder) throws", "container")]
+        if self.api.module == "CognateProtocol":
+            doors.append(("init(wire decoder: WireValueDecoder) throws", "wireContainer"))
+        out = []
+        if not props:
+            for signature, container_function in doors:
+                out += ["", f"    {signature} {{",
+                        f"        _ = try decoder.{container_function}(keyedBy: WireNoKeys.self)", "    }"]
+            return out
+        body = []
+        for mname, p, stype, opt, sh in props:
+            path = f'validator.path({swift_string_literal(lower_camel(mname))})'
+            if opt:
+                body.append(f"        self.{p} = try {self.decode_if_present(stype, sh, p)}")
+                checks = self.checks_for(sh, "value", "memberPath")
+                if checks:
+                    body.append(f"        if let value = self.{p} {{")
+                    body.append(f"            let memberPath = {path}")
+                    body += ["            " + l for l in checks]
+                    body.append("        }")
             else:
-                del out[validator_index]
-        else:
-            out.append(f"        _ = try decoder.{container_function}(keyedBy: WireNoKeys.self)")
+                body.append(f"        if let value = try {self.decode_if_present(stype, sh, p)} {{")
+                checks = self.checks_for(sh, "value", "memberPath")
+                if checks:
+                    body.append(f"            let memberPath = {path}")
+                    body += ["            " + l for l in checks]
+                body.append(f"            self.{p} = value")
+                body.append("        } else {")
+                body.append(f"            try validator.missing(.{p}, in: container, path: {path})")
+                body.append(f"            self.{p} = {self.placeholder(sh)}")
+                body.append("        }")
+        validates = any("validator." in line for line in body)
+        validator_argument = ", validator: WireValidator(decoder)" if validates else ""
+        for signature, container_function in doors:
+            out += ["", f"    {signature} {{",
+                    f"        try self.init(container: decoder.{container_function}(keyedBy: CodingKeys.self){validator_argument})",
+                    "    }"]
+        validator_parameter = ", validator: WireValidator" if validates else ""
+        out += ["",
+                f"    private init<Container: KeyedDecodingContainerProtocol>(container: Container{validator_parameter}) throws",
+                "        where Container.Key == CodingKeys",
+                "    {"]
+        out += body
         out.append("    }")
         return out
 

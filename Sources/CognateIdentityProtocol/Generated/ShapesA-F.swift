@@ -23,8 +23,12 @@ public struct CognitoIdentityProvider: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
         if let value = self.providerName {
             let memberPath = validator.path("providerName")
@@ -95,8 +99,12 @@ public struct CreateIdentityPoolInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolName) {
             let memberPath = validator.path("identityPoolName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
@@ -217,7 +225,12 @@ public struct Credentials: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.accessKeyId = try container.decodeIfPresent(String.self, forKey: .accessKeyId)
         self.secretKey = try container.decodeIfPresent(String.self, forKey: .secretKey)
         self.sessionToken = try container.decodeIfPresent(String.self, forKey: .sessionToken)
@@ -261,8 +274,12 @@ public struct DeleteIdentitiesInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([String].self, forKey: .identityIdsToDelete) {
             let memberPath = validator.path("identityIdsToDelete")
             validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 60)
@@ -300,8 +317,12 @@ public struct DeleteIdentitiesResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.unprocessedIdentityIds = try container.decodeIfPresent([UnprocessedIdentityId].self, forKey: .unprocessedIdentityIds)
         if let value = self.unprocessedIdentityIds {
             let memberPath = validator.path("unprocessedIdentityIds")
@@ -334,8 +355,12 @@ public struct DeleteIdentityPoolInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -369,8 +394,12 @@ public struct DescribeIdentityInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
             let memberPath = validator.path("identityId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -404,8 +433,12 @@ public struct DescribeIdentityPoolInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)

@@ -23,8 +23,12 @@ public struct GetCredentialsForIdentityInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
             let memberPath = validator.path("identityId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -84,8 +88,12 @@ public struct GetCredentialsForIdentityResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -129,8 +137,12 @@ public struct GetIdInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.accountId = try container.decodeIfPresent(String.self, forKey: .accountId)
         if let value = self.accountId {
             let memberPath = validator.path("accountId")
@@ -187,8 +199,12 @@ public struct GetIdResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -221,8 +237,12 @@ public struct GetIdentityPoolRolesInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -262,8 +282,12 @@ public struct GetIdentityPoolRolesResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
             let memberPath = validator.path("identityPoolId")
@@ -335,8 +359,12 @@ public struct GetOpenIdTokenForDeveloperIdentityInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -420,8 +448,12 @@ public struct GetOpenIdTokenForDeveloperIdentityResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -462,8 +494,12 @@ public struct GetOpenIdTokenInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
             let memberPath = validator.path("identityId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -514,8 +550,12 @@ public struct GetOpenIdTokenResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -556,8 +596,12 @@ public struct GetPrincipalTagAttributeMapInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -610,8 +654,12 @@ public struct GetPrincipalTagAttributeMapResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
             let memberPath = validator.path("identityPoolId")
@@ -681,8 +729,12 @@ public struct IdentityDescription: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -764,8 +816,12 @@ public struct IdentityPool: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -890,8 +946,12 @@ public struct IdentityPoolShortDescription: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
             let memberPath = validator.path("identityPoolId")
@@ -942,8 +1002,12 @@ public struct ListIdentitiesInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -1007,8 +1071,12 @@ public struct ListIdentitiesResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
             let memberPath = validator.path("identityPoolId")
@@ -1058,8 +1126,12 @@ public struct ListIdentityPoolsInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
             let memberPath = validator.path("maxResults")
             validator.checkNumber(value, at: memberPath, min: 1, max: 60)
@@ -1105,8 +1177,12 @@ public struct ListIdentityPoolsResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityPools = try container.decodeIfPresent([IdentityPoolShortDescription].self, forKey: .identityPools)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -1144,8 +1220,12 @@ public struct ListTagsForResourceInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
             let memberPath = validator.path("resourceArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
@@ -1179,8 +1259,12 @@ public struct ListTagsForResourceResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.tags = try container.decodeIfPresent([String: String].self, forKey: .tags)
         if let value = self.tags {
             let memberPath = validator.path("tags")
@@ -1229,8 +1313,12 @@ public struct LookupDeveloperIdentityInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -1306,8 +1394,12 @@ public struct LookupDeveloperIdentityResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -1370,8 +1462,12 @@ public struct MappingRule: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .claim) {
             let memberPath = validator.path("claim")
             validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p9, sensitive: false)
@@ -1444,8 +1540,12 @@ public struct MergeDeveloperIdentitiesInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .sourceUserIdentifier) {
             let memberPath = validator.path("sourceUserIdentifier")
             validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
@@ -1509,8 +1609,12 @@ public struct MergeDeveloperIdentitiesResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -1549,8 +1653,12 @@ public struct RoleMapping: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(RoleMappingType.self, forKey: .type) {
             let memberPath = validator.path("type")
             validator.checkEnum(value, at: memberPath)
@@ -1598,8 +1706,12 @@ public struct RulesConfigurationType: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([MappingRule].self, forKey: .rules) {
             let memberPath = validator.path("rules")
             validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 400)

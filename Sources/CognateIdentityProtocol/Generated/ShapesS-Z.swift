@@ -23,8 +23,12 @@ public struct SetIdentityPoolRolesInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -95,8 +99,12 @@ public struct SetPrincipalTagAttributeMapInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
             let memberPath = validator.path("identityPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -168,8 +176,12 @@ public struct SetPrincipalTagAttributeMapResponse: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
             let memberPath = validator.path("identityPoolId")
@@ -233,8 +245,12 @@ public struct TagResourceInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
             let memberPath = validator.path("resourceArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
@@ -307,8 +323,12 @@ public struct UnlinkDeveloperIdentityInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
             let memberPath = validator.path("identityId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -378,8 +398,12 @@ public struct UnlinkIdentityInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
             let memberPath = validator.path("identityId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
@@ -444,8 +468,12 @@ public struct UnprocessedIdentityId: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
             let memberPath = validator.path("identityId")
@@ -490,8 +518,12 @@ public struct UntagResourceInput: WireShape {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
             let memberPath = validator.path("resourceArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)

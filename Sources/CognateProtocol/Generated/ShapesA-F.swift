@@ -16,18 +16,16 @@ public struct AccountRecoverySettingType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.recoveryMechanisms = try container.decodeIfPresent([RecoveryOptionType].self, forKey: .recoveryMechanisms)
-        if let value = self.recoveryMechanisms {
-            let memberPath = validator.path("recoveryMechanisms")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 2)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.recoveryMechanisms = try container.decodeIfPresent([RecoveryOptionType].self, forKey: .recoveryMechanisms)
         if let value = self.recoveryMechanisms {
             let memberPath = validator.path("recoveryMechanisms")
@@ -63,27 +61,16 @@ public struct AccountTakeoverActionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(Bool.self, forKey: .notify) {
-            self.notify = value
-        } else {
-            try validator.missing(.notify, in: container, path: validator.path("notify"))
-            self.notify = false
-        }
-        if let value = try container.decodeIfPresent(AccountTakeoverEventActionType.self, forKey: .eventAction) {
-            let memberPath = validator.path("eventAction")
-            validator.checkEnum(value, at: memberPath)
-            self.eventAction = value
-        } else {
-            try validator.missing(.eventAction, in: container, path: validator.path("eventAction"))
-            self.eventAction = AccountTakeoverEventActionType(rawValue: "")
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(Bool.self, forKey: .notify) {
             self.notify = value
         } else {
@@ -131,14 +118,16 @@ public struct AccountTakeoverActionsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.lowAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .lowAction)
-        self.mediumAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .mediumAction)
-        self.highAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .highAction)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.lowAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .lowAction)
         self.mediumAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .mediumAction)
         self.highAction = try container.decodeIfPresent(AccountTakeoverActionType.self, forKey: .highAction)
@@ -180,20 +169,16 @@ public struct AccountTakeoverRiskConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.notifyConfiguration = try container.decodeIfPresent(NotifyConfigurationType.self, forKey: .notifyConfiguration)
-        if let value = try container.decodeIfPresent(AccountTakeoverActionsType.self, forKey: .actions) {
-            self.actions = value
-        } else {
-            try validator.missing(.actions, in: container, path: validator.path("actions"))
-            self.actions = AccountTakeoverActionsType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.notifyConfiguration = try container.decodeIfPresent(NotifyConfigurationType.self, forKey: .notifyConfiguration)
         if let value = try container.decodeIfPresent(AccountTakeoverActionsType.self, forKey: .actions) {
             self.actions = value
@@ -230,21 +215,16 @@ public struct AcrLevelConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .acrValue) {
-            let memberPath = validator.path("acrValue")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
-            self.acrValue = value
-        } else {
-            try validator.missing(.acrValue, in: container, path: validator.path("acrValue"))
-            self.acrValue = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .acrValue) {
             let memberPath = validator.path("acrValue")
             validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
@@ -281,29 +261,16 @@ public struct AddCustomAttributesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .customAttributes) {
-            let memberPath = validator.path("customAttributes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 25)
-            self.customAttributes = value
-        } else {
-            try validator.missing(.customAttributes, in: container, path: validator.path("customAttributes"))
-            self.customAttributes = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -373,34 +340,16 @@ public struct AddUserPoolClientSecretRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
-        if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -453,12 +402,16 @@ public struct AddUserPoolClientSecretResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientSecretDescriptor = try container.decodeIfPresent(ClientSecretDescriptorType.self, forKey: .clientSecretDescriptor)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.clientSecretDescriptor = try container.decodeIfPresent(ClientSecretDescriptorType.self, forKey: .clientSecretDescriptor)
     }
 
@@ -493,37 +446,16 @@ public struct AdminAddUserToGroupRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-            self.groupName = value
-        } else {
-            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
-            self.groupName = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -583,38 +515,16 @@ public struct AdminConfirmSignUpRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -697,20 +607,16 @@ public struct AdminCreateUserConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.allowAdminCreateUserOnly = try container.decodeIfPresent(Bool.self, forKey: .allowAdminCreateUserOnly)
-        self.unusedAccountValidityDays = try container.decodeIfPresent(Int32.self, forKey: .unusedAccountValidityDays).map(Int.init)
-        if let value = self.unusedAccountValidityDays {
-            let memberPath = validator.path("unusedAccountValidityDays")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 365)
-        }
-        self.inviteMessageTemplate = try container.decodeIfPresent(MessageTemplateType.self, forKey: .inviteMessageTemplate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.allowAdminCreateUserOnly = try container.decodeIfPresent(Bool.self, forKey: .allowAdminCreateUserOnly)
         self.unusedAccountValidityDays = try container.decodeIfPresent(Int32.self, forKey: .unusedAccountValidityDays).map(Int.init)
         if let value = self.unusedAccountValidityDays {
@@ -777,59 +683,16 @@ public struct AdminCreateUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.userAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes)
-        self.validationData = try container.decodeIfPresent([AttributeType].self, forKey: .validationData)
-        self.temporaryPassword = try container.decodeIfPresent(String.self, forKey: .temporaryPassword)
-        if let value = self.temporaryPassword {
-            let memberPath = validator.path("temporaryPassword")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
-        }
-        self.forceAliasCreation = try container.decodeIfPresent(Bool.self, forKey: .forceAliasCreation)
-        self.messageAction = try container.decodeIfPresent(MessageActionType.self, forKey: .messageAction)
-        if let value = self.messageAction {
-            let memberPath = validator.path("messageAction")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.desiredDeliveryMediums = try container.decodeIfPresent([DeliveryMediumType].self, forKey: .desiredDeliveryMediums)
-        if let value = self.desiredDeliveryMediums {
-            let memberPath = validator.path("desiredDeliveryMediums")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -931,12 +794,16 @@ public struct AdminCreateUserResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.user = try container.decodeIfPresent(UserType.self, forKey: .user)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.user = try container.decodeIfPresent(UserType.self, forKey: .user)
     }
 
@@ -968,29 +835,16 @@ public struct AdminDeleteSoftwareTokenRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1060,40 +914,16 @@ public struct AdminDeleteUserAttributesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent([String].self, forKey: .userAttributeNames) {
-            let memberPath = validator.path("userAttributeNames")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-            }
-            self.userAttributeNames = value
-        } else {
-            try validator.missing(.userAttributeNames, in: container, path: validator.path("userAttributeNames"))
-            self.userAttributeNames = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1173,29 +1003,16 @@ public struct AdminDeleteUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1242,27 +1059,16 @@ public struct AdminDisableProviderForUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(ProviderUserIdentifierType.self, forKey: .user) {
-            self.user = value
-        } else {
-            try validator.missing(.user, in: container, path: validator.path("user"))
-            self.user = ProviderUserIdentifierType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
@@ -1327,29 +1133,16 @@ public struct AdminDisableUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1416,29 +1209,16 @@ public struct AdminEnableUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1508,37 +1288,16 @@ public struct AdminForgetDeviceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-            self.deviceKey = value
-        } else {
-            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
-            self.deviceKey = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1598,37 +1357,16 @@ public struct AdminGetDeviceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-            self.deviceKey = value
-        } else {
-            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
-            self.deviceKey = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
             let memberPath = validator.path("deviceKey")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
@@ -1682,19 +1420,16 @@ public struct AdminGetDeviceResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(DeviceType.self, forKey: .device) {
-            self.device = value
-        } else {
-            try validator.missing(.device, in: container, path: validator.path("device"))
-            self.device = DeviceType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(DeviceType.self, forKey: .device) {
             self.device = value
         } else {
@@ -1729,29 +1464,16 @@ public struct AdminGetUserAuthFactorsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1804,43 +1526,16 @@ public struct AdminGetUserAuthFactorsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
-        if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
-        if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.configuredUserAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .configuredUserAuthFactors)
-        if let value = self.configuredUserAuthFactors {
-            let memberPath = validator.path("configuredUserAuthFactors")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 8)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
             let memberPath = validator.path("username")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
@@ -1911,29 +1606,16 @@ public struct AdminGetUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2001,44 +1683,16 @@ public struct AdminGetUserResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.userAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes)
-        self.userCreateDate = try container.decodeIfPresent(Date.self, forKey: .userCreateDate)
-        self.userLastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .userLastModifiedDate)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
-        self.userStatus = try container.decodeIfPresent(UserStatusType.self, forKey: .userStatus)
-        if let value = self.userStatus {
-            let memberPath = validator.path("userStatus")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
-        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
-        if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
-        if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
             let memberPath = validator.path("username")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
@@ -2148,62 +1802,16 @@ public struct AdminInitiateAuthRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(AuthFlowType.self, forKey: .authFlow) {
-            let memberPath = validator.path("authFlow")
-            validator.checkEnum(value, at: memberPath)
-            self.authFlow = value
-        } else {
-            try validator.missing(.authFlow, in: container, path: validator.path("authFlow"))
-            self.authFlow = AuthFlowType(rawValue: "")
-        }
-        self.authParameters = try container.decodeIfPresent([String: String].self, forKey: .authParameters)
-        if let value = self.authParameters {
-            let memberPath = validator.path("authParameters")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.contextData = try container.decodeIfPresent(ContextDataType.self, forKey: .contextData)
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2314,41 +1922,16 @@ public struct AdminInitiateAuthResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
-        if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
-        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
-        if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
-        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
-        if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
             let memberPath = validator.path("challengeName")
@@ -2426,33 +2009,16 @@ public struct AdminLinkProviderForUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(ProviderUserIdentifierType.self, forKey: .destinationUser) {
-            self.destinationUser = value
-        } else {
-            try validator.missing(.destinationUser, in: container, path: validator.path("destinationUser"))
-            self.destinationUser = ProviderUserIdentifierType.wirePlaceholder
-        }
-        if let value = try container.decodeIfPresent(ProviderUserIdentifierType.self, forKey: .sourceUser) {
-            self.sourceUser = value
-        } else {
-            try validator.missing(.sourceUser, in: container, path: validator.path("sourceUser"))
-            self.sourceUser = ProviderUserIdentifierType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
@@ -2531,39 +2097,16 @@ public struct AdminListDevicesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
-        if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2628,19 +2171,16 @@ public struct AdminListDevicesResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
@@ -2687,39 +2227,16 @@ public struct AdminListGroupsForUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
-        if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
             let memberPath = validator.path("username")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
@@ -2784,19 +2301,16 @@ public struct AdminListGroupsForUserResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -2843,39 +2357,16 @@ public struct AdminListUserAuthEventsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2940,19 +2431,16 @@ public struct AdminListUserAuthEventsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.authEvents = try container.decodeIfPresent([AuthEventType].self, forKey: .authEvents)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.authEvents = try container.decodeIfPresent([AuthEventType].self, forKey: .authEvents)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -2996,34 +2484,16 @@ public struct AdminListUserSessionsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3079,23 +2549,16 @@ public struct AdminListUserSessionsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
-        if let value = self.sessions {
-            let memberPath = validator.path("sessions")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 125)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
         if let value = self.sessions {
             let memberPath = validator.path("sessions")
@@ -3143,37 +2606,16 @@ public struct AdminRemoveUserFromGroupRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-            self.groupName = value
-        } else {
-            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
-            self.groupName = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3233,38 +2675,16 @@ public struct AdminResetUserPasswordRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3362,62 +2782,16 @@ public struct AdminRespondToAuthChallengeRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName) {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
-            self.challengeName = value
-        } else {
-            try validator.missing(.challengeName, in: container, path: validator.path("challengeName"))
-            self.challengeName = ChallengeNameType(rawValue: "")
-        }
-        self.challengeResponses = try container.decodeIfPresent([String: String].self, forKey: .challengeResponses)
-        if let value = self.challengeResponses {
-            let memberPath = validator.path("challengeResponses")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.contextData = try container.decodeIfPresent(ContextDataType.self, forKey: .contextData)
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3528,41 +2902,16 @@ public struct AdminRespondToAuthChallengeResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
-        if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
-        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
-        if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
-        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
-        if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
             let memberPath = validator.path("challengeName")
@@ -3643,42 +2992,16 @@ public struct AdminRevokeUserSessionRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .sessionId) {
-            let memberPath = validator.path("sessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
-            self.sessionId = value
-        } else {
-            try validator.missing(.sessionId, in: container, path: validator.path("sessionId"))
-            self.sessionId = ""
-        }
-        self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
-        if let value = self.revokeAssociatedSessions {
-            let memberPath = validator.path("revokeAssociatedSessions")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3776,33 +3099,16 @@ public struct AdminSetUserMFAPreferenceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.smsMfaSettings = try container.decodeIfPresent(SMSMfaSettingsType.self, forKey: .smsMfaSettings)
-        self.softwareTokenMfaSettings = try container.decodeIfPresent(SoftwareTokenMfaSettingsType.self, forKey: .softwareTokenMfaSettings)
-        self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
-        self.webAuthnMfaSettings = try container.decodeIfPresent(WebAuthnMfaSettingsType.self, forKey: .webAuthnMfaSettings)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.smsMfaSettings = try container.decodeIfPresent(SMSMfaSettingsType.self, forKey: .smsMfaSettings)
         self.softwareTokenMfaSettings = try container.decodeIfPresent(SoftwareTokenMfaSettingsType.self, forKey: .softwareTokenMfaSettings)
         self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
@@ -3895,38 +3201,16 @@ public struct AdminSetUserPasswordRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .password) {
-            let memberPath = validator.path("password")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
-            self.password = value
-        } else {
-            try validator.missing(.password, in: container, path: validator.path("password"))
-            self.password = ""
-        }
-        self.permanent = try container.decodeIfPresent(Bool.self, forKey: .permanent)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4011,35 +3295,16 @@ public struct AdminSetUserSettingsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions) {
-            self.mfaOptions = value
-        } else {
-            try validator.missing(.mfaOptions, in: container, path: validator.path("mfaOptions"))
-            self.mfaOptions = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4120,45 +3385,16 @@ public struct AdminUpdateAuthEventFeedbackRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .eventId) {
-            let memberPath = validator.path("eventId")
-            validator.checkString(value, at: memberPath, min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
-            self.eventId = value
-        } else {
-            try validator.missing(.eventId, in: container, path: validator.path("eventId"))
-            self.eventId = ""
-        }
-        if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
-            let memberPath = validator.path("feedbackValue")
-            validator.checkEnum(value, at: memberPath)
-            self.feedbackValue = value
-        } else {
-            try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
-            self.feedbackValue = FeedbackValueType(rawValue: "")
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4251,42 +3487,16 @@ public struct AdminUpdateDeviceStatusRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-            self.deviceKey = value
-        } else {
-            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
-            self.deviceKey = ""
-        }
-        self.deviceRememberedStatus = try container.decodeIfPresent(DeviceRememberedStatusType.self, forKey: .deviceRememberedStatus)
-        if let value = self.deviceRememberedStatus {
-            let memberPath = validator.path("deviceRememberedStatus")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4378,44 +3588,16 @@ public struct AdminUpdateUserAttributesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes) {
-            self.userAttributes = value
-        } else {
-            try validator.missing(.userAttributes, in: container, path: validator.path("userAttributes"))
-            self.userAttributes = []
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4503,29 +3685,16 @@ public struct AdminUserGlobalSignOutRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4589,18 +3758,16 @@ public struct AdvancedSecurityAdditionalFlowsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.customAuthMode = try container.decodeIfPresent(AdvancedSecurityEnabledModeType.self, forKey: .customAuthMode)
-        if let value = self.customAuthMode {
-            let memberPath = validator.path("customAuthMode")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.customAuthMode = try container.decodeIfPresent(AdvancedSecurityEnabledModeType.self, forKey: .customAuthMode)
         if let value = self.customAuthMode {
             let memberPath = validator.path("customAuthMode")
@@ -4645,34 +3812,16 @@ public struct AnalyticsConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.applicationId = try container.decodeIfPresent(String.self, forKey: .applicationId)
-        if let value = self.applicationId {
-            let memberPath = validator.path("applicationId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p9, sensitive: false)
-        }
-        self.applicationArn = try container.decodeIfPresent(String.self, forKey: .applicationArn)
-        if let value = self.applicationArn {
-            let memberPath = validator.path("applicationArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
-        if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
-        if let value = self.externalId {
-            let memberPath = validator.path("externalId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.userDataShared = try container.decodeIfPresent(Bool.self, forKey: .userDataShared)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.applicationId = try container.decodeIfPresent(String.self, forKey: .applicationId)
         if let value = self.applicationId {
             let memberPath = validator.path("applicationId")
@@ -4737,18 +3886,16 @@ public struct AnalyticsMetadataType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.analyticsEndpointId = try container.decodeIfPresent(String.self, forKey: .analyticsEndpointId)
-        if let value = self.analyticsEndpointId {
-            let memberPath = validator.path("analyticsEndpointId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.analyticsEndpointId = try container.decodeIfPresent(String.self, forKey: .analyticsEndpointId)
         if let value = self.analyticsEndpointId {
             let memberPath = validator.path("analyticsEndpointId")
@@ -4793,47 +3940,16 @@ public struct AssetType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(AssetCategoryType.self, forKey: .category) {
-            let memberPath = validator.path("category")
-            validator.checkEnum(value, at: memberPath)
-            self.category = value
-        } else {
-            try validator.missing(.category, in: container, path: validator.path("category"))
-            self.category = AssetCategoryType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(ColorSchemeModeType.self, forKey: .colorMode) {
-            let memberPath = validator.path("colorMode")
-            validator.checkEnum(value, at: memberPath)
-            self.colorMode = value
-        } else {
-            try validator.missing(.colorMode, in: container, path: validator.path("colorMode"))
-            self.colorMode = ColorSchemeModeType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(AssetExtensionType.self, forKey: .`extension`) {
-            let memberPath = validator.path("extension")
-            validator.checkEnum(value, at: memberPath)
-            self.`extension` = value
-        } else {
-            try validator.missing(.`extension`, in: container, path: validator.path("extension"))
-            self.`extension` = AssetExtensionType(rawValue: "")
-        }
-        self.bytes = try container.decodeIfPresent(Data.self, forKey: .bytes)
-        if let value = self.bytes {
-            let memberPath = validator.path("bytes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1000000)
-        }
-        self.resourceId = try container.decodeIfPresent(String.self, forKey: .resourceId)
-        if let value = self.resourceId {
-            let memberPath = validator.path("resourceId")
-            validator.checkString(value, at: memberPath, min: 1, max: 40, pattern: WirePatterns.p11, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(AssetCategoryType.self, forKey: .category) {
             let memberPath = validator.path("category")
             validator.checkEnum(value, at: memberPath)
@@ -4908,23 +4024,16 @@ public struct AssociateSoftwareTokenRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
-        if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
             let memberPath = validator.path("accessToken")
@@ -4969,23 +4078,16 @@ public struct AssociateSoftwareTokenResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.secretCode = try container.decodeIfPresent(String.self, forKey: .secretCode)
-        if let value = self.secretCode {
-            let memberPath = validator.path("secretCode")
-            validator.checkString(value, at: memberPath, min: 16, pattern: WirePatterns.p13, sensitive: true)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.secretCode = try container.decodeIfPresent(String.self, forKey: .secretCode)
         if let value = self.secretCode {
             let memberPath = validator.path("secretCode")
@@ -5030,26 +4132,16 @@ public struct AttributeType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-            self.name = value
-        } else {
-            try validator.missing(.name, in: container, path: validator.path("name"))
-            self.name = ""
-        }
-        self.value = try container.decodeIfPresent(String.self, forKey: .value)
-        if let value = self.value {
-            let memberPath = validator.path("value")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .name) {
             let memberPath = validator.path("name")
             validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
@@ -5113,33 +4205,16 @@ public struct AuthEventType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.eventId = try container.decodeIfPresent(String.self, forKey: .eventId)
-        if let value = self.eventId {
-            let memberPath = validator.path("eventId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.eventType = try container.decodeIfPresent(EventType.self, forKey: .eventType)
-        if let value = self.eventType {
-            let memberPath = validator.path("eventType")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.eventResponse = try container.decodeIfPresent(EventResponseType.self, forKey: .eventResponse)
-        if let value = self.eventResponse {
-            let memberPath = validator.path("eventResponse")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.eventRisk = try container.decodeIfPresent(EventRiskType.self, forKey: .eventRisk)
-        self.challengeResponses = try container.decodeIfPresent([ChallengeResponseType].self, forKey: .challengeResponses)
-        self.eventContextData = try container.decodeIfPresent(EventContextDataType.self, forKey: .eventContextData)
-        self.eventFeedback = try container.decodeIfPresent(EventFeedbackType.self, forKey: .eventFeedback)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.eventId = try container.decodeIfPresent(String.self, forKey: .eventId)
         if let value = self.eventId {
             let memberPath = validator.path("eventId")
@@ -5230,35 +4305,16 @@ public struct AuthenticationResultType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
-        if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
-        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
-        self.tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
-        if let value = self.tokenType {
-            let memberPath = validator.path("tokenType")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
-        if let value = self.refreshToken {
-            let memberPath = validator.path("refreshToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
-        self.idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
-        if let value = self.idToken {
-            let memberPath = validator.path("idToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
-        self.newDeviceMetadata = try container.decodeIfPresent(NewDeviceMetadataType.self, forKey: .newDeviceMetadata)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
             let memberPath = validator.path("accessToken")
@@ -5343,41 +4399,16 @@ public struct CIMDPolicySummaryType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
-            self.cimdPolicyId = value
-        } else {
-            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
-            self.cimdPolicyId = ""
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            self.policyName = value
-        } else {
-            try validator.missing(.policyName, in: container, path: validator.path("policyName"))
-            self.policyName = ""
-        }
-        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
-        if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
-        }
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
             let memberPath = validator.path("cimdPolicyId")
             validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
@@ -5470,58 +4501,16 @@ public struct CIMDPolicyType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
-            self.cimdPolicyId = value
-        } else {
-            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
-            self.cimdPolicyId = ""
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            self.policyName = value
-        } else {
-            try validator.missing(.policyName, in: container, path: validator.path("policyName"))
-            self.policyName = ""
-        }
-        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
-        if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
-        }
-        self.urlPatterns = try container.decodeIfPresent([String].self, forKey: .urlPatterns)
-        if let value = self.urlPatterns {
-            let memberPath = validator.path("urlPatterns")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
-            }
-        }
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5619,29 +4608,16 @@ public struct CancelPointInTimeRecoveryRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
-            self.restoreId = value
-        } else {
-            try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
-            self.restoreId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5685,12 +4661,16 @@ public struct CancelPointInTimeRecoveryResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
@@ -5722,23 +4702,16 @@ public struct ChallengeResponseType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.challengeName = try container.decodeIfPresent(ChallengeName.self, forKey: .challengeName)
-        if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.challengeResponse = try container.decodeIfPresent(ChallengeResponse.self, forKey: .challengeResponse)
-        if let value = self.challengeResponse {
-            let memberPath = validator.path("challengeResponse")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.challengeName = try container.decodeIfPresent(ChallengeName.self, forKey: .challengeName)
         if let value = self.challengeName {
             let memberPath = validator.path("challengeName")
@@ -5786,34 +4759,16 @@ public struct ChangePasswordRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.previousPassword = try container.decodeIfPresent(String.self, forKey: .previousPassword)
-        if let value = self.previousPassword {
-            let memberPath = validator.path("previousPassword")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .proposedPassword) {
-            let memberPath = validator.path("proposedPassword")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
-            self.proposedPassword = value
-        } else {
-            try validator.missing(.proposedPassword, in: container, path: validator.path("proposedPassword"))
-            self.proposedPassword = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.previousPassword = try container.decodeIfPresent(String.self, forKey: .previousPassword)
         if let value = self.previousPassword {
             let memberPath = validator.path("previousPassword")
@@ -5892,24 +4847,16 @@ public struct ClientAuthenticationResultType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
-        if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
-        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
-        self.tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
-        if let value = self.tokenType {
-            let memberPath = validator.path("tokenType")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
             let memberPath = validator.path("accessToken")
@@ -5962,23 +4909,16 @@ public struct ClientMetadataURLType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .url) {
-            let memberPath = validator.path("url")
-            validator.checkString(value, at: memberPath, min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
-            self.url = value
-        } else {
-            try validator.missing(.url, in: container, path: validator.path("url"))
-            self.url = ""
-        }
-        self.cachedDate = try container.decodeIfPresent(Date.self, forKey: .cachedDate)
-        self.expirationDate = try container.decodeIfPresent(Date.self, forKey: .expirationDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .url) {
             let memberPath = validator.path("url")
             validator.checkString(value, at: memberPath, min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
@@ -6022,21 +4962,16 @@ public struct ClientSSOSessionConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxValidityMinutes).map(Int.init) {
-            let memberPath = validator.path("maxValidityMinutes")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 129600)
-            self.maxValidityMinutes = value
-        } else {
-            try validator.missing(.maxValidityMinutes, in: container, path: validator.path("maxValidityMinutes"))
-            self.maxValidityMinutes = 0
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxValidityMinutes).map(Int.init) {
             let memberPath = validator.path("maxValidityMinutes")
             validator.checkNumber(value, at: memberPath, min: 0, max: 129600)
@@ -6076,24 +5011,16 @@ public struct ClientSecretDescriptorType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.clientSecretId = try container.decodeIfPresent(String.self, forKey: .clientSecretId)
-        if let value = self.clientSecretId {
-            let memberPath = validator.path("clientSecretId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
-        }
-        self.clientSecretValue = try container.decodeIfPresent(String.self, forKey: .clientSecretValue)
-        if let value = self.clientSecretValue {
-            let memberPath = validator.path("clientSecretValue")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.clientSecretCreateDate = try container.decodeIfPresent(Date.self, forKey: .clientSecretCreateDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.clientSecretId = try container.decodeIfPresent(String.self, forKey: .clientSecretId)
         if let value = self.clientSecretId {
             let memberPath = validator.path("clientSecretId")
@@ -6140,18 +5067,16 @@ public struct CloudWatchLogsConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.logGroupArn = try container.decodeIfPresent(String.self, forKey: .logGroupArn)
-        if let value = self.logGroupArn {
-            let memberPath = validator.path("logGroupArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.logGroupArn = try container.decodeIfPresent(String.self, forKey: .logGroupArn)
         if let value = self.logGroupArn {
             let memberPath = validator.path("logGroupArn")
@@ -6190,28 +5115,16 @@ public struct CodeDeliveryDetailsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.destination = try container.decodeIfPresent(String.self, forKey: .destination)
-        if let value = self.destination {
-            let memberPath = validator.path("destination")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.deliveryMedium = try container.decodeIfPresent(DeliveryMediumType.self, forKey: .deliveryMedium)
-        if let value = self.deliveryMedium {
-            let memberPath = validator.path("deliveryMedium")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.attributeName = try container.decodeIfPresent(String.self, forKey: .attributeName)
-        if let value = self.attributeName {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.destination = try container.decodeIfPresent(String.self, forKey: .destination)
         if let value = self.destination {
             let memberPath = validator.path("destination")
@@ -6265,27 +5178,16 @@ public struct CompleteWebAuthnRegistrationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent(JSONValue.self, forKey: .credential) {
-            self.credential = value
-        } else {
-            try validator.missing(.credential, in: container, path: validator.path("credential"))
-            self.credential = .null
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -6347,21 +5249,16 @@ public struct CompromisedCredentialsActionsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(CompromisedCredentialsEventActionType.self, forKey: .eventAction) {
-            let memberPath = validator.path("eventAction")
-            validator.checkEnum(value, at: memberPath)
-            self.eventAction = value
-        } else {
-            try validator.missing(.eventAction, in: container, path: validator.path("eventAction"))
-            self.eventAction = CompromisedCredentialsEventActionType(rawValue: "")
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(CompromisedCredentialsEventActionType.self, forKey: .eventAction) {
             let memberPath = validator.path("eventAction")
             validator.checkEnum(value, at: memberPath)
@@ -6398,27 +5295,16 @@ public struct CompromisedCredentialsRiskConfigurationType: WireShape, WireReadab
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.eventFilter = try container.decodeIfPresent([EventFilterType].self, forKey: .eventFilter)
-        if let value = self.eventFilter {
-            let memberPath = validator.path("eventFilter")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        if let value = try container.decodeIfPresent(CompromisedCredentialsActionsType.self, forKey: .actions) {
-            self.actions = value
-        } else {
-            try validator.missing(.actions, in: container, path: validator.path("actions"))
-            self.actions = CompromisedCredentialsActionsType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.eventFilter = try container.decodeIfPresent([EventFilterType].self, forKey: .eventFilter)
         if let value = self.eventFilter {
             let memberPath = validator.path("eventFilter")
@@ -6471,35 +5357,16 @@ public struct ConfirmDeviceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-            self.deviceKey = value
-        } else {
-            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
-            self.deviceKey = ""
-        }
-        self.deviceSecretVerifierConfig = try container.decodeIfPresent(DeviceSecretVerifierConfigType.self, forKey: .deviceSecretVerifierConfig)
-        self.deviceName = try container.decodeIfPresent(String.self, forKey: .deviceName)
-        if let value = self.deviceName {
-            let memberPath = validator.path("deviceName")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -6557,12 +5424,16 @@ public struct ConfirmDeviceResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userConfirmationNecessary = try container.decodeIfPresent(Bool.self, forKey: .userConfirmationNecessary)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userConfirmationNecessary = try container.decodeIfPresent(Bool.self, forKey: .userConfirmationNecessary)
     }
 
@@ -6612,61 +5483,16 @@ public struct ConfirmForgotPasswordRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
-        if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .confirmationCode) {
-            let memberPath = validator.path("confirmationCode")
-            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
-            self.confirmationCode = value
-        } else {
-            try validator.missing(.confirmationCode, in: container, path: validator.path("confirmationCode"))
-            self.confirmationCode = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .password) {
-            let memberPath = validator.path("password")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
-            self.password = value
-        } else {
-            try validator.missing(.password, in: container, path: validator.path("password"))
-            self.password = ""
-        }
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -6806,59 +5632,16 @@ public struct ConfirmSignUpRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
-        if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .confirmationCode) {
-            let memberPath = validator.path("confirmationCode")
-            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
-            self.confirmationCode = value
-        } else {
-            try validator.missing(.confirmationCode, in: container, path: validator.path("confirmationCode"))
-            self.confirmationCode = ""
-        }
-        self.forceAliasCreation = try container.decodeIfPresent(Bool.self, forKey: .forceAliasCreation)
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -6958,18 +5741,16 @@ public struct ConfirmSignUpResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
             let memberPath = validator.path("session")
@@ -7014,48 +5795,16 @@ public struct ContextDataType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .ipAddress) {
-            let memberPath = validator.path("ipAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.ipAddress = value
-        } else {
-            try validator.missing(.ipAddress, in: container, path: validator.path("ipAddress"))
-            self.ipAddress = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .serverName) {
-            let memberPath = validator.path("serverName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.serverName = value
-        } else {
-            try validator.missing(.serverName, in: container, path: validator.path("serverName"))
-            self.serverName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .serverPath) {
-            let memberPath = validator.path("serverPath")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.serverPath = value
-        } else {
-            try validator.missing(.serverPath, in: container, path: validator.path("serverPath"))
-            self.serverPath = ""
-        }
-        if let value = try container.decodeIfPresent([HttpHeader].self, forKey: .httpHeaders) {
-            self.httpHeaders = value
-        } else {
-            try validator.missing(.httpHeaders, in: container, path: validator.path("httpHeaders"))
-            self.httpHeaders = []
-        }
-        self.encodedData = try container.decodeIfPresent(String.self, forKey: .encodedData)
-        if let value = self.encodedData {
-            let memberPath = validator.path("encodedData")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .ipAddress) {
             let memberPath = validator.path("ipAddress")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
@@ -7138,54 +5887,16 @@ public struct CreateCIMDPolicyRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            self.policyName = value
-        } else {
-            try validator.missing(.policyName, in: container, path: validator.path("policyName"))
-            self.policyName = ""
-        }
-        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
-        if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
-        }
-        if let value = try container.decodeIfPresent([String].self, forKey: .urlPatterns) {
-            let memberPath = validator.path("urlPatterns")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
-            }
-            self.urlPatterns = value
-        } else {
-            try validator.missing(.urlPatterns, in: container, path: validator.path("urlPatterns"))
-            self.urlPatterns = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -7262,19 +5973,16 @@ public struct CreateCIMDPolicyResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
-            self.cimdPolicy = value
-        } else {
-            try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
-            self.cimdPolicy = CIMDPolicyType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
             self.cimdPolicy = value
         } else {
@@ -7318,44 +6026,16 @@ public struct CreateGroupRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-            self.groupName = value
-        } else {
-            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
-            self.groupName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.description = try container.decodeIfPresent(String.self, forKey: .description)
-        if let value = self.description {
-            let memberPath = validator.path("description")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
-        }
-        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
-        if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
-        if let value = self.precedence {
-            let memberPath = validator.path("precedence")
-            validator.checkNumber(value, at: memberPath, min: 0)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
             let memberPath = validator.path("groupName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
@@ -7426,12 +6106,16 @@ public struct CreateGroupResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
     }
 
@@ -7478,77 +6162,16 @@ public struct CreateIdentityProviderRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p20, sensitive: false)
-            self.providerName = value
-        } else {
-            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
-            self.providerName = ""
-        }
-        if let value = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType) {
-            let memberPath = validator.path("providerType")
-            validator.checkEnum(value, at: memberPath)
-            self.providerType = value
-        } else {
-            try validator.missing(.providerType, in: container, path: validator.path("providerType"))
-            self.providerType = IdentityProviderTypeType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent([String: String].self, forKey: .providerDetails) {
-            let memberPath = validator.path("providerDetails")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-            self.providerDetails = value
-        } else {
-            try validator.missing(.providerDetails, in: container, path: validator.path("providerDetails"))
-            self.providerDetails = [:]
-        }
-        self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
-        if let value = self.attributeMapping {
-            let memberPath = validator.path("attributeMapping")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
-        if let value = self.idpIdentifiers {
-            let memberPath = validator.path("idpIdentifiers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
-            }
-        }
-        self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
-        if let value = self.acrMapping {
-            let memberPath = validator.path("acrMapping")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -7656,19 +6279,16 @@ public struct CreateIdentityProviderResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
-            self.identityProvider = value
-        } else {
-            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
-            self.identityProvider = IdentityProviderType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
             self.identityProvider = value
         } else {
@@ -7712,36 +6332,16 @@ public struct CreateManagedLoginBrandingRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
-        self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
-        self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
-        if let value = self.assets {
-            let memberPath = validator.path("assets")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -7804,12 +6404,16 @@ public struct CreateManagedLoginBrandingResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
@@ -7847,42 +6451,16 @@ public struct CreateResourceServerRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            self.identifier = value
-        } else {
-            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
-            self.identifier = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
-            self.name = value
-        } else {
-            try validator.missing(.name, in: container, path: validator.path("name"))
-            self.name = ""
-        }
-        self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
-        if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -7945,19 +6523,16 @@ public struct CreateResourceServerResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
-            self.resourceServer = value
-        } else {
-            try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
-            self.resourceServer = ResourceServerType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
             self.resourceServer = value
         } else {
@@ -8004,63 +6579,16 @@ public struct CreateTermsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
-            self.termsName = value
-        } else {
-            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
-            self.termsName = ""
-        }
-        if let value = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource) {
-            let memberPath = validator.path("termsSource")
-            validator.checkEnum(value, at: memberPath)
-            self.termsSource = value
-        } else {
-            try validator.missing(.termsSource, in: container, path: validator.path("termsSource"))
-            self.termsSource = TermsSourceType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
-            self.enforcement = value
-        } else {
-            try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
-            self.enforcement = TermsEnforcementType(rawValue: "")
-        }
-        self.links = try container.decodeIfPresent([String: String].self, forKey: .links)
-        if let value = self.links {
-            let memberPath = validator.path("links")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -8148,12 +6676,16 @@ public struct CreateTermsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
@@ -8191,42 +6723,16 @@ public struct CreateUserImportJobRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .jobName) {
-            let memberPath = validator.path("jobName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-            self.jobName = value
-        } else {
-            try validator.missing(.jobName, in: container, path: validator.path("jobName"))
-            self.jobName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .cloudWatchLogsRoleArn) {
-            let memberPath = validator.path("cloudWatchLogsRoleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.cloudWatchLogsRoleArn = value
-        } else {
-            try validator.missing(.cloudWatchLogsRoleArn, in: container, path: validator.path("cloudWatchLogsRoleArn"))
-            self.cloudWatchLogsRoleArn = ""
-        }
-        self.passwordHashingAlgorithm = try container.decodeIfPresent(PasswordHashingAlgorithmType.self, forKey: .passwordHashingAlgorithm)
-        if let value = self.passwordHashingAlgorithm {
-            let memberPath = validator.path("passwordHashingAlgorithm")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .jobName) {
             let memberPath = validator.path("jobName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
@@ -8289,12 +6795,16 @@ public struct CreateUserImportJobResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
@@ -8395,140 +6905,16 @@ public struct CreateUserPoolClientRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientName) {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-            self.clientName = value
-        } else {
-            try validator.missing(.clientName, in: container, path: validator.path("clientName"))
-            self.clientName = ""
-        }
-        self.generateSecret = try container.decodeIfPresent(Bool.self, forKey: .generateSecret)
-        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
-        if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
-        if let value = self.refreshTokenValidity {
-            let memberPath = validator.path("refreshTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
-        }
-        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
-        if let value = self.accessTokenValidity {
-            let memberPath = validator.path("accessTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
-        }
-        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
-        if let value = self.idTokenValidity {
-            let memberPath = validator.path("idTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
-        }
-        self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
-        self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
-        if let value = self.readAttributes {
-            let memberPath = validator.path("readAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
-            }
-        }
-        self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
-        if let value = self.writeAttributes {
-            let memberPath = validator.path("writeAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
-            }
-        }
-        self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
-        if let value = self.explicitAuthFlows {
-            let memberPath = validator.path("explicitAuthFlows")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
-        if let value = self.supportedIdentityProviders {
-            let memberPath = validator.path("supportedIdentityProviders")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            }
-        }
-        self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
-        if let value = self.callbackURLs {
-            let memberPath = validator.path("callbackURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-            }
-        }
-        self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
-        if let value = self.logoutURLs {
-            let memberPath = validator.path("logoutURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-            }
-        }
-        self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
-        if let value = self.defaultRedirectURI {
-            let memberPath = validator.path("defaultRedirectURI")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-        }
-        self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
-        if let value = self.allowedOAuthFlows {
-            let memberPath = validator.path("allowedOAuthFlows")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
-        if let value = self.allowedOAuthScopes {
-            let memberPath = validator.path("allowedOAuthScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
-        self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
-        self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
-        if let value = self.preventUserExistenceErrors {
-            let memberPath = validator.path("preventUserExistenceErrors")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
-        self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
-        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
-        if let value = self.authSessionValidity {
-            let memberPath = validator.path("authSessionValidity")
-            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
-        }
-        self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
-        self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -8775,12 +7161,16 @@ public struct CreateUserPoolClientResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
     }
 
@@ -8821,32 +7211,16 @@ public struct CreateUserPoolDomainRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-            self.domain = value
-        } else {
-            try validator.missing(.domain, in: container, path: validator.path("domain"))
-            self.domain = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
-        self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
-        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
             let memberPath = validator.path("domain")
             validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
@@ -8911,20 +7285,16 @@ public struct CreateUserPoolDomainResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
-        self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
-        if let value = self.cloudFrontDomain {
-            let memberPath = validator.path("cloudFrontDomain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-        }
-        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
         if let value = self.cloudFrontDomain {
@@ -8973,38 +7343,16 @@ public struct CreateUserPoolReplicaRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
-            self.regionName = value
-        } else {
-            try validator.missing(.regionName, in: container, path: validator.path("regionName"))
-            self.regionName = ""
-        }
-        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
-        if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -9061,12 +7409,16 @@ public struct CreateUserPoolReplicaResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
     }
 
@@ -9176,117 +7528,16 @@ public struct CreateUserPoolRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .poolName) {
-            let memberPath = validator.path("poolName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-            self.poolName = value
-        } else {
-            try validator.missing(.poolName, in: container, path: validator.path("poolName"))
-            self.poolName = ""
-        }
-        self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
-        self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
-        if let value = self.deletionProtection {
-            let memberPath = validator.path("deletionProtection")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
-        self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
-        if let value = self.autoVerifiedAttributes {
-            let memberPath = validator.path("autoVerifiedAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.aliasAttributes = try container.decodeIfPresent([AliasAttributeType].self, forKey: .aliasAttributes)
-        if let value = self.aliasAttributes {
-            let memberPath = validator.path("aliasAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.usernameAttributes = try container.decodeIfPresent([UsernameAttributeType].self, forKey: .usernameAttributes)
-        if let value = self.usernameAttributes {
-            let memberPath = validator.path("usernameAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
-        if let value = self.smsVerificationMessage {
-            let memberPath = validator.path("smsVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
-        if let value = self.emailVerificationMessage {
-            let memberPath = validator.path("emailVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
-        }
-        self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
-        if let value = self.emailVerificationSubject {
-            let memberPath = validator.path("emailVerificationSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
-        }
-        self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
-        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
-        if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
-        if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
-        self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
-        self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
-        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
-        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
-        if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
-            }
-        }
-        self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
-        self.schema = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .schema)
-        if let value = self.schema {
-            let memberPath = validator.path("schema")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
-        }
-        self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
-        self.dcrConfiguration = try container.decodeIfPresent(DcrConfigurationType.self, forKey: .dcrConfiguration)
-        self.usernameConfiguration = try container.decodeIfPresent(UsernameConfigurationType.self, forKey: .usernameConfiguration)
-        self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
-        self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
-        if let value = self.userPoolTier {
-            let memberPath = validator.path("userPoolTier")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
-        self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
-        self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
-        if let value = self.acrConfiguration {
-            let memberPath = validator.path("acrConfiguration")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .poolName) {
             let memberPath = validator.path("poolName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
@@ -9524,12 +7775,16 @@ public struct CreateUserPoolResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
     }
 
@@ -9561,26 +7816,16 @@ public struct CustomDomainConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .certificateArn) {
-            let memberPath = validator.path("certificateArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.certificateArn = value
-        } else {
-            try validator.missing(.certificateArn, in: container, path: validator.path("certificateArn"))
-            self.certificateArn = ""
-        }
-        self.securityPolicy = try container.decodeIfPresent(SecurityPolicyType.self, forKey: .securityPolicy)
-        if let value = self.securityPolicy {
-            let memberPath = validator.path("securityPolicy")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .certificateArn) {
             let memberPath = validator.path("certificateArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
@@ -9626,29 +7871,16 @@ public struct CustomEmailLambdaVersionConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(CustomEmailSenderLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
-            self.lambdaVersion = value
-        } else {
-            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
-            self.lambdaVersion = CustomEmailSenderLambdaVersionType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.lambdaArn = value
-        } else {
-            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
-            self.lambdaArn = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(CustomEmailSenderLambdaVersionType.self, forKey: .lambdaVersion) {
             let memberPath = validator.path("lambdaVersion")
             validator.checkEnum(value, at: memberPath)
@@ -9695,29 +7927,16 @@ public struct CustomSMSLambdaVersionConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(CustomSMSSenderLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
-            self.lambdaVersion = value
-        } else {
-            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
-            self.lambdaVersion = CustomSMSSenderLambdaVersionType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.lambdaArn = value
-        } else {
-            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
-            self.lambdaArn = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(CustomSMSSenderLambdaVersionType.self, forKey: .lambdaVersion) {
             let memberPath = validator.path("lambdaVersion")
             validator.checkEnum(value, at: memberPath)
@@ -9773,46 +7992,16 @@ public struct DcrConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.enableStatus = try container.decodeIfPresent(StatusType.self, forKey: .enableStatus)
-        if let value = self.enableStatus {
-            let memberPath = validator.path("enableStatus")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.openDcrEnabled = try container.decodeIfPresent(Bool.self, forKey: .openDcrEnabled)
-        self.authenticatedGrantTypes = try container.decodeIfPresent([OAuthFlowType].self, forKey: .authenticatedGrantTypes)
-        if let value = self.authenticatedGrantTypes {
-            let memberPath = validator.path("authenticatedGrantTypes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.openDcrGrantTypes = try container.decodeIfPresent([OAuthFlowType].self, forKey: .openDcrGrantTypes)
-        if let value = self.openDcrGrantTypes {
-            let memberPath = validator.path("openDcrGrantTypes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.allowedScopes = try container.decodeIfPresent([String].self, forKey: .allowedScopes)
-        if let value = self.allowedScopes {
-            let memberPath = validator.path("allowedScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.enableStatus = try container.decodeIfPresent(StatusType.self, forKey: .enableStatus)
         if let value = self.enableStatus {
             let memberPath = validator.path("enableStatus")
@@ -9892,29 +8081,16 @@ public struct DeleteCIMDPolicyRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
-            self.cimdPolicyId = value
-        } else {
-            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
-            self.cimdPolicyId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -9981,29 +8157,16 @@ public struct DeleteGroupRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-            self.groupName = value
-        } else {
-            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
-            self.groupName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
             let memberPath = validator.path("groupName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
@@ -10050,29 +8213,16 @@ public struct DeleteIdentityProviderRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            self.providerName = value
-        } else {
-            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
-            self.providerName = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -10119,29 +8269,16 @@ public struct DeleteManagedLoginBrandingRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId) {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-            self.managedLoginBrandingId = value
-        } else {
-            try validator.missing(.managedLoginBrandingId, in: container, path: validator.path("managedLoginBrandingId"))
-            self.managedLoginBrandingId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId) {
             let memberPath = validator.path("managedLoginBrandingId")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
@@ -10188,29 +8325,16 @@ public struct DeleteResourceServerRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            self.identifier = value
-        } else {
-            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
-            self.identifier = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -10257,29 +8381,16 @@ public struct DeleteTermsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-            self.termsId = value
-        } else {
-            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
-            self.termsId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
             let memberPath = validator.path("termsId")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
@@ -10326,32 +8437,16 @@ public struct DeleteUserAttributesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent([String].self, forKey: .userAttributeNames) {
-            let memberPath = validator.path("userAttributeNames")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-            }
-            self.userAttributeNames = value
-        } else {
-            try validator.missing(.userAttributeNames, in: container, path: validator.path("userAttributeNames"))
-            self.userAttributeNames = []
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([String].self, forKey: .userAttributeNames) {
             let memberPath = validator.path("userAttributeNames")
             for (n0, e0) in value.enumerated() {
@@ -10421,29 +8516,16 @@ public struct DeleteUserPoolClientRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -10493,37 +8575,16 @@ public struct DeleteUserPoolClientSecretRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientSecretId) {
-            let memberPath = validator.path("clientSecretId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
-            self.clientSecretId = value
-        } else {
-            try validator.missing(.clientSecretId, in: container, path: validator.path("clientSecretId"))
-            self.clientSecretId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -10600,29 +8661,16 @@ public struct DeleteUserPoolDomainRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-            self.domain = value
-        } else {
-            try validator.missing(.domain, in: container, path: validator.path("domain"))
-            self.domain = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
             let memberPath = validator.path("domain")
             validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
@@ -10689,29 +8737,16 @@ public struct DeleteUserPoolReplicaRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
-            self.regionName = value
-        } else {
-            try validator.missing(.regionName, in: container, path: validator.path("regionName"))
-            self.regionName = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -10755,12 +8790,16 @@ public struct DeleteUserPoolReplicaResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
     }
 
@@ -10789,21 +8828,16 @@ public struct DeleteUserPoolRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -10837,21 +8871,16 @@ public struct DeleteUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -10888,29 +8917,16 @@ public struct DeleteWebAuthnCredentialRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .credentialId) {
-            let memberPath = validator.path("credentialId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.credentialId = value
-        } else {
-            try validator.missing(.credentialId, in: container, path: validator.path("credentialId"))
-            self.credentialId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -10977,29 +8993,16 @@ public struct DescribeCIMDPolicyRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
-            self.cimdPolicyId = value
-        } else {
-            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
-            self.cimdPolicyId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -11043,19 +9046,16 @@ public struct DescribeCIMDPolicyResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
-            self.cimdPolicy = value
-        } else {
-            try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
-            self.cimdPolicy = CIMDPolicyType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
             self.cimdPolicy = value
         } else {
@@ -11090,29 +9090,16 @@ public struct DescribeIdentityProviderRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            self.providerName = value
-        } else {
-            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
-            self.providerName = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -11156,19 +9143,16 @@ public struct DescribeIdentityProviderResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
-            self.identityProvider = value
-        } else {
-            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
-            self.identityProvider = IdentityProviderType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
             self.identityProvider = value
         } else {
@@ -11206,30 +9190,16 @@ public struct DescribeManagedLoginBrandingByClientRequest: WireShape, WireReadab
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -11278,12 +9248,16 @@ public struct DescribeManagedLoginBrandingByClientResponse: WireShape, WireReada
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
@@ -11318,30 +9292,16 @@ public struct DescribeManagedLoginBrandingRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId) {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-            self.managedLoginBrandingId = value
-        } else {
-            try validator.missing(.managedLoginBrandingId, in: container, path: validator.path("managedLoginBrandingId"))
-            self.managedLoginBrandingId = ""
-        }
-        self.returnMergedResources = try container.decodeIfPresent(Bool.self, forKey: .returnMergedResources)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -11390,12 +9350,16 @@ public struct DescribeManagedLoginBrandingResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
@@ -11427,29 +9391,16 @@ public struct DescribePointInTimeRecoveryRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
-            self.restoreId = value
-        } else {
-            try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
-            self.restoreId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -11493,12 +9444,16 @@ public struct DescribePointInTimeRecoveryResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
@@ -11530,29 +9485,16 @@ public struct DescribeResourceServerRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            self.identifier = value
-        } else {
-            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
-            self.identifier = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -11596,19 +9538,16 @@ public struct DescribeResourceServerResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
-            self.resourceServer = value
-        } else {
-            try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
-            self.resourceServer = ResourceServerType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
             self.resourceServer = value
         } else {
@@ -11643,26 +9582,16 @@ public struct DescribeRiskConfigurationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -11705,19 +9634,16 @@ public struct DescribeRiskConfigurationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(RiskConfigurationType.self, forKey: .riskConfiguration) {
-            self.riskConfiguration = value
-        } else {
-            try validator.missing(.riskConfiguration, in: container, path: validator.path("riskConfiguration"))
-            self.riskConfiguration = RiskConfigurationType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(RiskConfigurationType.self, forKey: .riskConfiguration) {
             self.riskConfiguration = value
         } else {
@@ -11755,37 +9681,16 @@ public struct DescribeTermsByClientRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
-            self.termsName = value
-        } else {
-            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
-            self.termsName = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -11839,12 +9744,16 @@ public struct DescribeTermsByClientResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
@@ -11876,29 +9785,16 @@ public struct DescribeTermsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-            self.termsId = value
-        } else {
-            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
-            self.termsId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
             let memberPath = validator.path("termsId")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
@@ -11942,12 +9838,16 @@ public struct DescribeTermsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
@@ -11979,29 +9879,16 @@ public struct DescribeUserImportJobRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
-            self.jobId = value
-        } else {
-            try validator.missing(.jobId, in: container, path: validator.path("jobId"))
-            self.jobId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -12045,12 +9932,16 @@ public struct DescribeUserImportJobResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
@@ -12082,29 +9973,16 @@ public struct DescribeUserPoolClientRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -12148,12 +10026,16 @@ public struct DescribeUserPoolClientResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
     }
 
@@ -12182,21 +10064,16 @@ public struct DescribeUserPoolDomainRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-            self.domain = value
-        } else {
-            try validator.missing(.domain, in: container, path: validator.path("domain"))
-            self.domain = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
             let memberPath = validator.path("domain")
             validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
@@ -12230,12 +10107,16 @@ public struct DescribeUserPoolDomainResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.domainDescription = try container.decodeIfPresent(DomainDescriptionType.self, forKey: .domainDescription)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.domainDescription = try container.decodeIfPresent(DomainDescriptionType.self, forKey: .domainDescription)
     }
 
@@ -12264,21 +10145,16 @@ public struct DescribeUserPoolRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -12312,12 +10188,16 @@ public struct DescribeUserPoolResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPool = try container.decodeIfPresent(UserPoolType.self, forKey: .userPool)
     }
 
@@ -12349,13 +10229,16 @@ public struct DeviceConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.challengeRequiredOnNewDevice = try container.decodeIfPresent(Bool.self, forKey: .challengeRequiredOnNewDevice)
-        self.deviceOnlyRememberedOnUserPrompt = try container.decodeIfPresent(Bool.self, forKey: .deviceOnlyRememberedOnUserPrompt)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.challengeRequiredOnNewDevice = try container.decodeIfPresent(Bool.self, forKey: .challengeRequiredOnNewDevice)
         self.deviceOnlyRememberedOnUserPrompt = try container.decodeIfPresent(Bool.self, forKey: .deviceOnlyRememberedOnUserPrompt)
     }
@@ -12392,23 +10275,16 @@ public struct DeviceSecretVerifierConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.passwordVerifier = try container.decodeIfPresent(String.self, forKey: .passwordVerifier)
-        if let value = self.passwordVerifier {
-            let memberPath = validator.path("passwordVerifier")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.salt = try container.decodeIfPresent(String.self, forKey: .salt)
-        if let value = self.salt {
-            let memberPath = validator.path("salt")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.passwordVerifier = try container.decodeIfPresent(String.self, forKey: .passwordVerifier)
         if let value = self.passwordVerifier {
             let memberPath = validator.path("passwordVerifier")
@@ -12462,22 +10338,16 @@ public struct DeviceType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
-        if let value = self.deviceKey {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-        }
-        self.deviceAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .deviceAttributes)
-        self.deviceCreateDate = try container.decodeIfPresent(Date.self, forKey: .deviceCreateDate)
-        self.deviceLastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .deviceLastModifiedDate)
-        self.deviceLastAuthenticatedDate = try container.decodeIfPresent(Date.self, forKey: .deviceLastAuthenticatedDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
         if let value = self.deviceKey {
             let memberPath = validator.path("deviceKey")
@@ -12557,51 +10427,16 @@ public struct DomainDescriptionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.awsAccountId = try container.decodeIfPresent(String.self, forKey: .awsAccountId)
-        if let value = self.awsAccountId {
-            let memberPath = validator.path("awsAccountId")
-            validator.checkString(value, at: memberPath, max: 12, pattern: WirePatterns.p33, sensitive: false)
-        }
-        self.domain = try container.decodeIfPresent(String.self, forKey: .domain)
-        if let value = self.domain {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-        }
-        self.s3Bucket = try container.decodeIfPresent(String.self, forKey: .s3Bucket)
-        if let value = self.s3Bucket {
-            let memberPath = validator.path("s3Bucket")
-            validator.checkString(value, at: memberPath, min: 3, max: 1024, pattern: WirePatterns.p34, sensitive: false)
-        }
-        self.cloudFrontDistribution = try container.decodeIfPresent(String.self, forKey: .cloudFrontDistribution)
-        if let value = self.cloudFrontDistribution {
-            let memberPath = validator.path("cloudFrontDistribution")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.version = try container.decodeIfPresent(String.self, forKey: .version)
-        if let value = self.version {
-            let memberPath = validator.path("version")
-            validator.checkString(value, at: memberPath, min: 1, max: 20, sensitive: false)
-        }
-        self.status = try container.decodeIfPresent(DomainStatusType.self, forKey: .status)
-        if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
-        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
-        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -12715,38 +10550,16 @@ public struct EmailConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.sourceArn = try container.decodeIfPresent(String.self, forKey: .sourceArn)
-        if let value = self.sourceArn {
-            let memberPath = validator.path("sourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.replyToEmailAddress = try container.decodeIfPresent(String.self, forKey: .replyToEmailAddress)
-        if let value = self.replyToEmailAddress {
-            let memberPath = validator.path("replyToEmailAddress")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p35, sensitive: false)
-        }
-        self.emailSendingAccount = try container.decodeIfPresent(EmailSendingAccountType.self, forKey: .emailSendingAccount)
-        if let value = self.emailSendingAccount {
-            let memberPath = validator.path("emailSendingAccount")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.from = try container.decodeIfPresent(String.self, forKey: .from)
-        if let value = self.from {
-            let memberPath = validator.path("from")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.configurationSet = try container.decodeIfPresent(String.self, forKey: .configurationSet)
-        if let value = self.configurationSet {
-            let memberPath = validator.path("configurationSet")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p36, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.sourceArn = try container.decodeIfPresent(String.self, forKey: .sourceArn)
         if let value = self.sourceArn {
             let memberPath = validator.path("sourceArn")
@@ -12818,23 +10631,16 @@ public struct EmailMfaConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.message = try container.decodeIfPresent(String.self, forKey: .message)
-        if let value = self.message {
-            let memberPath = validator.path("message")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
-        }
-        self.subject = try container.decodeIfPresent(String.self, forKey: .subject)
-        if let value = self.subject {
-            let memberPath = validator.path("subject")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p30, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.message = try container.decodeIfPresent(String.self, forKey: .message)
         if let value = self.message {
             let memberPath = validator.path("message")
@@ -12879,13 +10685,16 @@ public struct EmailMfaSettingsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
-        self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
     }
@@ -12937,51 +10746,16 @@ public struct EumsSmsConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .callerArn) {
-            let memberPath = validator.path("callerArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.callerArn = value
-        } else {
-            try validator.missing(.callerArn, in: container, path: validator.path("callerArn"))
-            self.callerArn = ""
-        }
-        self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
-        if let value = self.externalId {
-            let memberPath = validator.path("externalId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.originationIdentity = try container.decodeIfPresent(String.self, forKey: .originationIdentity)
-        if let value = self.originationIdentity {
-            let memberPath = validator.path("originationIdentity")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.configurationSetName = try container.decodeIfPresent(String.self, forKey: .configurationSetName)
-        if let value = self.configurationSetName {
-            let memberPath = validator.path("configurationSetName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.inEntityId = try container.decodeIfPresent(String.self, forKey: .inEntityId)
-        if let value = self.inEntityId {
-            let memberPath = validator.path("inEntityId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.inTemplateId = try container.decodeIfPresent(String.self, forKey: .inTemplateId)
-        if let value = self.inTemplateId {
-            let memberPath = validator.path("inTemplateId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.region = try container.decodeIfPresent(String.self, forKey: .region)
-        if let value = self.region {
-            let memberPath = validator.path("region")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .callerArn) {
             let memberPath = validator.path("callerArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
@@ -13081,38 +10855,16 @@ public struct EventContextDataType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
-        if let value = self.ipAddress {
-            let memberPath = validator.path("ipAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.deviceName = try container.decodeIfPresent(String.self, forKey: .deviceName)
-        if let value = self.deviceName {
-            let memberPath = validator.path("deviceName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.timezone = try container.decodeIfPresent(String.self, forKey: .timezone)
-        if let value = self.timezone {
-            let memberPath = validator.path("timezone")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.city = try container.decodeIfPresent(String.self, forKey: .city)
-        if let value = self.city {
-            let memberPath = validator.path("city")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.country = try container.decodeIfPresent(String.self, forKey: .country)
-        if let value = self.country {
-            let memberPath = validator.path("country")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
         if let value = self.ipAddress {
             let memberPath = validator.path("ipAddress")
@@ -13187,30 +10939,16 @@ public struct EventFeedbackType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
-            let memberPath = validator.path("feedbackValue")
-            validator.checkEnum(value, at: memberPath)
-            self.feedbackValue = value
-        } else {
-            try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
-            self.feedbackValue = FeedbackValueType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .provider) {
-            let memberPath = validator.path("provider")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.provider = value
-        } else {
-            try validator.missing(.provider, in: container, path: validator.path("provider"))
-            self.provider = ""
-        }
-        self.feedbackDate = try container.decodeIfPresent(Date.self, forKey: .feedbackDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
             let memberPath = validator.path("feedbackValue")
             validator.checkEnum(value, at: memberPath)
@@ -13265,24 +11003,16 @@ public struct EventRiskType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.riskDecision = try container.decodeIfPresent(RiskDecisionType.self, forKey: .riskDecision)
-        if let value = self.riskDecision {
-            let memberPath = validator.path("riskDecision")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.riskLevel = try container.decodeIfPresent(RiskLevelType.self, forKey: .riskLevel)
-        if let value = self.riskLevel {
-            let memberPath = validator.path("riskLevel")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.compromisedCredentialsDetected = try container.decodeIfPresent(Bool.self, forKey: .compromisedCredentialsDetected)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.riskDecision = try container.decodeIfPresent(RiskDecisionType.self, forKey: .riskDecision)
         if let value = self.riskDecision {
             let memberPath = validator.path("riskDecision")
@@ -13332,29 +11062,16 @@ public struct FailoverType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .secondaryRegion) {
-            let memberPath = validator.path("secondaryRegion")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
-            self.secondaryRegion = value
-        } else {
-            try validator.missing(.secondaryRegion, in: container, path: validator.path("secondaryRegion"))
-            self.secondaryRegion = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .primaryRoute53HealthCheckId) {
-            let memberPath = validator.path("primaryRoute53HealthCheckId")
-            validator.checkString(value, at: memberPath, max: 64, sensitive: false)
-            self.primaryRoute53HealthCheckId = value
-        } else {
-            try validator.missing(.primaryRoute53HealthCheckId, in: container, path: validator.path("primaryRoute53HealthCheckId"))
-            self.primaryRoute53HealthCheckId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .secondaryRegion) {
             let memberPath = validator.path("secondaryRegion")
             validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
@@ -13398,18 +11115,16 @@ public struct FirehoseConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.streamArn = try container.decodeIfPresent(String.self, forKey: .streamArn)
-        if let value = self.streamArn {
-            let memberPath = validator.path("streamArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.streamArn = try container.decodeIfPresent(String.self, forKey: .streamArn)
         if let value = self.streamArn {
             let memberPath = validator.path("streamArn")
@@ -13445,26 +11160,16 @@ public struct ForgetDeviceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
-        if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-            self.deviceKey = value
-        } else {
-            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
-            self.deviceKey = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
             let memberPath = validator.path("accessToken")
@@ -13522,45 +11227,16 @@ public struct ForgotPasswordRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
-        if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
-        }
-        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -13636,12 +11312,16 @@ public struct ForgotPasswordResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
     }
 

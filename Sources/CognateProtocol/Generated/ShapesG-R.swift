@@ -16,21 +16,16 @@ public struct GetCSVHeaderRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -67,26 +62,16 @@ public struct GetCSVHeaderResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.csvHeader = try container.decodeIfPresent([String].self, forKey: .csvHeader)
-        if let value = self.csvHeader {
-            let memberPath = validator.path("csvHeader")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -140,47 +125,16 @@ public struct GetClientTokenRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .secret) {
-            let memberPath = validator.path("secret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-            self.secret = value
-        } else {
-            try validator.missing(.secret, in: container, path: validator.path("secret"))
-            self.secret = ""
-        }
-        self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
-        if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -250,12 +204,16 @@ public struct GetClientTokenResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientAuthenticationResult = try container.decodeIfPresent(ClientAuthenticationResultType.self, forKey: .clientAuthenticationResult)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.clientAuthenticationResult = try container.decodeIfPresent(ClientAuthenticationResultType.self, forKey: .clientAuthenticationResult)
     }
 
@@ -317,94 +275,16 @@ public struct GetDerivedTokenRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
-        if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .subjectToken) {
-            let memberPath = validator.path("subjectToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
-            self.subjectToken = value
-        } else {
-            try validator.missing(.subjectToken, in: container, path: validator.path("subjectToken"))
-            self.subjectToken = ""
-        }
-        if let value = try container.decodeIfPresent(TokenTypeIdentifierType.self, forKey: .subjectTokenType) {
-            let memberPath = validator.path("subjectTokenType")
-            validator.checkEnum(value, at: memberPath)
-            self.subjectTokenType = value
-        } else {
-            try validator.missing(.subjectTokenType, in: container, path: validator.path("subjectTokenType"))
-            self.subjectTokenType = TokenTypeIdentifierType(rawValue: "")
-        }
-        self.subjectTokenProviderName = try container.decodeIfPresent(String.self, forKey: .subjectTokenProviderName)
-        if let value = self.subjectTokenProviderName {
-            let memberPath = validator.path("subjectTokenProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-        }
-        self.actorToken = try container.decodeIfPresent(String.self, forKey: .actorToken)
-        if let value = self.actorToken {
-            let memberPath = validator.path("actorToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
-        }
-        self.actorTokenType = try container.decodeIfPresent(TokenTypeIdentifierType.self, forKey: .actorTokenType)
-        if let value = self.actorTokenType {
-            let memberPath = validator.path("actorTokenType")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.actorTokenProviderName = try container.decodeIfPresent(String.self, forKey: .actorTokenProviderName)
-        if let value = self.actorTokenProviderName {
-            let memberPath = validator.path("actorTokenProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-        }
-        self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
-        if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.audiences = try container.decodeIfPresent([String].self, forKey: .audiences)
-        if let value = self.audiences {
-            let memberPath = validator.path("audiences")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.resources = try container.decodeIfPresent([String].self, forKey: .resources)
-        if let value = self.resources {
-            let memberPath = validator.path("resources")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.requestedTokenType = try container.decodeIfPresent(IssuedTokenTypeIdentifierType.self, forKey: .requestedTokenType)
-        if let value = self.requestedTokenType {
-            let memberPath = validator.path("requestedTokenType")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -563,47 +443,16 @@ public struct GetDerivedTokenResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .issuedToken) {
-            let memberPath = validator.path("issuedToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.issuedToken = value
-        } else {
-            try validator.missing(.issuedToken, in: container, path: validator.path("issuedToken"))
-            self.issuedToken = ""
-        }
-        if let value = try container.decodeIfPresent(IssuedTokenTypeIdentifierType.self, forKey: .issuedTokenType) {
-            let memberPath = validator.path("issuedTokenType")
-            validator.checkEnum(value, at: memberPath)
-            self.issuedTokenType = value
-        } else {
-            try validator.missing(.issuedTokenType, in: container, path: validator.path("issuedTokenType"))
-            self.issuedTokenType = IssuedTokenTypeIdentifierType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(OAuthTokenTypeType.self, forKey: .tokenType) {
-            let memberPath = validator.path("tokenType")
-            validator.checkEnum(value, at: memberPath)
-            self.tokenType = value
-        } else {
-            try validator.missing(.tokenType, in: container, path: validator.path("tokenType"))
-            self.tokenType = OAuthTokenTypeType(rawValue: "")
-        }
-        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
-        self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
-        if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .issuedToken) {
             let memberPath = validator.path("issuedToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -678,26 +527,16 @@ public struct GetDeviceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-            self.deviceKey = value
-        } else {
-            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
-            self.deviceKey = ""
-        }
-        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
-        if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
             let memberPath = validator.path("deviceKey")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
@@ -740,19 +579,16 @@ public struct GetDeviceResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(DeviceType.self, forKey: .device) {
-            self.device = value
-        } else {
-            try validator.missing(.device, in: container, path: validator.path("device"))
-            self.device = DeviceType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(DeviceType.self, forKey: .device) {
             self.device = value
         } else {
@@ -787,29 +623,16 @@ public struct GetGroupRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-            self.groupName = value
-        } else {
-            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
-            self.groupName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
             let memberPath = validator.path("groupName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
@@ -853,12 +676,16 @@ public struct GetGroupResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
     }
 
@@ -890,29 +717,16 @@ public struct GetIdentityProviderByIdentifierRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .idpIdentifier) {
-            let memberPath = validator.path("idpIdentifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
-            self.idpIdentifier = value
-        } else {
-            try validator.missing(.idpIdentifier, in: container, path: validator.path("idpIdentifier"))
-            self.idpIdentifier = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -956,19 +770,16 @@ public struct GetIdentityProviderByIdentifierResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
-            self.identityProvider = value
-        } else {
-            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
-            self.identityProvider = IdentityProviderType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
             self.identityProvider = value
         } else {
@@ -1000,21 +811,16 @@ public struct GetLogDeliveryConfigurationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1048,12 +854,16 @@ public struct GetLogDeliveryConfigurationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
     }
 
@@ -1082,19 +892,16 @@ public struct GetProvisionedLimitRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
-            self.limitDefinition = value
-        } else {
-            try validator.missing(.limitDefinition, in: container, path: validator.path("limitDefinition"))
-            self.limitDefinition = LimitDefinitionType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
             self.limitDefinition = value
         } else {
@@ -1126,19 +933,16 @@ public struct GetProvisionedLimitResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(LimitType.self, forKey: .limit) {
-            self.limit = value
-        } else {
-            try validator.missing(.limit, in: container, path: validator.path("limit"))
-            self.limit = LimitType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(LimitType.self, forKey: .limit) {
             self.limit = value
         } else {
@@ -1170,21 +974,16 @@ public struct GetSigningCertificateRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1218,18 +1017,16 @@ public struct GetSigningCertificateResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.certificate = try container.decodeIfPresent(String.self, forKey: .certificate)
-        if let value = self.certificate {
-            let memberPath = validator.path("certificate")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.certificate = try container.decodeIfPresent(String.self, forKey: .certificate)
         if let value = self.certificate {
             let memberPath = validator.path("certificate")
@@ -1274,48 +1071,16 @@ public struct GetTokensFromRefreshTokenRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .refreshToken) {
-            let memberPath = validator.path("refreshToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.refreshToken = value
-        } else {
-            try validator.missing(.refreshToken, in: container, path: validator.path("refreshToken"))
-            self.refreshToken = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
-        if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
-        if let value = self.deviceKey {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .refreshToken) {
             let memberPath = validator.path("refreshToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -1390,12 +1155,16 @@ public struct GetTokensFromRefreshTokenResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
     }
 
@@ -1427,26 +1196,16 @@ public struct GetUICustomizationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1489,19 +1248,16 @@ public struct GetUICustomizationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(UICustomizationType.self, forKey: .uiCustomization) {
-            self.uiCustomization = value
-        } else {
-            try validator.missing(.uiCustomization, in: container, path: validator.path("uiCustomization"))
-            self.uiCustomization = UICustomizationType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(UICustomizationType.self, forKey: .uiCustomization) {
             self.uiCustomization = value
         } else {
@@ -1539,38 +1295,16 @@ public struct GetUserAttributeVerificationCodeRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .attributeName) {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-            self.attributeName = value
-        } else {
-            try validator.missing(.attributeName, in: container, path: validator.path("attributeName"))
-            self.attributeName = ""
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -1627,12 +1361,16 @@ public struct GetUserAttributeVerificationCodeResponse: WireShape, WireReadable 
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
     }
 
@@ -1661,21 +1399,16 @@ public struct GetUserAuthFactorsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -1718,43 +1451,16 @@ public struct GetUserAuthFactorsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
-        if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
-        if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.configuredUserAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .configuredUserAuthFactors)
-        if let value = self.configuredUserAuthFactors {
-            let memberPath = validator.path("configuredUserAuthFactors")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 8)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
             let memberPath = validator.path("username")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
@@ -1825,29 +1531,16 @@ public struct GetUserPoolClientSessionConfigurationRequest: WireShape, WireReada
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1897,24 +1590,16 @@ public struct GetUserPoolClientSessionConfigurationResponse: WireShape, WireRead
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -1961,21 +1646,16 @@ public struct GetUserPoolMfaConfigRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2021,22 +1701,16 @@ public struct GetUserPoolMfaConfigResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
-        self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
-        self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
-        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
-        if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
         self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
         self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
@@ -2089,21 +1763,16 @@ public struct GetUserPoolSessionConfigurationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2143,24 +1812,16 @@ public struct GetUserPoolSessionConfigurationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.userSessionTracking = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking)
-        if let value = self.userSessionTracking {
-            let memberPath = validator.path("userSessionTracking")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -2207,21 +1868,16 @@ public struct GetUserRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -2267,41 +1923,16 @@ public struct GetUserResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes) {
-            self.userAttributes = value
-        } else {
-            try validator.missing(.userAttributes, in: container, path: validator.path("userAttributes"))
-            self.userAttributes = []
-        }
-        self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
-        self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
-        if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
-        if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
             let memberPath = validator.path("username")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
@@ -2369,21 +2000,16 @@ public struct GlobalSignOutRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -2455,40 +2081,16 @@ public struct GroupType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.groupName = try container.decodeIfPresent(String.self, forKey: .groupName)
-        if let value = self.groupName {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-        }
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.description = try container.decodeIfPresent(String.self, forKey: .description)
-        if let value = self.description {
-            let memberPath = validator.path("description")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
-        }
-        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
-        if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
-        if let value = self.precedence {
-            let memberPath = validator.path("precedence")
-            validator.checkNumber(value, at: memberPath, min: 0)
-        }
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.groupName = try container.decodeIfPresent(String.self, forKey: .groupName)
         if let value = self.groupName {
             let memberPath = validator.path("groupName")
@@ -2570,23 +2172,16 @@ public struct HttpHeader: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.headerName = try container.decodeIfPresent(String.self, forKey: .headerName)
-        if let value = self.headerName {
-            let memberPath = validator.path("headerName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.headerValue = try container.decodeIfPresent(String.self, forKey: .headerValue)
-        if let value = self.headerValue {
-            let memberPath = validator.path("headerValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.headerName = try container.decodeIfPresent(String.self, forKey: .headerName)
         if let value = self.headerName {
             let memberPath = validator.path("headerName")
@@ -2652,67 +2247,16 @@ public struct IdentityProviderType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
-        if let value = self.providerName {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-        }
-        self.providerType = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType)
-        if let value = self.providerType {
-            let memberPath = validator.path("providerType")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.providerDetails = try container.decodeIfPresent([String: String].self, forKey: .providerDetails)
-        if let value = self.providerDetails {
-            let memberPath = validator.path("providerDetails")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
-        if let value = self.attributeMapping {
-            let memberPath = validator.path("attributeMapping")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
-        if let value = self.idpIdentifiers {
-            let memberPath = validator.path("idpIdentifiers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
-            }
-        }
-        self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
-        if let value = self.acrMapping {
-            let memberPath = validator.path("acrMapping")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -2829,29 +2373,16 @@ public struct InboundFederationLambdaType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(InboundFederationLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
-            self.lambdaVersion = value
-        } else {
-            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
-            self.lambdaVersion = InboundFederationLambdaVersionType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.lambdaArn = value
-        } else {
-            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
-            self.lambdaArn = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(InboundFederationLambdaVersionType.self, forKey: .lambdaVersion) {
             let memberPath = validator.path("lambdaVersion")
             validator.checkEnum(value, at: memberPath)
@@ -2913,54 +2444,16 @@ public struct InitiateAuthRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(AuthFlowType.self, forKey: .authFlow) {
-            let memberPath = validator.path("authFlow")
-            validator.checkEnum(value, at: memberPath)
-            self.authFlow = value
-        } else {
-            try validator.missing(.authFlow, in: container, path: validator.path("authFlow"))
-            self.authFlow = AuthFlowType(rawValue: "")
-        }
-        self.authParameters = try container.decodeIfPresent([String: String].self, forKey: .authParameters)
-        if let value = self.authParameters {
-            let memberPath = validator.path("authParameters")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(AuthFlowType.self, forKey: .authFlow) {
             let memberPath = validator.path("authFlow")
             validator.checkEnum(value, at: memberPath)
@@ -3061,41 +2554,16 @@ public struct InitiateAuthResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
-        if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
-        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
-        if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
-        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
-        if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
             let memberPath = validator.path("challengeName")
@@ -3170,27 +2638,16 @@ public struct InitiatePointInTimeRecoveryRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp) {
-            self.restoreTimestamp = value
-        } else {
-            try validator.missing(.restoreTimestamp, in: container, path: validator.path("restoreTimestamp"))
-            self.restoreTimestamp = Date(timeIntervalSince1970: 0)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3232,12 +2689,16 @@ public struct InitiatePointInTimeRecoveryResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
@@ -3266,18 +2727,16 @@ public struct IssuerConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.type = try container.decodeIfPresent(IssuerType.self, forKey: .type)
-        if let value = self.type {
-            let memberPath = validator.path("type")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.type = try container.decodeIfPresent(IssuerType.self, forKey: .type)
         if let value = self.type {
             let memberPath = validator.path("type")
@@ -3313,23 +2772,16 @@ public struct KeyConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.keyType = try container.decodeIfPresent(EncryptionKeyType.self, forKey: .keyType)
-        if let value = self.keyType {
-            let memberPath = validator.path("keyType")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.kmsKeyArn = try container.decodeIfPresent(String.self, forKey: .kmsKeyArn)
-        if let value = self.kmsKeyArn {
-            let memberPath = validator.path("kmsKeyArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.keyType = try container.decodeIfPresent(EncryptionKeyType.self, forKey: .keyType)
         if let value = self.keyType {
             let memberPath = validator.path("keyType")
@@ -3413,72 +2865,16 @@ public struct LambdaConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.preSignUp = try container.decodeIfPresent(String.self, forKey: .preSignUp)
-        if let value = self.preSignUp {
-            let memberPath = validator.path("preSignUp")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.customMessage = try container.decodeIfPresent(String.self, forKey: .customMessage)
-        if let value = self.customMessage {
-            let memberPath = validator.path("customMessage")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.postConfirmation = try container.decodeIfPresent(String.self, forKey: .postConfirmation)
-        if let value = self.postConfirmation {
-            let memberPath = validator.path("postConfirmation")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.preAuthentication = try container.decodeIfPresent(String.self, forKey: .preAuthentication)
-        if let value = self.preAuthentication {
-            let memberPath = validator.path("preAuthentication")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.postAuthentication = try container.decodeIfPresent(String.self, forKey: .postAuthentication)
-        if let value = self.postAuthentication {
-            let memberPath = validator.path("postAuthentication")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.defineAuthChallenge = try container.decodeIfPresent(String.self, forKey: .defineAuthChallenge)
-        if let value = self.defineAuthChallenge {
-            let memberPath = validator.path("defineAuthChallenge")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.createAuthChallenge = try container.decodeIfPresent(String.self, forKey: .createAuthChallenge)
-        if let value = self.createAuthChallenge {
-            let memberPath = validator.path("createAuthChallenge")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.verifyAuthChallengeResponse = try container.decodeIfPresent(String.self, forKey: .verifyAuthChallengeResponse)
-        if let value = self.verifyAuthChallengeResponse {
-            let memberPath = validator.path("verifyAuthChallengeResponse")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.preTokenGeneration = try container.decodeIfPresent(String.self, forKey: .preTokenGeneration)
-        if let value = self.preTokenGeneration {
-            let memberPath = validator.path("preTokenGeneration")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.userMigration = try container.decodeIfPresent(String.self, forKey: .userMigration)
-        if let value = self.userMigration {
-            let memberPath = validator.path("userMigration")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.preTokenGenerationConfig = try container.decodeIfPresent(PreTokenGenerationVersionConfigType.self, forKey: .preTokenGenerationConfig)
-        self.customSMSSender = try container.decodeIfPresent(CustomSMSLambdaVersionConfigType.self, forKey: .customSMSSender)
-        self.customEmailSender = try container.decodeIfPresent(CustomEmailLambdaVersionConfigType.self, forKey: .customEmailSender)
-        self.kmsKeyID = try container.decodeIfPresent(String.self, forKey: .kmsKeyID)
-        if let value = self.kmsKeyID {
-            let memberPath = validator.path("kmsKeyID")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.inboundFederation = try container.decodeIfPresent(InboundFederationLambdaType.self, forKey: .inboundFederation)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.preSignUp = try container.decodeIfPresent(String.self, forKey: .preSignUp)
         if let value = self.preSignUp {
             let memberPath = validator.path("preSignUp")
@@ -3624,33 +3020,16 @@ public struct LimitDefinitionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(LimitClass.self, forKey: .limitClass) {
-            let memberPath = validator.path("limitClass")
-            validator.checkEnum(value, at: memberPath)
-            self.limitClass = value
-        } else {
-            try validator.missing(.limitClass, in: container, path: validator.path("limitClass"))
-            self.limitClass = LimitClass(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent([String: String].self, forKey: .attributes) {
-            let memberPath = validator.path("attributes")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-            self.attributes = value
-        } else {
-            try validator.missing(.attributes, in: container, path: validator.path("attributes"))
-            self.attributes = [:]
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(LimitClass.self, forKey: .limitClass) {
             let memberPath = validator.path("limitClass")
             validator.checkEnum(value, at: memberPath)
@@ -3704,31 +3083,16 @@ public struct LimitType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
-            self.limitDefinition = value
-        } else {
-            try validator.missing(.limitDefinition, in: container, path: validator.path("limitDefinition"))
-            self.limitDefinition = LimitDefinitionType.wirePlaceholder
-        }
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .provisionedLimitValue).map(Int.init) {
-            self.provisionedLimitValue = value
-        } else {
-            try validator.missing(.provisionedLimitValue, in: container, path: validator.path("provisionedLimitValue"))
-            self.provisionedLimitValue = 0
-        }
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .freeLimitValue).map(Int.init) {
-            self.freeLimitValue = value
-        } else {
-            try validator.missing(.freeLimitValue, in: container, path: validator.path("freeLimitValue"))
-            self.freeLimitValue = 0
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
             self.limitDefinition = value
         } else {
@@ -3782,31 +3146,16 @@ public struct ListCIMDPoliciesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3861,24 +3210,16 @@ public struct ListCIMDPoliciesResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
-        if let value = try container.decodeIfPresent([CIMDPolicySummaryType].self, forKey: .cimdPolicies) {
-            self.cimdPolicies = value
-        } else {
-            try validator.missing(.cimdPolicies, in: container, path: validator.path("cimdPolicies"))
-            self.cimdPolicies = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
             let memberPath = validator.path("nextToken")
@@ -3928,39 +3269,16 @@ public struct ListClientMetadataURLsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
-            self.cimdPolicyId = value
-        } else {
-            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
-            self.cimdPolicyId = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4025,26 +3343,16 @@ public struct ListClientMetadataURLsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
-        if let value = try container.decodeIfPresent([ClientMetadataURLType].self, forKey: .clientMetadataURLs) {
-            let memberPath = validator.path("clientMetadataURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 60)
-            self.clientMetadataURLs = value
-        } else {
-            try validator.missing(.clientMetadataURLs, in: container, path: validator.path("clientMetadataURLs"))
-            self.clientMetadataURLs = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
             let memberPath = validator.path("nextToken")
@@ -4093,31 +3401,16 @@ public struct ListDevicesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
-        if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -4172,19 +3465,16 @@ public struct ListDevicesResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
@@ -4228,31 +3518,16 @@ public struct ListGroupsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
-        if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4307,19 +3582,16 @@ public struct ListGroupsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -4363,31 +3635,16 @@ public struct ListIdentityProvidersRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4442,26 +3699,16 @@ public struct ListIdentityProvidersResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent([ProviderDescription].self, forKey: .providers) {
-            let memberPath = validator.path("providers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
-            self.providers = value
-        } else {
-            try validator.missing(.providers, in: container, path: validator.path("providers"))
-            self.providers = []
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([ProviderDescription].self, forKey: .providers) {
             let memberPath = validator.path("providers")
             validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
@@ -4510,31 +3757,16 @@ public struct ListPointInTimeRecoveriesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4589,19 +3821,16 @@ public struct ListPointInTimeRecoveriesResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.restorations = try container.decodeIfPresent([RestorationDescriptionType].self, forKey: .restorations)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.restorations = try container.decodeIfPresent([RestorationDescriptionType].self, forKey: .restorations)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -4645,31 +3874,16 @@ public struct ListResourceServersRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 50)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4724,24 +3938,16 @@ public struct ListResourceServersResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent([ResourceServerType].self, forKey: .resourceServers) {
-            self.resourceServers = value
-        } else {
-            try validator.missing(.resourceServers, in: container, path: validator.path("resourceServers"))
-            self.resourceServers = []
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([ResourceServerType].self, forKey: .resourceServers) {
             self.resourceServers = value
         } else {
@@ -4782,21 +3988,16 @@ public struct ListTagsForResourceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.resourceArn = value
-        } else {
-            try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
-            self.resourceArn = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
             let memberPath = validator.path("resourceArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
@@ -4830,22 +4031,16 @@ public struct ListTagsForResourceResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.tags = try container.decodeIfPresent([String: String].self, forKey: .tags)
-        if let value = self.tags {
-            let memberPath = validator.path("tags")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.tags = try container.decodeIfPresent([String: String].self, forKey: .tags)
         if let value = self.tags {
             let memberPath = validator.path("tags")
@@ -4888,31 +4083,16 @@ public struct ListTermsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4967,24 +4147,16 @@ public struct ListTermsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent([TermsDescriptionType].self, forKey: .terms) {
-            self.terms = value
-        } else {
-            try validator.missing(.terms, in: container, path: validator.path("terms"))
-            self.terms = []
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([TermsDescriptionType].self, forKey: .terms) {
             self.terms = value
         } else {
@@ -5031,34 +4203,16 @@ public struct ListUserImportJobsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
-            self.maxResults = value
-        } else {
-            try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
-            self.maxResults = 0
-        }
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5114,23 +4268,16 @@ public struct ListUserImportJobsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userImportJobs = try container.decodeIfPresent([UserImportJobType].self, forKey: .userImportJobs)
-        if let value = self.userImportJobs {
-            let memberPath = validator.path("userImportJobs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
-        }
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userImportJobs = try container.decodeIfPresent([UserImportJobType].self, forKey: .userImportJobs)
         if let value = self.userImportJobs {
             let memberPath = validator.path("userImportJobs")
@@ -5178,34 +4325,16 @@ public struct ListUserPoolClientSecretsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5261,19 +4390,16 @@ public struct ListUserPoolClientSecretsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.clientSecrets = try container.decodeIfPresent([ClientSecretDescriptorType].self, forKey: .clientSecrets)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.clientSecrets = try container.decodeIfPresent([ClientSecretDescriptorType].self, forKey: .clientSecrets)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -5320,36 +4446,16 @@ public struct ListUserPoolClientsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
-        self.clientType = try container.decodeIfPresent(ClientTypeType.self, forKey: .clientType)
-        if let value = self.clientType {
-            let memberPath = validator.path("clientType")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5413,19 +4519,16 @@ public struct ListUserPoolClientsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolClients = try container.decodeIfPresent([UserPoolClientDescription].self, forKey: .userPoolClients)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolClients = try container.decodeIfPresent([UserPoolClientDescription].self, forKey: .userPoolClients)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -5466,26 +4569,16 @@ public struct ListUserPoolReplicasRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5531,19 +4624,16 @@ public struct ListUserPoolReplicasResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolReplicas = try container.decodeIfPresent([UserPoolReplicaType].self, forKey: .userPoolReplicas)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolReplicas = try container.decodeIfPresent([UserPoolReplicaType].self, forKey: .userPoolReplicas)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -5584,26 +4674,16 @@ public struct ListUserPoolsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
-            self.maxResults = value
-        } else {
-            try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
-            self.maxResults = 0
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
             let memberPath = validator.path("nextToken")
@@ -5649,19 +4729,16 @@ public struct ListUserPoolsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPools = try container.decodeIfPresent([UserPoolDescriptionType].self, forKey: .userPools)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPools = try container.decodeIfPresent([UserPoolDescriptionType].self, forKey: .userPools)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -5702,26 +4779,16 @@ public struct ListUserSessionsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -5767,23 +4834,16 @@ public struct ListUserSessionsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
-        if let value = self.sessions {
-            let memberPath = validator.path("sessions")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 125)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
         if let value = self.sessions {
             let memberPath = validator.path("sessions")
@@ -5834,39 +4894,16 @@ public struct ListUsersInGroupRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-            self.groupName = value
-        } else {
-            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
-            self.groupName = ""
-        }
-        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
-        if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5931,19 +4968,16 @@ public struct ListUsersInGroupResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
@@ -5993,44 +5027,16 @@ public struct ListUsersRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.attributesToGet = try container.decodeIfPresent([String].self, forKey: .attributesToGet)
-        if let value = self.attributesToGet {
-            let memberPath = validator.path("attributesToGet")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-            }
-        }
-        self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
-        if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
-        self.filter = try container.decodeIfPresent(String.self, forKey: .filter)
-        if let value = self.filter {
-            let memberPath = validator.path("filter")
-            validator.checkString(value, at: memberPath, max: 256, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -6106,19 +5112,16 @@ public struct ListUsersResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
-        self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
-        if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
@@ -6162,31 +5165,16 @@ public struct ListWebAuthnCredentialsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
-        self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
-        if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 20)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -6241,24 +5229,16 @@ public struct ListWebAuthnCredentialsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent([WebAuthnCredentialDescription].self, forKey: .credentials) {
-            self.credentials = value
-        } else {
-            try validator.missing(.credentials, in: container, path: validator.path("credentials"))
-            self.credentials = []
-        }
-        self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
-        if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([WebAuthnCredentialDescription].self, forKey: .credentials) {
             self.credentials = value
         } else {
@@ -6311,32 +5291,16 @@ public struct LogConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(LogLevel.self, forKey: .logLevel) {
-            let memberPath = validator.path("logLevel")
-            validator.checkEnum(value, at: memberPath)
-            self.logLevel = value
-        } else {
-            try validator.missing(.logLevel, in: container, path: validator.path("logLevel"))
-            self.logLevel = LogLevel(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(EventSourceName.self, forKey: .eventSource) {
-            let memberPath = validator.path("eventSource")
-            validator.checkEnum(value, at: memberPath)
-            self.eventSource = value
-        } else {
-            try validator.missing(.eventSource, in: container, path: validator.path("eventSource"))
-            self.eventSource = EventSourceName(rawValue: "")
-        }
-        self.cloudWatchLogsConfiguration = try container.decodeIfPresent(CloudWatchLogsConfigurationType.self, forKey: .cloudWatchLogsConfiguration)
-        self.s3Configuration = try container.decodeIfPresent(S3ConfigurationType.self, forKey: .s3Configuration)
-        self.firehoseConfiguration = try container.decodeIfPresent(FirehoseConfigurationType.self, forKey: .firehoseConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(LogLevel.self, forKey: .logLevel) {
             let memberPath = validator.path("logLevel")
             validator.checkEnum(value, at: memberPath)
@@ -6398,29 +5362,16 @@ public struct LogDeliveryConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent([LogConfigurationType].self, forKey: .logConfigurations) {
-            let memberPath = validator.path("logConfigurations")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 2)
-            self.logConfigurations = value
-        } else {
-            try validator.missing(.logConfigurations, in: container, path: validator.path("logConfigurations"))
-            self.logConfigurations = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -6467,23 +5418,16 @@ public struct MFAOptionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.deliveryMedium = try container.decodeIfPresent(DeliveryMediumType.self, forKey: .deliveryMedium)
-        if let value = self.deliveryMedium {
-            let memberPath = validator.path("deliveryMedium")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.attributeName = try container.decodeIfPresent(String.self, forKey: .attributeName)
-        if let value = self.attributeName {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.deliveryMedium = try container.decodeIfPresent(DeliveryMediumType.self, forKey: .deliveryMedium)
         if let value = self.deliveryMedium {
             let memberPath = validator.path("deliveryMedium")
@@ -6543,32 +5487,16 @@ public struct ManagedLoginBrandingType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
-        if let value = self.managedLoginBrandingId {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-        }
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
-        self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
-        self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
-        if let value = self.assets {
-            let memberPath = validator.path("assets")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
-        }
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
         if let value = self.managedLoginBrandingId {
             let memberPath = validator.path("managedLoginBrandingId")
@@ -6645,28 +5573,16 @@ public struct MessageTemplateType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
-        if let value = self.smsMessage {
-            let memberPath = validator.path("smsMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p38, sensitive: false)
-        }
-        self.emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
-        if let value = self.emailMessage {
-            let memberPath = validator.path("emailMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p39, sensitive: false)
-        }
-        self.emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
-        if let value = self.emailSubject {
-            let memberPath = validator.path("emailSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
         if let value = self.smsMessage {
             let memberPath = validator.path("smsMessage")
@@ -6720,23 +5636,16 @@ public struct NewDeviceMetadataType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
-        if let value = self.deviceKey {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-        }
-        self.deviceGroupKey = try container.decodeIfPresent(String.self, forKey: .deviceGroupKey)
-        if let value = self.deviceGroupKey {
-            let memberPath = validator.path("deviceGroupKey")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
         if let value = self.deviceKey {
             let memberPath = validator.path("deviceKey")
@@ -6793,34 +5702,16 @@ public struct NotifyConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.from = try container.decodeIfPresent(String.self, forKey: .from)
-        if let value = self.from {
-            let memberPath = validator.path("from")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
-        if let value = self.replyTo {
-            let memberPath = validator.path("replyTo")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .sourceArn) {
-            let memberPath = validator.path("sourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.sourceArn = value
-        } else {
-            try validator.missing(.sourceArn, in: container, path: validator.path("sourceArn"))
-            self.sourceArn = ""
-        }
-        self.blockEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .blockEmail)
-        self.noActionEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .noActionEmail)
-        self.mfaEmail = try container.decodeIfPresent(NotifyEmailType.self, forKey: .mfaEmail)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.from = try container.decodeIfPresent(String.self, forKey: .from)
         if let value = self.from {
             let memberPath = validator.path("from")
@@ -6893,31 +5784,16 @@ public struct NotifyEmailType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .subject) {
-            let memberPath = validator.path("subject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
-            self.subject = value
-        } else {
-            try validator.missing(.subject, in: container, path: validator.path("subject"))
-            self.subject = ""
-        }
-        self.htmlBody = try container.decodeIfPresent(String.self, forKey: .htmlBody)
-        if let value = self.htmlBody {
-            let memberPath = validator.path("htmlBody")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
-        }
-        self.textBody = try container.decodeIfPresent(String.self, forKey: .textBody)
-        if let value = self.textBody {
-            let memberPath = validator.path("textBody")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .subject) {
             let memberPath = validator.path("subject")
             validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
@@ -6972,23 +5848,16 @@ public struct NumberAttributeConstraintsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.minValue = try container.decodeIfPresent(String.self, forKey: .minValue)
-        if let value = self.minValue {
-            let memberPath = validator.path("minValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.maxValue = try container.decodeIfPresent(String.self, forKey: .maxValue)
-        if let value = self.maxValue {
-            let memberPath = validator.path("maxValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.minValue = try container.decodeIfPresent(String.self, forKey: .minValue)
         if let value = self.minValue {
             let memberPath = validator.path("minValue")
@@ -7048,32 +5917,16 @@ public struct PasswordPolicyType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.minimumLength = try container.decodeIfPresent(Int32.self, forKey: .minimumLength).map(Int.init)
-        if let value = self.minimumLength {
-            let memberPath = validator.path("minimumLength")
-            validator.checkNumber(value, at: memberPath, min: 6, max: 99)
-        }
-        self.requireUppercase = try container.decodeIfPresent(Bool.self, forKey: .requireUppercase)
-        self.requireLowercase = try container.decodeIfPresent(Bool.self, forKey: .requireLowercase)
-        self.requireNumbers = try container.decodeIfPresent(Bool.self, forKey: .requireNumbers)
-        self.requireSymbols = try container.decodeIfPresent(Bool.self, forKey: .requireSymbols)
-        self.passwordHistorySize = try container.decodeIfPresent(Int32.self, forKey: .passwordHistorySize).map(Int.init)
-        if let value = self.passwordHistorySize {
-            let memberPath = validator.path("passwordHistorySize")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 24)
-        }
-        self.temporaryPasswordValidityDays = try container.decodeIfPresent(Int32.self, forKey: .temporaryPasswordValidityDays).map(Int.init)
-        if let value = self.temporaryPasswordValidityDays {
-            let memberPath = validator.path("temporaryPasswordValidityDays")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 365)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.minimumLength = try container.decodeIfPresent(Int32.self, forKey: .minimumLength).map(Int.init)
         if let value = self.minimumLength {
             let memberPath = validator.path("minimumLength")
@@ -7147,29 +6000,16 @@ public struct PreTokenGenerationVersionConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(PreTokenGenerationLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
-            self.lambdaVersion = value
-        } else {
-            try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
-            self.lambdaVersion = PreTokenGenerationLambdaVersionType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.lambdaArn = value
-        } else {
-            try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
-            self.lambdaArn = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(PreTokenGenerationLambdaVersionType.self, forKey: .lambdaVersion) {
             let memberPath = validator.path("lambdaVersion")
             validator.checkEnum(value, at: memberPath)
@@ -7222,25 +6062,16 @@ public struct ProviderDescription: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
-        if let value = self.providerName {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-        }
-        self.providerType = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType)
-        if let value = self.providerType {
-            let memberPath = validator.path("providerType")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
         if let value = self.providerName {
             let memberPath = validator.path("providerName")
@@ -7298,28 +6129,16 @@ public struct ProviderUserIdentifierType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
-        if let value = self.providerName {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-        }
-        self.providerAttributeName = try container.decodeIfPresent(String.self, forKey: .providerAttributeName)
-        if let value = self.providerAttributeName {
-            let memberPath = validator.path("providerAttributeName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.providerAttributeValue = try container.decodeIfPresent(String.self, forKey: .providerAttributeValue)
-        if let value = self.providerAttributeValue {
-            let memberPath = validator.path("providerAttributeValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
         if let value = self.providerName {
             let memberPath = validator.path("providerName")
@@ -7373,29 +6192,16 @@ public struct RecoveryOptionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .priority).map(Int.init) {
-            let memberPath = validator.path("priority")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 2)
-            self.priority = value
-        } else {
-            try validator.missing(.priority, in: container, path: validator.path("priority"))
-            self.priority = 0
-        }
-        if let value = try container.decodeIfPresent(RecoveryOptionNameType.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkEnum(value, at: memberPath)
-            self.name = value
-        } else {
-            try validator.missing(.name, in: container, path: validator.path("name"))
-            self.name = RecoveryOptionNameType(rawValue: "")
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .priority).map(Int.init) {
             let memberPath = validator.path("priority")
             validator.checkNumber(value, at: memberPath, min: 1, max: 2)
@@ -7442,26 +6248,16 @@ public struct RefreshTokenRotationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(FeatureType.self, forKey: .feature) {
-            let memberPath = validator.path("feature")
-            validator.checkEnum(value, at: memberPath)
-            self.feature = value
-        } else {
-            try validator.missing(.feature, in: container, path: validator.path("feature"))
-            self.feature = FeatureType(rawValue: "")
-        }
-        self.retryGracePeriodSeconds = try container.decodeIfPresent(Int32.self, forKey: .retryGracePeriodSeconds).map(Int.init)
-        if let value = self.retryGracePeriodSeconds {
-            let memberPath = validator.path("retryGracePeriodSeconds")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(FeatureType.self, forKey: .feature) {
             let memberPath = validator.path("feature")
             validator.checkEnum(value, at: memberPath)
@@ -7519,45 +6315,16 @@ public struct ResendConfirmationCodeRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
-        if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
-        }
-        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -7633,12 +6400,16 @@ public struct ResendConfirmationCodeResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
     }
 
@@ -7670,29 +6441,16 @@ public struct ResourceServerScopeType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .scopeName) {
-            let memberPath = validator.path("scopeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p41, sensitive: false)
-            self.scopeName = value
-        } else {
-            try validator.missing(.scopeName, in: container, path: validator.path("scopeName"))
-            self.scopeName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .scopeDescription) {
-            let memberPath = validator.path("scopeDescription")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, sensitive: false)
-            self.scopeDescription = value
-        } else {
-            try validator.missing(.scopeDescription, in: container, path: validator.path("scopeDescription"))
-            self.scopeDescription = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .scopeName) {
             let memberPath = validator.path("scopeName")
             validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p41, sensitive: false)
@@ -7748,38 +6506,16 @@ public struct ResourceServerType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.identifier = try container.decodeIfPresent(String.self, forKey: .identifier)
-        if let value = self.identifier {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-        }
-        self.name = try container.decodeIfPresent(String.self, forKey: .name)
-        if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
-        }
-        self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
-        if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
-        }
-        self.managedBy = try container.decodeIfPresent(ResourceServerManagedByType.self, forKey: .managedBy)
-        if let value = self.managedBy {
-            let memberPath = validator.path("managedBy")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -7866,54 +6602,16 @@ public struct RespondToAuthChallengeRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName) {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
-            self.challengeName = value
-        } else {
-            try validator.missing(.challengeName, in: container, path: validator.path("challengeName"))
-            self.challengeName = ChallengeNameType(rawValue: "")
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
-        self.challengeResponses = try container.decodeIfPresent([String: String].self, forKey: .challengeResponses)
-        if let value = self.challengeResponses {
-            let memberPath = validator.path("challengeResponses")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -8014,41 +6712,16 @@ public struct RespondToAuthChallengeResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
-        if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
-        self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
-        if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
-        self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
-        if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
             let memberPath = validator.path("challengeName")
@@ -8126,24 +6799,16 @@ public struct RestorationDescriptionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
-        if let value = self.restoreId {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
-        }
-        self.restoreStatus = try container.decodeIfPresent(RestoreStatusType.self, forKey: .restoreStatus)
-        if let value = self.restoreStatus {
-            let memberPath = validator.path("restoreStatus")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
         if let value = self.restoreId {
             let memberPath = validator.path("restoreId")
@@ -8202,26 +6867,16 @@ public struct RestorationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
-        if let value = self.restoreId {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
-        }
-        self.restoreStatus = try container.decodeIfPresent(RestoreStatusType.self, forKey: .restoreStatus)
-        if let value = self.restoreStatus {
-            let memberPath = validator.path("restoreStatus")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
-        self.triggerTimestamp = try container.decodeIfPresent(Date.self, forKey: .triggerTimestamp)
-        self.restorePreview = try container.decodeIfPresent([RestorePreviewType].self, forKey: .restorePreview)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
         if let value = self.restoreId {
             let memberPath = validator.path("restoreId")
@@ -8287,21 +6942,16 @@ public struct RestorePreviewType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.entity = try container.decodeIfPresent(String.self, forKey: .entity)
-        if let value = self.entity {
-            let memberPath = validator.path("entity")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.createCount = try container.decodeIfPresent(Int.self, forKey: .createCount)
-        self.updateCount = try container.decodeIfPresent(Int.self, forKey: .updateCount)
-        self.deleteCount = try container.decodeIfPresent(Int.self, forKey: .deleteCount)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.entity = try container.decodeIfPresent(String.self, forKey: .entity)
         if let value = self.entity {
             let memberPath = validator.path("entity")
@@ -8358,39 +7008,16 @@ public struct RevokeTokenRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .token) {
-            let memberPath = validator.path("token")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.token = value
-        } else {
-            try validator.missing(.token, in: container, path: validator.path("token"))
-            self.token = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
-        if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
-        if let value = self.revokeAssociatedSessions {
-            let memberPath = validator.path("revokeAssociatedSessions")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .token) {
             let memberPath = validator.path("token")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -8478,34 +7105,16 @@ public struct RevokeUserSessionRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .sessionId) {
-            let memberPath = validator.path("sessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
-            self.sessionId = value
-        } else {
-            try validator.missing(.sessionId, in: container, path: validator.path("sessionId"))
-            self.sessionId = ""
-        }
-        self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
-        if let value = self.revokeAssociatedSessions {
-            let memberPath = validator.path("revokeAssociatedSessions")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -8593,27 +7202,16 @@ public struct RiskConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.compromisedCredentialsRiskConfiguration = try container.decodeIfPresent(CompromisedCredentialsRiskConfigurationType.self, forKey: .compromisedCredentialsRiskConfiguration)
-        self.accountTakeoverRiskConfiguration = try container.decodeIfPresent(AccountTakeoverRiskConfigurationType.self, forKey: .accountTakeoverRiskConfiguration)
-        self.riskExceptionConfiguration = try container.decodeIfPresent(RiskExceptionConfigurationType.self, forKey: .riskExceptionConfiguration)
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -8678,31 +7276,16 @@ public struct RiskExceptionConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.blockedIPRangeList = try container.decodeIfPresent([String].self, forKey: .blockedIPRangeList)
-        if let value = self.blockedIPRangeList {
-            let memberPath = validator.path("blockedIPRangeList")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 200)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.skippedIPRangeList = try container.decodeIfPresent([String].self, forKey: .skippedIPRangeList)
-        if let value = self.skippedIPRangeList {
-            let memberPath = validator.path("skippedIPRangeList")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 200)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.blockedIPRangeList = try container.decodeIfPresent([String].self, forKey: .blockedIPRangeList)
         if let value = self.blockedIPRangeList {
             let memberPath = validator.path("blockedIPRangeList")
@@ -8752,12 +7335,16 @@ public struct RoutingType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.failover = try container.decodeIfPresent(FailoverType.self, forKey: .failover)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.failover = try container.decodeIfPresent(FailoverType.self, forKey: .failover)
     }
 

@@ -16,18 +16,16 @@ public struct S3ConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.bucketArn = try container.decodeIfPresent(String.self, forKey: .bucketArn)
-        if let value = self.bucketArn {
-            let memberPath = validator.path("bucketArn")
-            validator.checkString(value, at: memberPath, min: 3, max: 1024, pattern: WirePatterns.p42, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.bucketArn = try container.decodeIfPresent(String.self, forKey: .bucketArn)
         if let value = self.bucketArn {
             let memberPath = validator.path("bucketArn")
@@ -63,13 +61,16 @@ public struct SMSMfaSettingsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
-        self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
     }
@@ -121,28 +122,16 @@ public struct SchemaAttributeType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.name = try container.decodeIfPresent(String.self, forKey: .name)
-        if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 20, pattern: WirePatterns.p3, sensitive: false)
-        }
-        self.attributeDataType = try container.decodeIfPresent(AttributeDataType.self, forKey: .attributeDataType)
-        if let value = self.attributeDataType {
-            let memberPath = validator.path("attributeDataType")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.developerOnlyAttribute = try container.decodeIfPresent(Bool.self, forKey: .developerOnlyAttribute)
-        self.mutable = try container.decodeIfPresent(Bool.self, forKey: .mutable)
-        self.required = try container.decodeIfPresent(Bool.self, forKey: .required)
-        self.numberAttributeConstraints = try container.decodeIfPresent(NumberAttributeConstraintsType.self, forKey: .numberAttributeConstraints)
-        self.stringAttributeConstraints = try container.decodeIfPresent(StringAttributeConstraintsType.self, forKey: .stringAttributeConstraints)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.name = try container.decodeIfPresent(String.self, forKey: .name)
         if let value = self.name {
             let memberPath = validator.path("name")
@@ -236,47 +225,16 @@ public struct SessionDescriptionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.sessionId = try container.decodeIfPresent(String.self, forKey: .sessionId)
-        if let value = self.sessionId {
-            let memberPath = validator.path("sessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
-        }
-        self.sessionType = try container.decodeIfPresent(SessionTypeType.self, forKey: .sessionType)
-        if let value = self.sessionType {
-            let memberPath = validator.path("sessionType")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.createDate = try container.decodeIfPresent(Date.self, forKey: .createDate)
-        self.lastActiveDate = try container.decodeIfPresent(Date.self, forKey: .lastActiveDate)
-        self.deviceType = try container.decodeIfPresent(String.self, forKey: .deviceType)
-        if let value = self.deviceType {
-            let memberPath = validator.path("deviceType")
-            validator.checkString(value, at: memberPath, min: 0, max: 1024, sensitive: false)
-        }
-        self.lastIPAddress = try container.decodeIfPresent(String.self, forKey: .lastIPAddress)
-        if let value = self.lastIPAddress {
-            let memberPath = validator.path("lastIPAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 128, sensitive: true)
-        }
-        self.lastLocation = try container.decodeIfPresent(SessionLocationType.self, forKey: .lastLocation)
-        self.originSessionId = try container.decodeIfPresent(String.self, forKey: .originSessionId)
-        if let value = self.originSessionId {
-            let memberPath = validator.path("originSessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
-        }
-        self.isCurrentSession = try container.decodeIfPresent(Bool.self, forKey: .isCurrentSession)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.sessionId = try container.decodeIfPresent(String.self, forKey: .sessionId)
         if let value = self.sessionId {
             let memberPath = validator.path("sessionId")
@@ -377,23 +335,16 @@ public struct SessionLocationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.city = try container.decodeIfPresent(String.self, forKey: .city)
-        if let value = self.city {
-            let memberPath = validator.path("city")
-            validator.checkString(value, at: memberPath, min: 0, max: 256, sensitive: false)
-        }
-        self.country = try container.decodeIfPresent(String.self, forKey: .country)
-        if let value = self.country {
-            let memberPath = validator.path("country")
-            validator.checkString(value, at: memberPath, min: 0, max: 256, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.city = try container.decodeIfPresent(String.self, forKey: .city)
         if let value = self.city {
             let memberPath = validator.path("city")
@@ -438,29 +389,16 @@ public struct SetLogDeliveryConfigurationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent([LogConfigurationType].self, forKey: .logConfigurations) {
-            let memberPath = validator.path("logConfigurations")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 2)
-            self.logConfigurations = value
-        } else {
-            try validator.missing(.logConfigurations, in: container, path: validator.path("logConfigurations"))
-            self.logConfigurations = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -504,12 +442,16 @@ public struct SetLogDeliveryConfigurationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.logDeliveryConfiguration = try container.decodeIfPresent(LogDeliveryConfigurationType.self, forKey: .logDeliveryConfiguration)
     }
 
@@ -550,29 +492,16 @@ public struct SetRiskConfigurationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.compromisedCredentialsRiskConfiguration = try container.decodeIfPresent(CompromisedCredentialsRiskConfigurationType.self, forKey: .compromisedCredentialsRiskConfiguration)
-        self.accountTakeoverRiskConfiguration = try container.decodeIfPresent(AccountTakeoverRiskConfigurationType.self, forKey: .accountTakeoverRiskConfiguration)
-        self.riskExceptionConfiguration = try container.decodeIfPresent(RiskExceptionConfigurationType.self, forKey: .riskExceptionConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -630,19 +559,16 @@ public struct SetRiskConfigurationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(RiskConfigurationType.self, forKey: .riskConfiguration) {
-            self.riskConfiguration = value
-        } else {
-            try validator.missing(.riskConfiguration, in: container, path: validator.path("riskConfiguration"))
-            self.riskConfiguration = RiskConfigurationType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(RiskConfigurationType.self, forKey: .riskConfiguration) {
             self.riskConfiguration = value
         } else {
@@ -683,36 +609,16 @@ public struct SetUICustomizationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.css = try container.decodeIfPresent(String.self, forKey: .css)
-        if let value = self.css {
-            let memberPath = validator.path("css")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.imageFile = try container.decodeIfPresent(Data.self, forKey: .imageFile)
-        if let value = self.imageFile {
-            let memberPath = validator.path("imageFile")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 131072)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -773,19 +679,16 @@ public struct SetUICustomizationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(UICustomizationType.self, forKey: .uiCustomization) {
-            self.uiCustomization = value
-        } else {
-            try validator.missing(.uiCustomization, in: container, path: validator.path("uiCustomization"))
-            self.uiCustomization = UICustomizationType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(UICustomizationType.self, forKey: .uiCustomization) {
             self.uiCustomization = value
         } else {
@@ -829,25 +732,16 @@ public struct SetUserMFAPreferenceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.smsMfaSettings = try container.decodeIfPresent(SMSMfaSettingsType.self, forKey: .smsMfaSettings)
-        self.softwareTokenMfaSettings = try container.decodeIfPresent(SoftwareTokenMfaSettingsType.self, forKey: .softwareTokenMfaSettings)
-        self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
-        self.webAuthnMfaSettings = try container.decodeIfPresent(WebAuthnMfaSettingsType.self, forKey: .webAuthnMfaSettings)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.smsMfaSettings = try container.decodeIfPresent(SMSMfaSettingsType.self, forKey: .smsMfaSettings)
         self.softwareTokenMfaSettings = try container.decodeIfPresent(SoftwareTokenMfaSettingsType.self, forKey: .softwareTokenMfaSettings)
         self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
@@ -927,35 +821,16 @@ public struct SetUserPoolClientSessionConfigurationRequest: WireShape, WireReada
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession) {
-            self.ssoSession = value
-        } else {
-            try validator.missing(.ssoSession, in: container, path: validator.path("ssoSession"))
-            self.ssoSession = ClientSSOSessionConfigType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1013,24 +888,16 @@ public struct SetUserPoolClientSessionConfigurationResponse: WireShape, WireRead
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -1092,30 +959,16 @@ public struct SetUserPoolMfaConfigRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
-        self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
-        self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
-        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
-        if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1190,22 +1043,16 @@ public struct SetUserPoolMfaConfigResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
-        self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
-        self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
-        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
-        if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.smsMfaConfiguration = try container.decodeIfPresent(SmsMfaConfigType.self, forKey: .smsMfaConfiguration)
         self.softwareTokenMfaConfiguration = try container.decodeIfPresent(SoftwareTokenMfaConfigType.self, forKey: .softwareTokenMfaConfiguration)
         self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
@@ -1264,35 +1111,16 @@ public struct SetUserPoolSessionConfigurationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking) {
-            let memberPath = validator.path("userSessionTracking")
-            validator.checkEnum(value, at: memberPath)
-            self.userSessionTracking = value
-        } else {
-            try validator.missing(.userSessionTracking, in: container, path: validator.path("userSessionTracking"))
-            self.userSessionTracking = UserSessionTrackingType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession) {
-            self.tokenSession = value
-        } else {
-            try validator.missing(.tokenSession, in: container, path: validator.path("tokenSession"))
-            self.tokenSession = UserPoolTokenSessionConfigType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -1350,24 +1178,16 @@ public struct SetUserPoolSessionConfigurationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.userSessionTracking = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking)
-        if let value = self.userSessionTracking {
-            let memberPath = validator.path("userSessionTracking")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -1417,27 +1237,16 @@ public struct SetUserSettingsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions) {
-            self.mfaOptions = value
-        } else {
-            try validator.missing(.mfaOptions, in: container, path: validator.path("mfaOptions"))
-            self.mfaOptions = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -1499,22 +1308,16 @@ public struct SignInPolicyType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.allowedFirstAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .allowedFirstAuthFactors)
-        if let value = self.allowedFirstAuthFactors {
-            let memberPath = validator.path("allowedFirstAuthFactors")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.allowedFirstAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .allowedFirstAuthFactors)
         if let value = self.allowedFirstAuthFactors {
             let memberPath = validator.path("allowedFirstAuthFactors")
@@ -1575,52 +1378,16 @@ public struct SignUpRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
-        if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        self.password = try container.decodeIfPresent(String.self, forKey: .password)
-        if let value = self.password {
-            let memberPath = validator.path("password")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
-        }
-        self.userAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes)
-        self.validationData = try container.decodeIfPresent([AttributeType].self, forKey: .validationData)
-        self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
-        self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
             let memberPath = validator.path("clientId")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
@@ -1724,33 +1491,16 @@ public struct SignUpResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(Bool.self, forKey: .userConfirmed) {
-            self.userConfirmed = value
-        } else {
-            try validator.missing(.userConfirmed, in: container, path: validator.path("userConfirmed"))
-            self.userConfirmed = false
-        }
-        self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userSub) {
-            let memberPath = validator.path("userSub")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.userSub = value
-        } else {
-            try validator.missing(.userSub, in: container, path: validator.path("userSub"))
-            self.userSub = ""
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(Bool.self, forKey: .userConfirmed) {
             self.userConfirmed = value
         } else {
@@ -1815,29 +1565,16 @@ public struct SmsConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.snsCallerArn = try container.decodeIfPresent(String.self, forKey: .snsCallerArn)
-        if let value = self.snsCallerArn {
-            let memberPath = validator.path("snsCallerArn")
-            validator.checkString(value, at: memberPath, min: 0, max: 2048, pattern: WirePatterns.p43, sensitive: false)
-        }
-        self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
-        if let value = self.externalId {
-            let memberPath = validator.path("externalId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.snsRegion = try container.decodeIfPresent(String.self, forKey: .snsRegion)
-        if let value = self.snsRegion {
-            let memberPath = validator.path("snsRegion")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
-        }
-        self.eumsSms = try container.decodeIfPresent(EumsSmsConfigurationType.self, forKey: .eumsSms)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.snsCallerArn = try container.decodeIfPresent(String.self, forKey: .snsCallerArn)
         if let value = self.snsCallerArn {
             let memberPath = validator.path("snsCallerArn")
@@ -1896,19 +1633,16 @@ public struct SmsMfaConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
-        if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
         if let value = self.smsAuthenticationMessage {
             let memberPath = validator.path("smsAuthenticationMessage")
@@ -1946,12 +1680,16 @@ public struct SoftwareTokenMfaConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
     }
 
@@ -1983,13 +1721,16 @@ public struct SoftwareTokenMfaSettingsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
-        self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.preferredMfa = try container.decodeIfPresent(Bool.self, forKey: .preferredMfa)
     }
@@ -2026,29 +1767,16 @@ public struct StartPointInTimeRecoveryRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
-            self.restoreId = value
-        } else {
-            try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
-            self.restoreId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2092,12 +1820,16 @@ public struct StartPointInTimeRecoveryResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.restoration = try container.decodeIfPresent(RestorationType.self, forKey: .restoration)
     }
 
@@ -2129,29 +1861,16 @@ public struct StartUserImportJobRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
-            self.jobId = value
-        } else {
-            try validator.missing(.jobId, in: container, path: validator.path("jobId"))
-            self.jobId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2195,12 +1914,16 @@ public struct StartUserImportJobResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
@@ -2229,21 +1952,16 @@ public struct StartWebAuthnRegistrationRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -2277,19 +1995,16 @@ public struct StartWebAuthnRegistrationResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(JSONValue.self, forKey: .credentialCreationOptions) {
-            self.credentialCreationOptions = value
-        } else {
-            try validator.missing(.credentialCreationOptions, in: container, path: validator.path("credentialCreationOptions"))
-            self.credentialCreationOptions = .null
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(JSONValue.self, forKey: .credentialCreationOptions) {
             self.credentialCreationOptions = value
         } else {
@@ -2324,29 +2039,16 @@ public struct StopUserImportJobRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
-            self.jobId = value
-        } else {
-            try validator.missing(.jobId, in: container, path: validator.path("jobId"))
-            self.jobId = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -2390,12 +2092,16 @@ public struct StopUserImportJobResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userImportJob = try container.decodeIfPresent(UserImportJobType.self, forKey: .userImportJob)
     }
 
@@ -2427,23 +2133,16 @@ public struct StringAttributeConstraintsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.minLength = try container.decodeIfPresent(String.self, forKey: .minLength)
-        if let value = self.minLength {
-            let memberPath = validator.path("minLength")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.maxLength = try container.decodeIfPresent(String.self, forKey: .maxLength)
-        if let value = self.maxLength {
-            let memberPath = validator.path("maxLength")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.minLength = try container.decodeIfPresent(String.self, forKey: .minLength)
         if let value = self.minLength {
             let memberPath = validator.path("minLength")
@@ -2488,33 +2187,16 @@ public struct TagResourceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.resourceArn = value
-        } else {
-            try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
-            self.resourceArn = ""
-        }
-        if let value = try container.decodeIfPresent([String: String].self, forKey: .tags) {
-            let memberPath = validator.path("tags")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
-            }
-            self.tags = value
-        } else {
-            try validator.missing(.tags, in: container, path: validator.path("tags"))
-            self.tags = [:]
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
             let memberPath = validator.path("resourceArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
@@ -2594,49 +2276,16 @@ public struct TermsDescriptionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-            self.termsId = value
-        } else {
-            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
-            self.termsId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
-            self.termsName = value
-        } else {
-            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
-            self.termsName = ""
-        }
-        if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
-            self.enforcement = value
-        } else {
-            try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
-            self.enforcement = TermsEnforcementType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(Date.self, forKey: .creationDate) {
-            self.creationDate = value
-        } else {
-            try validator.missing(.creationDate, in: container, path: validator.path("creationDate"))
-            self.creationDate = Date(timeIntervalSince1970: 0)
-        }
-        if let value = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate) {
-            self.lastModifiedDate = value
-        } else {
-            try validator.missing(.lastModifiedDate, in: container, path: validator.path("lastModifiedDate"))
-            self.lastModifiedDate = Date(timeIntervalSince1970: 0)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
             let memberPath = validator.path("termsId")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
@@ -2730,86 +2379,16 @@ public struct TermsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-            self.termsId = value
-        } else {
-            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
-            self.termsId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
-            self.termsName = value
-        } else {
-            try validator.missing(.termsName, in: container, path: validator.path("termsName"))
-            self.termsName = ""
-        }
-        if let value = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource) {
-            let memberPath = validator.path("termsSource")
-            validator.checkEnum(value, at: memberPath)
-            self.termsSource = value
-        } else {
-            try validator.missing(.termsSource, in: container, path: validator.path("termsSource"))
-            self.termsSource = TermsSourceType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
-            self.enforcement = value
-        } else {
-            try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
-            self.enforcement = TermsEnforcementType(rawValue: "")
-        }
-        if let value = try container.decodeIfPresent([String: String].self, forKey: .links) {
-            let memberPath = validator.path("links")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
-            }
-            self.links = value
-        } else {
-            try validator.missing(.links, in: container, path: validator.path("links"))
-            self.links = [:]
-        }
-        if let value = try container.decodeIfPresent(Date.self, forKey: .creationDate) {
-            self.creationDate = value
-        } else {
-            try validator.missing(.creationDate, in: container, path: validator.path("creationDate"))
-            self.creationDate = Date(timeIntervalSince1970: 0)
-        }
-        if let value = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate) {
-            self.lastModifiedDate = value
-        } else {
-            try validator.missing(.lastModifiedDate, in: container, path: validator.path("lastModifiedDate"))
-            self.lastModifiedDate = Date(timeIntervalSince1970: 0)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
             let memberPath = validator.path("termsId")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
@@ -2930,28 +2509,16 @@ public struct TokenValidityUnitsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.accessToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .accessToken)
-        if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.idToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .idToken)
-        if let value = self.idToken {
-            let memberPath = validator.path("idToken")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.refreshToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .refreshToken)
-        if let value = self.refreshToken {
-            let memberPath = validator.path("refreshToken")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.accessToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .accessToken)
         if let value = self.accessToken {
             let memberPath = validator.path("accessToken")
@@ -3020,32 +2587,16 @@ public struct UICustomizationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.imageUrl = try container.decodeIfPresent(String.self, forKey: .imageUrl)
-        self.css = try container.decodeIfPresent(String.self, forKey: .css)
-        if let value = self.css {
-            let memberPath = validator.path("css")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.cssVersion = try container.decodeIfPresent(String.self, forKey: .cssVersion)
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -3119,32 +2670,16 @@ public struct UntagResourceRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-            self.resourceArn = value
-        } else {
-            try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
-            self.resourceArn = ""
-        }
-        if let value = try container.decodeIfPresent([String].self, forKey: .tagKeys) {
-            let memberPath = validator.path("tagKeys")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 128, sensitive: false)
-            }
-            self.tagKeys = value
-        } else {
-            try validator.missing(.tagKeys, in: container, path: validator.path("tagKeys"))
-            self.tagKeys = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
             let memberPath = validator.path("resourceArn")
             validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
@@ -3223,53 +2758,16 @@ public struct UpdateAuthEventFeedbackRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-            self.username = value
-        } else {
-            try validator.missing(.username, in: container, path: validator.path("username"))
-            self.username = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .eventId) {
-            let memberPath = validator.path("eventId")
-            validator.checkString(value, at: memberPath, min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
-            self.eventId = value
-        } else {
-            try validator.missing(.eventId, in: container, path: validator.path("eventId"))
-            self.eventId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .feedbackToken) {
-            let memberPath = validator.path("feedbackToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.feedbackToken = value
-        } else {
-            try validator.missing(.feedbackToken, in: container, path: validator.path("feedbackToken"))
-            self.feedbackToken = ""
-        }
-        if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
-            let memberPath = validator.path("feedbackValue")
-            validator.checkEnum(value, at: memberPath)
-            self.feedbackValue = value
-        } else {
-            try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
-            self.feedbackValue = FeedbackValueType(rawValue: "")
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3378,59 +2876,16 @@ public struct UpdateCIMDPolicyRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
-            self.cimdPolicyId = value
-        } else {
-            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
-            self.cimdPolicyId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.policyName = try container.decodeIfPresent(String.self, forKey: .policyName)
-        if let value = self.policyName {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-        }
-        self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
-        if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
-        }
-        if let value = try container.decodeIfPresent([String].self, forKey: .urlPatterns) {
-            let memberPath = validator.path("urlPatterns")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
-            }
-            self.urlPatterns = value
-        } else {
-            try validator.missing(.urlPatterns, in: container, path: validator.path("urlPatterns"))
-            self.urlPatterns = []
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3516,19 +2971,16 @@ public struct UpdateCIMDPolicyResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
-            self.cimdPolicy = value
-        } else {
-            try validator.missing(.cimdPolicy, in: container, path: validator.path("cimdPolicy"))
-            self.cimdPolicy = CIMDPolicyType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(CIMDPolicyType.self, forKey: .cimdPolicy) {
             self.cimdPolicy = value
         } else {
@@ -3569,45 +3021,16 @@ public struct UpdateClientMetadataURLStateRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
-            self.cimdPolicyId = value
-        } else {
-            try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
-            self.cimdPolicyId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .url) {
-            let memberPath = validator.path("url")
-            validator.checkString(value, at: memberPath, min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
-            self.url = value
-        } else {
-            try validator.missing(.url, in: container, path: validator.path("url"))
-            self.url = ""
-        }
-        if let value = try container.decodeIfPresent(CIMDCacheActionType.self, forKey: .action) {
-            let memberPath = validator.path("action")
-            validator.checkEnum(value, at: memberPath)
-            self.action = value
-        } else {
-            try validator.missing(.action, in: container, path: validator.path("action"))
-            self.action = CIMDCacheActionType(rawValue: "")
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -3697,34 +3120,16 @@ public struct UpdateDeviceStatusRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
-            self.deviceKey = value
-        } else {
-            try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
-            self.deviceKey = ""
-        }
-        self.deviceRememberedStatus = try container.decodeIfPresent(DeviceRememberedStatusType.self, forKey: .deviceRememberedStatus)
-        if let value = self.deviceRememberedStatus {
-            let memberPath = validator.path("deviceRememberedStatus")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -3809,44 +3214,16 @@ public struct UpdateGroupRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
-            self.groupName = value
-        } else {
-            try validator.missing(.groupName, in: container, path: validator.path("groupName"))
-            self.groupName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.description = try container.decodeIfPresent(String.self, forKey: .description)
-        if let value = self.description {
-            let memberPath = validator.path("description")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
-        }
-        self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
-        if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
-        if let value = self.precedence {
-            let memberPath = validator.path("precedence")
-            validator.checkNumber(value, at: memberPath, min: 0)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
             let memberPath = validator.path("groupName")
             validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
@@ -3917,12 +3294,16 @@ public struct UpdateGroupResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.group = try container.decodeIfPresent(GroupType.self, forKey: .group)
     }
 
@@ -3966,66 +3347,16 @@ public struct UpdateIdentityProviderRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            self.providerName = value
-        } else {
-            try validator.missing(.providerName, in: container, path: validator.path("providerName"))
-            self.providerName = ""
-        }
-        self.providerDetails = try container.decodeIfPresent([String: String].self, forKey: .providerDetails)
-        if let value = self.providerDetails {
-            let memberPath = validator.path("providerDetails")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
-        if let value = self.attributeMapping {
-            let memberPath = validator.path("attributeMapping")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
-        self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
-        if let value = self.idpIdentifiers {
-            let memberPath = validator.path("idpIdentifiers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
-            }
-        }
-        self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
-        if let value = self.acrMapping {
-            let memberPath = validator.path("acrMapping")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4122,19 +3453,16 @@ public struct UpdateIdentityProviderResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
-            self.identityProvider = value
-        } else {
-            try validator.missing(.identityProvider, in: container, path: validator.path("identityProvider"))
-            self.identityProvider = IdentityProviderType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(IdentityProviderType.self, forKey: .identityProvider) {
             self.identityProvider = value
         } else {
@@ -4178,30 +3506,16 @@ public struct UpdateManagedLoginBrandingRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
-        if let value = self.managedLoginBrandingId {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-        }
-        self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
-        self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
-        self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
-        if let value = self.assets {
-            let memberPath = validator.path("assets")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -4262,12 +3576,16 @@ public struct UpdateManagedLoginBrandingResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.managedLoginBranding = try container.decodeIfPresent(ManagedLoginBrandingType.self, forKey: .managedLoginBranding)
     }
 
@@ -4299,25 +3617,16 @@ public struct UpdateProvisionedLimitRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
-            self.limitDefinition = value
-        } else {
-            try validator.missing(.limitDefinition, in: container, path: validator.path("limitDefinition"))
-            self.limitDefinition = LimitDefinitionType.wirePlaceholder
-        }
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .requestedLimitValue).map(Int.init) {
-            self.requestedLimitValue = value
-        } else {
-            try validator.missing(.requestedLimitValue, in: container, path: validator.path("requestedLimitValue"))
-            self.requestedLimitValue = 0
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(LimitDefinitionType.self, forKey: .limitDefinition) {
             self.limitDefinition = value
         } else {
@@ -4357,19 +3666,16 @@ public struct UpdateProvisionedLimitResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(LimitType.self, forKey: .limit) {
-            self.limit = value
-        } else {
-            try validator.missing(.limit, in: container, path: validator.path("limit"))
-            self.limit = LimitType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(LimitType.self, forKey: .limit) {
             self.limit = value
         } else {
@@ -4410,42 +3716,16 @@ public struct UpdateResourceServerRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            self.identifier = value
-        } else {
-            try validator.missing(.identifier, in: container, path: validator.path("identifier"))
-            self.identifier = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
-            self.name = value
-        } else {
-            try validator.missing(.name, in: container, path: validator.path("name"))
-            self.name = ""
-        }
-        self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
-        if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -4508,19 +3788,16 @@ public struct UpdateResourceServerResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
-            self.resourceServer = value
-        } else {
-            try validator.missing(.resourceServer, in: container, path: validator.path("resourceServer"))
-            self.resourceServer = ResourceServerType.wirePlaceholder
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(ResourceServerType.self, forKey: .resourceServer) {
             self.resourceServer = value
         } else {
@@ -4567,54 +3844,16 @@ public struct UpdateTermsRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
-            self.termsId = value
-        } else {
-            try validator.missing(.termsId, in: container, path: validator.path("termsId"))
-            self.termsId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.termsName = try container.decodeIfPresent(String.self, forKey: .termsName)
-        if let value = self.termsName {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
-        }
-        self.termsSource = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource)
-        if let value = self.termsSource {
-            let memberPath = validator.path("termsSource")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.enforcement = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement)
-        if let value = self.enforcement {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.links = try container.decodeIfPresent([String: String].self, forKey: .links)
-        if let value = self.links {
-            let memberPath = validator.path("links")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
             let memberPath = validator.path("termsId")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
@@ -4699,12 +3938,16 @@ public struct UpdateTermsResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.terms = try container.decodeIfPresent(TermsType.self, forKey: .terms)
     }
 
@@ -4739,36 +3982,16 @@ public struct UpdateUserAttributesRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes) {
-            self.userAttributes = value
-        } else {
-            try validator.missing(.userAttributes, in: container, path: validator.path("userAttributes"))
-            self.userAttributes = []
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
-        if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes) {
             self.userAttributes = value
         } else {
@@ -4823,12 +4046,16 @@ public struct UpdateUserAttributesResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.codeDeliveryDetailsList = try container.decodeIfPresent([CodeDeliveryDetailsType].self, forKey: .codeDeliveryDetailsList)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.codeDeliveryDetailsList = try container.decodeIfPresent([CodeDeliveryDetailsType].self, forKey: .codeDeliveryDetailsList)
     }
 
@@ -4926,139 +4153,16 @@ public struct UpdateUserPoolClientRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-            self.clientId = value
-        } else {
-            try validator.missing(.clientId, in: container, path: validator.path("clientId"))
-            self.clientId = ""
-        }
-        self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
-        if let value = self.clientName {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-        }
-        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
-        if let value = self.refreshTokenValidity {
-            let memberPath = validator.path("refreshTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
-        }
-        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
-        if let value = self.accessTokenValidity {
-            let memberPath = validator.path("accessTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
-        }
-        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
-        if let value = self.idTokenValidity {
-            let memberPath = validator.path("idTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
-        }
-        self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
-        self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
-        if let value = self.readAttributes {
-            let memberPath = validator.path("readAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
-            }
-        }
-        self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
-        if let value = self.writeAttributes {
-            let memberPath = validator.path("writeAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
-            }
-        }
-        self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
-        if let value = self.explicitAuthFlows {
-            let memberPath = validator.path("explicitAuthFlows")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
-        if let value = self.supportedIdentityProviders {
-            let memberPath = validator.path("supportedIdentityProviders")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            }
-        }
-        self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
-        if let value = self.callbackURLs {
-            let memberPath = validator.path("callbackURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-            }
-        }
-        self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
-        if let value = self.logoutURLs {
-            let memberPath = validator.path("logoutURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-            }
-        }
-        self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
-        if let value = self.defaultRedirectURI {
-            let memberPath = validator.path("defaultRedirectURI")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-        }
-        self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
-        if let value = self.allowedOAuthFlows {
-            let memberPath = validator.path("allowedOAuthFlows")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
-        if let value = self.allowedOAuthScopes {
-            let memberPath = validator.path("allowedOAuthScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
-        self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
-        self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
-        if let value = self.preventUserExistenceErrors {
-            let memberPath = validator.path("preventUserExistenceErrors")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
-        self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
-        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
-        if let value = self.authSessionValidity {
-            let memberPath = validator.path("authSessionValidity")
-            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
-        }
-        self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
-        self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5300,12 +4404,16 @@ public struct UpdateUserPoolClientResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolClient = try container.decodeIfPresent(UserPoolClientType.self, forKey: .userPoolClient)
     }
 
@@ -5346,32 +4454,16 @@ public struct UpdateUserPoolDomainRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-            self.domain = value
-        } else {
-            try validator.missing(.domain, in: container, path: validator.path("domain"))
-            self.domain = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
-        self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
-        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
             let memberPath = validator.path("domain")
             validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
@@ -5436,20 +4528,16 @@ public struct UpdateUserPoolDomainResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
-        self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
-        if let value = self.cloudFrontDomain {
-            let memberPath = validator.path("cloudFrontDomain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-        }
-        self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
         if let value = self.cloudFrontDomain {
@@ -5498,37 +4586,16 @@ public struct UpdateUserPoolReplicaRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
-            self.regionName = value
-        } else {
-            try validator.missing(.regionName, in: container, path: validator.path("regionName"))
-            self.regionName = ""
-        }
-        if let value = try container.decodeIfPresent(UpdateReplicaStatusType.self, forKey: .status) {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
-            self.status = value
-        } else {
-            try validator.missing(.status, in: container, path: validator.path("status"))
-            self.status = UpdateReplicaStatusType(rawValue: "")
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -5582,12 +4649,16 @@ public struct UpdateUserPoolReplicaResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolReplica = try container.decodeIfPresent(UserPoolReplicaType.self, forKey: .userPoolReplica)
     }
 
@@ -5688,100 +4759,16 @@ public struct UpdateUserPoolRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-            self.userPoolId = value
-        } else {
-            try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
-            self.userPoolId = ""
-        }
-        self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
-        self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
-        if let value = self.deletionProtection {
-            let memberPath = validator.path("deletionProtection")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
-        self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
-        if let value = self.autoVerifiedAttributes {
-            let memberPath = validator.path("autoVerifiedAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
-        if let value = self.smsVerificationMessage {
-            let memberPath = validator.path("smsVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
-        if let value = self.emailVerificationMessage {
-            let memberPath = validator.path("emailVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
-        }
-        self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
-        if let value = self.emailVerificationSubject {
-            let memberPath = validator.path("emailVerificationSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
-        }
-        self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
-        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
-        if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
-        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
-        if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
-        self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
-        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
-        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
-        if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
-            }
-        }
-        self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
-        self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
-        self.dcrConfiguration = try container.decodeIfPresent(DcrConfigurationType.self, forKey: .dcrConfiguration)
-        self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
-        self.poolName = try container.decodeIfPresent(String.self, forKey: .poolName)
-        if let value = self.poolName {
-            let memberPath = validator.path("poolName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-        }
-        self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
-        if let value = self.userPoolTier {
-            let memberPath = validator.path("userPoolTier")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
-        self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
-        self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
-        if let value = self.acrConfiguration {
-            let memberPath = validator.path("acrConfiguration")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
             let memberPath = validator.path("userPoolId")
             validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
@@ -6010,21 +4997,16 @@ public struct UserAttributeUpdateSettingsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.attributesRequireVerificationBeforeUpdate = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .attributesRequireVerificationBeforeUpdate)
-        if let value = self.attributesRequireVerificationBeforeUpdate {
-            let memberPath = validator.path("attributesRequireVerificationBeforeUpdate")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.attributesRequireVerificationBeforeUpdate = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .attributesRequireVerificationBeforeUpdate)
         if let value = self.attributesRequireVerificationBeforeUpdate {
             let memberPath = validator.path("attributesRequireVerificationBeforeUpdate")
@@ -6063,23 +5045,16 @@ public struct UserContextDataType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
-        if let value = self.ipAddress {
-            let memberPath = validator.path("ipAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.encodedData = try container.decodeIfPresent(String.self, forKey: .encodedData)
-        if let value = self.encodedData {
-            let memberPath = validator.path("encodedData")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
         if let value = self.ipAddress {
             let memberPath = validator.path("ipAddress")
@@ -6160,59 +5135,16 @@ public struct UserImportJobType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.jobName = try container.decodeIfPresent(String.self, forKey: .jobName)
-        if let value = self.jobName {
-            let memberPath = validator.path("jobName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-        }
-        self.jobId = try container.decodeIfPresent(String.self, forKey: .jobId)
-        if let value = self.jobId {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
-        }
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.preSignedUrl = try container.decodeIfPresent(String.self, forKey: .preSignedUrl)
-        if let value = self.preSignedUrl {
-            let memberPath = validator.path("preSignedUrl")
-            validator.checkString(value, at: memberPath, min: 0, max: 2048, sensitive: false)
-        }
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.startDate = try container.decodeIfPresent(Date.self, forKey: .startDate)
-        self.completionDate = try container.decodeIfPresent(Date.self, forKey: .completionDate)
-        self.status = try container.decodeIfPresent(UserImportJobStatusType.self, forKey: .status)
-        if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.cloudWatchLogsRoleArn = try container.decodeIfPresent(String.self, forKey: .cloudWatchLogsRoleArn)
-        if let value = self.cloudWatchLogsRoleArn {
-            let memberPath = validator.path("cloudWatchLogsRoleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.importedUsers = try container.decodeIfPresent(Int.self, forKey: .importedUsers)
-        self.skippedUsers = try container.decodeIfPresent(Int.self, forKey: .skippedUsers)
-        self.failedUsers = try container.decodeIfPresent(Int.self, forKey: .failedUsers)
-        self.completionMessage = try container.decodeIfPresent(String.self, forKey: .completionMessage)
-        if let value = self.completionMessage {
-            let memberPath = validator.path("completionMessage")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p44, sensitive: false)
-        }
-        self.passwordHashingAlgorithm = try container.decodeIfPresent(PasswordHashingAlgorithmType.self, forKey: .passwordHashingAlgorithm)
-        if let value = self.passwordHashingAlgorithm {
-            let memberPath = validator.path("passwordHashingAlgorithm")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.jobName = try container.decodeIfPresent(String.self, forKey: .jobName)
         if let value = self.jobName {
             let memberPath = validator.path("jobName")
@@ -6341,22 +5273,16 @@ public struct UserPoolAddOnsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(AdvancedSecurityModeType.self, forKey: .advancedSecurityMode) {
-            let memberPath = validator.path("advancedSecurityMode")
-            validator.checkEnum(value, at: memberPath)
-            self.advancedSecurityMode = value
-        } else {
-            try validator.missing(.advancedSecurityMode, in: container, path: validator.path("advancedSecurityMode"))
-            self.advancedSecurityMode = AdvancedSecurityModeType(rawValue: "")
-        }
-        self.advancedSecurityAdditionalFlows = try container.decodeIfPresent(AdvancedSecurityAdditionalFlowsType.self, forKey: .advancedSecurityAdditionalFlows)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(AdvancedSecurityModeType.self, forKey: .advancedSecurityMode) {
             let memberPath = validator.path("advancedSecurityMode")
             validator.checkEnum(value, at: memberPath)
@@ -6401,28 +5327,16 @@ public struct UserPoolClientDescription: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
-        if let value = self.clientName {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
             let memberPath = validator.path("clientId")
@@ -6554,149 +5468,16 @@ public struct UserPoolClientType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
-        if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
-        if let value = self.clientName {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-        }
-        self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
-        if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
-        }
-        self.clientSecretArn = try container.decodeIfPresent(String.self, forKey: .clientSecretArn)
-        if let value = self.clientSecretArn {
-            let memberPath = validator.path("clientSecretArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p45, sensitive: false)
-        }
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
-        if let value = self.refreshTokenValidity {
-            let memberPath = validator.path("refreshTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
-        }
-        self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
-        if let value = self.accessTokenValidity {
-            let memberPath = validator.path("accessTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
-        }
-        self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
-        if let value = self.idTokenValidity {
-            let memberPath = validator.path("idTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
-        }
-        self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
-        self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
-        if let value = self.readAttributes {
-            let memberPath = validator.path("readAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
-            }
-        }
-        self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
-        if let value = self.writeAttributes {
-            let memberPath = validator.path("writeAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
-            }
-        }
-        self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
-        if let value = self.explicitAuthFlows {
-            let memberPath = validator.path("explicitAuthFlows")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
-        if let value = self.supportedIdentityProviders {
-            let memberPath = validator.path("supportedIdentityProviders")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
-            }
-        }
-        self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
-        if let value = self.callbackURLs {
-            let memberPath = validator.path("callbackURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-            }
-        }
-        self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
-        if let value = self.logoutURLs {
-            let memberPath = validator.path("logoutURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-            }
-        }
-        self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
-        if let value = self.defaultRedirectURI {
-            let memberPath = validator.path("defaultRedirectURI")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
-        }
-        self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
-        if let value = self.allowedOAuthFlows {
-            let memberPath = validator.path("allowedOAuthFlows")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
-        if let value = self.allowedOAuthScopes {
-            let memberPath = validator.path("allowedOAuthScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
-            }
-        }
-        self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
-        self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
-        self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
-        if let value = self.preventUserExistenceErrors {
-            let memberPath = validator.path("preventUserExistenceErrors")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
-        self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
-        self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
-        if let value = self.authSessionValidity {
-            let memberPath = validator.path("authSessionValidity")
-            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
-        }
-        self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
-        self.clientType = try container.decodeIfPresent(ClientTypeType.self, forKey: .clientType)
-        if let value = self.clientType {
-            let memberPath = validator.path("clientType")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
             let memberPath = validator.path("userPoolId")
@@ -6986,39 +5767,16 @@ public struct UserPoolDescriptionType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.id = try container.decodeIfPresent(String.self, forKey: .id)
-        if let value = self.id {
-            let memberPath = validator.path("id")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.name = try container.decodeIfPresent(String.self, forKey: .name)
-        if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-        }
-        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
-        self.status = try container.decodeIfPresent(StatusType.self, forKey: .status)
-        if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.replicaRegions = try container.decodeIfPresent([String].self, forKey: .replicaRegions)
-        if let value = self.replicaRegions {
-            let memberPath = validator.path("replicaRegions")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.id = try container.decodeIfPresent(String.self, forKey: .id)
         if let value = self.id {
             let memberPath = validator.path("id")
@@ -7099,13 +5857,16 @@ public struct UserPoolPolicyType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.passwordPolicy = try container.decodeIfPresent(PasswordPolicyType.self, forKey: .passwordPolicy)
-        self.signInPolicy = try container.decodeIfPresent(SignInPolicyType.self, forKey: .signInPolicy)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.passwordPolicy = try container.decodeIfPresent(PasswordPolicyType.self, forKey: .passwordPolicy)
         self.signInPolicy = try container.decodeIfPresent(SignInPolicyType.self, forKey: .signInPolicy)
     }
@@ -7148,33 +5909,16 @@ public struct UserPoolReplicaType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.regionName = try container.decodeIfPresent(String.self, forKey: .regionName)
-        if let value = self.regionName {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
-        }
-        self.status = try container.decodeIfPresent(ReplicaStatusType.self, forKey: .status)
-        if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.role = try container.decodeIfPresent(ReplicaRoleType.self, forKey: .role)
-        if let value = self.role {
-            let memberPath = validator.path("role")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.userPoolArn = try container.decodeIfPresent(String.self, forKey: .userPoolArn)
-        if let value = self.userPoolArn {
-            let memberPath = validator.path("userPoolArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.regionName = try container.decodeIfPresent(String.self, forKey: .regionName)
         if let value = self.regionName {
             let memberPath = validator.path("regionName")
@@ -7234,21 +5978,16 @@ public struct UserPoolTokenSessionConfigType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(Int32.self, forKey: .maxPerUser).map(Int.init) {
-            let memberPath = validator.path("maxPerUser")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 100)
-            self.maxPerUser = value
-        } else {
-            try validator.missing(.maxPerUser, in: container, path: validator.path("maxPerUser"))
-            self.maxPerUser = 0
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxPerUser).map(Int.init) {
             let memberPath = validator.path("maxPerUser")
             validator.checkNumber(value, at: memberPath, min: 1, max: 100)
@@ -7393,152 +6132,16 @@ public struct UserPoolType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.id = try container.decodeIfPresent(String.self, forKey: .id)
-        if let value = self.id {
-            let memberPath = validator.path("id")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
-        }
-        self.name = try container.decodeIfPresent(String.self, forKey: .name)
-        if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
-        }
-        self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
-        self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
-        if let value = self.deletionProtection {
-            let memberPath = validator.path("deletionProtection")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
-        self.status = try container.decodeIfPresent(StatusType.self, forKey: .status)
-        if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
-        self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        self.schemaAttributes = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .schemaAttributes)
-        if let value = self.schemaAttributes {
-            let memberPath = validator.path("schemaAttributes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
-        }
-        self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
-        if let value = self.autoVerifiedAttributes {
-            let memberPath = validator.path("autoVerifiedAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.aliasAttributes = try container.decodeIfPresent([AliasAttributeType].self, forKey: .aliasAttributes)
-        if let value = self.aliasAttributes {
-            let memberPath = validator.path("aliasAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.usernameAttributes = try container.decodeIfPresent([UsernameAttributeType].self, forKey: .usernameAttributes)
-        if let value = self.usernameAttributes {
-            let memberPath = validator.path("usernameAttributes")
-            for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
-            }
-        }
-        self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
-        if let value = self.smsVerificationMessage {
-            let memberPath = validator.path("smsVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
-        if let value = self.emailVerificationMessage {
-            let memberPath = validator.path("emailVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
-        }
-        self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
-        if let value = self.emailVerificationSubject {
-            let memberPath = validator.path("emailVerificationSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
-        }
-        self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
-        self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
-        if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
-        self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
-        if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
-        self.estimatedNumberOfUsers = try container.decodeIfPresent(Int32.self, forKey: .estimatedNumberOfUsers).map(Int.init)
-        self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
-        self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
-        self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
-        if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
-            for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
-            }
-        }
-        self.smsConfigurationFailure = try container.decodeIfPresent(String.self, forKey: .smsConfigurationFailure)
-        if let value = self.smsConfigurationFailure {
-            let memberPath = validator.path("smsConfigurationFailure")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.emailConfigurationFailure = try container.decodeIfPresent(String.self, forKey: .emailConfigurationFailure)
-        if let value = self.emailConfigurationFailure {
-            let memberPath = validator.path("emailConfigurationFailure")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
-        self.domain = try container.decodeIfPresent(String.self, forKey: .domain)
-        if let value = self.domain {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-        }
-        self.customDomain = try container.decodeIfPresent(String.self, forKey: .customDomain)
-        if let value = self.customDomain {
-            let memberPath = validator.path("customDomain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
-        }
-        self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
-        self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
-        self.dcrConfiguration = try container.decodeIfPresent(DcrConfigurationType.self, forKey: .dcrConfiguration)
-        self.usernameConfiguration = try container.decodeIfPresent(UsernameConfigurationType.self, forKey: .usernameConfiguration)
-        self.arn = try container.decodeIfPresent(String.self, forKey: .arn)
-        if let value = self.arn {
-            let memberPath = validator.path("arn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
-        }
-        self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
-        self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
-        if let value = self.userPoolTier {
-            let memberPath = validator.path("userPoolTier")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
-        self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
-        self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
-        if let value = self.acrConfiguration {
-            let memberPath = validator.path("acrConfiguration")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
-            for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-            }
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.id = try container.decodeIfPresent(String.self, forKey: .id)
         if let value = self.id {
             let memberPath = validator.path("id")
@@ -7871,28 +6474,16 @@ public struct UserType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.username = try container.decodeIfPresent(String.self, forKey: .username)
-        if let value = self.username {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
-        }
-        self.attributes = try container.decodeIfPresent([AttributeType].self, forKey: .attributes)
-        self.userCreateDate = try container.decodeIfPresent(Date.self, forKey: .userCreateDate)
-        self.userLastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .userLastModifiedDate)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
-        self.userStatus = try container.decodeIfPresent(UserStatusType.self, forKey: .userStatus)
-        if let value = self.userStatus {
-            let memberPath = validator.path("userStatus")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.username = try container.decodeIfPresent(String.self, forKey: .username)
         if let value = self.username {
             let memberPath = validator.path("username")
@@ -7959,19 +6550,16 @@ public struct UsernameConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(Bool.self, forKey: .caseSensitive) {
-            self.caseSensitive = value
-        } else {
-            try validator.missing(.caseSensitive, in: container, path: validator.path("caseSensitive"))
-            self.caseSensitive = false
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(Bool.self, forKey: .caseSensitive) {
             self.caseSensitive = value
         } else {
@@ -8018,43 +6606,16 @@ public struct VerificationMessageTemplateType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
-        if let value = self.smsMessage {
-            let memberPath = validator.path("smsMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
-        }
-        self.emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
-        if let value = self.emailMessage {
-            let memberPath = validator.path("emailMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
-        }
-        self.emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
-        if let value = self.emailSubject {
-            let memberPath = validator.path("emailSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
-        }
-        self.emailMessageByLink = try container.decodeIfPresent(String.self, forKey: .emailMessageByLink)
-        if let value = self.emailMessageByLink {
-            let memberPath = validator.path("emailMessageByLink")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p46, sensitive: false)
-        }
-        self.emailSubjectByLink = try container.decodeIfPresent(String.self, forKey: .emailSubjectByLink)
-        if let value = self.emailSubjectByLink {
-            let memberPath = validator.path("emailSubjectByLink")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
-        }
-        self.defaultEmailOption = try container.decodeIfPresent(DefaultEmailOptionType.self, forKey: .defaultEmailOption)
-        if let value = self.defaultEmailOption {
-            let memberPath = validator.path("defaultEmailOption")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
         if let value = self.smsMessage {
             let memberPath = validator.path("smsMessage")
@@ -8141,36 +6702,16 @@ public struct VerifySoftwareTokenRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
-        if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .userCode) {
-            let memberPath = validator.path("userCode")
-            validator.checkString(value, at: memberPath, min: 6, max: 6, pattern: WirePatterns.p33, sensitive: true)
-            self.userCode = value
-        } else {
-            try validator.missing(.userCode, in: container, path: validator.path("userCode"))
-            self.userCode = ""
-        }
-        self.friendlyDeviceName = try container.decodeIfPresent(String.self, forKey: .friendlyDeviceName)
-        if let value = self.friendlyDeviceName {
-            let memberPath = validator.path("friendlyDeviceName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
             let memberPath = validator.path("accessToken")
@@ -8234,23 +6775,16 @@ public struct VerifySoftwareTokenResponse: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.status = try container.decodeIfPresent(VerifySoftwareTokenResponseType.self, forKey: .status)
-        if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.session = try container.decodeIfPresent(String.self, forKey: .session)
-        if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.status = try container.decodeIfPresent(VerifySoftwareTokenResponseType.self, forKey: .status)
         if let value = self.status {
             let memberPath = validator.path("status")
@@ -8298,37 +6832,16 @@ public struct VerifyUserAttributeRequest: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
-            self.accessToken = value
-        } else {
-            try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
-            self.accessToken = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .attributeName) {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
-            self.attributeName = value
-        } else {
-            try validator.missing(.attributeName, in: container, path: validator.path("attributeName"))
-            self.attributeName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .code) {
-            let memberPath = validator.path("code")
-            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
-            self.code = value
-        } else {
-            try validator.missing(.code, in: container, path: validator.path("code"))
-            self.code = ""
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
             let memberPath = validator.path("accessToken")
             validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
@@ -8408,28 +6921,16 @@ public struct WebAuthnConfigurationType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        self.relyingPartyId = try container.decodeIfPresent(String.self, forKey: .relyingPartyId)
-        if let value = self.relyingPartyId {
-            let memberPath = validator.path("relyingPartyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 127, sensitive: false)
-        }
-        self.userVerification = try container.decodeIfPresent(UserVerificationType.self, forKey: .userVerification)
-        if let value = self.userVerification {
-            let memberPath = validator.path("userVerification")
-            validator.checkEnum(value, at: memberPath)
-        }
-        self.factorConfiguration = try container.decodeIfPresent(WebAuthnFactorConfigurationType.self, forKey: .factorConfiguration)
-        if let value = self.factorConfiguration {
-            let memberPath = validator.path("factorConfiguration")
-            validator.checkEnum(value, at: memberPath)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         self.relyingPartyId = try container.decodeIfPresent(String.self, forKey: .relyingPartyId)
         if let value = self.relyingPartyId {
             let memberPath = validator.path("relyingPartyId")
@@ -8495,50 +6996,16 @@ public struct WebAuthnCredentialDescription: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
-        if let value = try container.decodeIfPresent(String.self, forKey: .credentialId) {
-            let memberPath = validator.path("credentialId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.credentialId = value
-        } else {
-            try validator.missing(.credentialId, in: container, path: validator.path("credentialId"))
-            self.credentialId = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .friendlyCredentialName) {
-            let memberPath = validator.path("friendlyCredentialName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.friendlyCredentialName = value
-        } else {
-            try validator.missing(.friendlyCredentialName, in: container, path: validator.path("friendlyCredentialName"))
-            self.friendlyCredentialName = ""
-        }
-        if let value = try container.decodeIfPresent(String.self, forKey: .relyingPartyId) {
-            let memberPath = validator.path("relyingPartyId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
-            self.relyingPartyId = value
-        } else {
-            try validator.missing(.relyingPartyId, in: container, path: validator.path("relyingPartyId"))
-            self.relyingPartyId = ""
-        }
-        self.authenticatorAttachment = try container.decodeIfPresent(String.self, forKey: .authenticatorAttachment)
-        if let value = try container.decodeIfPresent([String].self, forKey: .authenticatorTransports) {
-            self.authenticatorTransports = value
-        } else {
-            try validator.missing(.authenticatorTransports, in: container, path: validator.path("authenticatorTransports"))
-            self.authenticatorTransports = []
-        }
-        if let value = try container.decodeIfPresent(Date.self, forKey: .createdAt) {
-            self.createdAt = value
-        } else {
-            try validator.missing(.createdAt, in: container, path: validator.path("createdAt"))
-            self.createdAt = Date(timeIntervalSince1970: 0)
-        }
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
-        let validator = WireValidator(decoder)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self), validator: WireValidator(decoder))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container, validator: WireValidator) throws
+        where Container.Key == CodingKeys
+    {
         if let value = try container.decodeIfPresent(String.self, forKey: .credentialId) {
             let memberPath = validator.path("credentialId")
             validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
@@ -8613,12 +7080,16 @@ public struct WebAuthnMfaSettingsType: WireShape, WireReadable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
     }
 
     init(wire decoder: WireValueDecoder) throws {
-        let container = try decoder.wireContainer(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.wireContainer(keyedBy: CodingKeys.self))
+    }
+
+    private init<Container: KeyedDecodingContainerProtocol>(container: Container) throws
+        where Container.Key == CodingKeys
+    {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
     }
 

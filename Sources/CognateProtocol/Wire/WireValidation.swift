@@ -47,19 +47,12 @@ public struct WireValidator {
     }
 
     /// A required member is absent (or null): recorded while validating, thrown otherwise.
-    public func missing<Key: CodingKey>(
-        _ key: Key, in container: KeyedDecodingContainer<Key>, path: @autoclosure () -> String
+    public func missing<Container: KeyedDecodingContainerProtocol>(
+        _ key: Container.Key, in container: Container, path: @autoclosure () -> String
     ) throws {
-        try missing(key, at: container.codingPath, path: path())
-    }
-
-    func missing<Key: CodingKey>(_ key: Key, in container: WireKeyedContainer<Key>, path: @autoclosure () -> String) throws {
-        try missing(key, at: container.codingPath, path: path())
-    }
-
-    private func missing(_ key: any CodingKey, at codingPath: @autoclosure () -> [any CodingKey], path: @autoclosure () -> String) throws {
         guard let report else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath(), debugDescription: "Required member is missing."))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: container.codingPath, debugDescription: "Required member is missing."))
         }
         report.add("Value null at '\(path())' failed to satisfy constraint: Member must not be null")
     }
