@@ -242,19 +242,19 @@ class Generator:
                 lines.append(f"validator.checkCount({value_expr}.count, of: {value_expr}, at: {path_expr}, "
                              f"{', '.join(args)})")
             if t == "list":
-                inner = self.checks_for(s["member"]["shape"], f"e{depth}", f"i{depth}", depth + 1)
+                element_path = f"{path_expr} + \".\\(n{depth} + 1).member\""
+                inner = self.checks_for(s["member"]["shape"], f"e{depth}", element_path, depth + 1)
                 if inner:
                     lines.append(f"for (n{depth}, e{depth}) in {value_expr}.enumerated() {{")
-                    lines.append(f"    let i{depth} = {path_expr} + \".\\(n{depth} + 1).member\"")
                     lines += ["    " + l for l in inner]
                     lines.append("}")
             else:
-                kchecks = self.checks_for(s["key"]["shape"], f"k{depth}", f"i{depth}", depth + 1)
-                vchecks = self.checks_for(s["value"]["shape"], f"v{depth}", f"i{depth}", depth + 1)
+                entry_path = f"{path_expr} + \".\" + k{depth}"
+                kchecks = self.checks_for(s["key"]["shape"], f"k{depth}", entry_path, depth + 1)
+                vchecks = self.checks_for(s["value"]["shape"], f"v{depth}", entry_path, depth + 1)
                 if kchecks or vchecks:
                     entries = f"(k{depth}, v{depth}) in {value_expr}" if vchecks else f"k{depth} in {value_expr}.keys"
                     lines.append(f"for {entries} {{")
-                    lines.append(f"    let i{depth} = {path_expr} + \".\" + k{depth}")
                     lines += ["    " + l for l in kchecks + vchecks]
                     lines.append("}")
         # Nested structures validate themselves while decoding.
@@ -390,20 +390,19 @@ class Generator:
             return out
         body = []
         for mname, p, stype, opt, sh in props:
+            # Each check words the path only when it fails (an autoclosure).
             path = f'validator.path({swift_string_literal(lower_camel(mname))})'
             if opt:
                 body.append(f"        self.{p} = try {self.decode_if_present(stype, sh, p)}")
-                checks = self.checks_for(sh, "value", "memberPath")
+                checks = self.checks_for(sh, "value", path)
                 if checks:
                     body.append(f"        if let value = self.{p} {{")
-                    body.append(f"            let memberPath = {path}")
                     body += ["            " + l for l in checks]
                     body.append("        }")
             else:
                 body.append(f"        if let value = try {self.decode_if_present(stype, sh, p)} {{")
-                checks = self.checks_for(sh, "value", "memberPath")
+                checks = self.checks_for(sh, "value", path)
                 if checks:
-                    body.append(f"            let memberPath = {path}")
                     body += ["            " + l for l in checks]
                 body.append(f"            self.{p} = value")
                 body.append("        } else {")

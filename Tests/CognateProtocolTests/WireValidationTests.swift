@@ -35,6 +35,26 @@ struct WireValidationTests {
         #expect(message == "1 validation error detected: Value null at 'userAttributes.2.member.name' failed to satisfy constraint: Member must not be null")
     }
 
+    /// Paths are worded only when a check fails (autoclosures): an element's member, a list's
+    /// string element, both decoders.
+    @Test func wordsTheFailingNestedPath() throws {
+        let attribute = #"{"ClientId":"abc","Username":"u","UserAttributes":[{"Name":"email","Value":"x"},{"Name":"","Value":"y"}]}"#
+        let client = #"{"UserPoolId":"us-east-1_abc","ClientName":"c","CallbackURLs":["https://a.example",""]}"#
+        let name = "'userAttributes.2.member.name'"
+        let expectedAttribute = "2 validation errors detected: Value '' at \(name) failed to satisfy constraint: "
+            + "Member must have length greater than or equal to 1; Value '' at \(name) failed to satisfy constraint: "
+            + #"Member must satisfy regular expression pattern: [\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r ]+"#
+        #expect(try decodeStrictly(SignUpRequest.self, attribute).1 == expectedAttribute)
+        let serverReport = WireValidationReport()
+        _ = try WireJSONDecoder.decode(SignUpRequest.self, from: Data(attribute.utf8), report: serverReport)
+        #expect(serverReport.message == expectedAttribute)
+        let clientMessage = try decodeStrictly(CreateUserPoolClientRequest.self, client).1
+        #expect(clientMessage?.contains("at 'callbackURLs.2.member' failed to satisfy constraint: Member must have length greater than or equal to 1") == true)
+        let clientReport = WireValidationReport()
+        _ = try WireJSONDecoder.decode(CreateUserPoolClientRequest.self, from: Data(client.utf8), report: clientReport)
+        #expect(clientReport.message == clientMessage)
+    }
+
     @Test func javaWordClassIsASCII() throws {
         let (_, message) = try decodeStrictly(SignUpRequest.self, #"{"ClientId":"clïent","Username":"u"}"#)
         #expect(message?.contains("'clientId'") == true)
@@ -75,7 +95,9 @@ struct WirePatternFastPathTests {
     static let classPatterns = [
         "[A-Za-z0-9_+]+", "[A-Za-z0-9_+-]+", "[A-Za-z0-9-_=.]+", "[A-Za-z0-9]+", "[A-Za-z0-9_+=/]+",
         "[A-Za-z0-9_\\s+=.@-]+", "[\\x21\\x23-\\x5B\\x5D-\\x7E]+", "[A-Za-z0-9_\\s+=,.@-]+", "^[0-9a-fA-F]+$",
-        "^[A-Za-z0-9_\\- ]+$", "[\\S]+",
+        "^[A-Za-z0-9_\\- ]+$", "[\\S]+", "[\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}]+", "[\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}\\t\\n\\r ]+",
+        "[\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}\\p{Z}]+", "^[\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}]+$", "[\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}\\s*]+",
+        "[^\\s]+", "[\\w\\[\\]]+",
     ]
 
     @Test func agreesWithTheRegexOnRandomASCII() {
@@ -101,8 +123,11 @@ struct WirePatternFastPathTests {
 
     @Test func buildsTablesForClassPatternsOnly() {
         #expect(WirePattern.asciiClass(of: "[A-Za-z0-9-_=.]+") != nil)
-        #expect(WirePattern.asciiClass(of: "[\\p{L}\\p{M}]+") == nil)
+        #expect(WirePattern.asciiClass(of: "[\\p{L}\\p{M}]+") != nil)
+        #expect(WirePattern.asciiClass(of: "[^\\s]+") != nil)
         #expect(WirePattern.asciiClass(of: "[^_\\p{Z}][a]+") == nil)
+        #expect(WirePattern.asciiClass(of: "[[a-z]&&[^q]]+") == nil)
+        #expect(WirePattern.asciiClass(of: "[a-z]+[0-9]+") == nil)
         #expect(WirePattern.asciiClass(of: "arn:[A-Za-z]+") == nil)
     }
 }

@@ -31,13 +31,11 @@ public struct CognitoIdentityProvider: WireShape {
     {
         self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
         if let value = self.providerName {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 128, pattern: WirePatterns.p0, sensitive: false)
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p1, sensitive: false)
         }
         self.serverSideTokenCheck = try container.decodeIfPresent(Bool.self, forKey: .serverSideTokenCheck)
     }
@@ -106,8 +104,7 @@ public struct CreateIdentityPoolInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolName) {
-            let memberPath = validator.path("identityPoolName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolName"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
             self.identityPoolName = value
         } else {
             try validator.missing(.identityPoolName, in: container, path: validator.path("identityPoolName"))
@@ -122,43 +119,34 @@ public struct CreateIdentityPoolInput: WireShape {
         self.allowClassicFlow = try container.decodeIfPresent(Bool.self, forKey: .allowClassicFlow)
         self.supportedLoginProviders = try container.decodeIfPresent([String: String].self, forKey: .supportedLoginProviders)
         if let value = self.supportedLoginProviders {
-            let memberPath = validator.path("supportedLoginProviders")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("supportedLoginProviders"), max: 10)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(k0, at: validator.path("supportedLoginProviders") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("supportedLoginProviders") + "." + k0, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.developerProviderName = try container.decodeIfPresent(String.self, forKey: .developerProviderName)
         if let value = self.developerProviderName {
-            let memberPath = validator.path("developerProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("developerProviderName"), min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
         }
         self.openIdConnectProviderARNs = try container.decodeIfPresent([String].self, forKey: .openIdConnectProviderARNs)
         if let value = self.openIdConnectProviderARNs {
-            let memberPath = validator.path("openIdConnectProviderARNs")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 20, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("openIdConnectProviderARNs") + ".\(n0 + 1).member", min: 20, max: 2048, sensitive: false)
             }
         }
         self.cognitoIdentityProviders = try container.decodeIfPresent([CognitoIdentityProvider].self, forKey: .cognitoIdentityProviders)
         self.samlProviderARNs = try container.decodeIfPresent([String].self, forKey: .samlProviderARNs)
         if let value = self.samlProviderARNs {
-            let memberPath = validator.path("samlProviderARNs")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 20, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("samlProviderARNs") + ".\(n0 + 1).member", min: 20, max: 2048, sensitive: false)
             }
         }
         self.identityPoolTags = try container.decodeIfPresent([String: String].self, forKey: .identityPoolTags)
         if let value = self.identityPoolTags {
-            let memberPath = validator.path("identityPoolTags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("identityPoolTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("identityPoolTags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
     }
@@ -281,11 +269,9 @@ public struct DeleteIdentitiesInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent([String].self, forKey: .identityIdsToDelete) {
-            let memberPath = validator.path("identityIdsToDelete")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 60)
+            validator.checkCount(value.count, of: value, at: validator.path("identityIdsToDelete"), min: 1, max: 60)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+                validator.checkString(e0, at: validator.path("identityIdsToDelete") + ".\(n0 + 1).member", min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             }
             self.identityIdsToDelete = value
         } else {
@@ -325,8 +311,7 @@ public struct DeleteIdentitiesResponse: WireShape {
     {
         self.unprocessedIdentityIds = try container.decodeIfPresent([UnprocessedIdentityId].self, forKey: .unprocessedIdentityIds)
         if let value = self.unprocessedIdentityIds {
-            let memberPath = validator.path("unprocessedIdentityIds")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 60)
+            validator.checkCount(value.count, of: value, at: validator.path("unprocessedIdentityIds"), max: 60)
         }
     }
 
@@ -362,8 +347,7 @@ public struct DeleteIdentityPoolInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
@@ -401,8 +385,7 @@ public struct DescribeIdentityInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityId = value
         } else {
             try validator.missing(.identityId, in: container, path: validator.path("identityId"))
@@ -440,8 +423,7 @@ public struct DescribeIdentityPoolInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))

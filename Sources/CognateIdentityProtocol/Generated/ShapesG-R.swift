@@ -30,8 +30,7 @@ public struct GetCredentialsForIdentityInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityId = value
         } else {
             try validator.missing(.identityId, in: container, path: validator.path("identityId"))
@@ -39,18 +38,15 @@ public struct GetCredentialsForIdentityInput: WireShape {
         }
         self.logins = try container.decodeIfPresent([String: String].self, forKey: .logins)
         if let value = self.logins {
-            let memberPath = validator.path("logins")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("logins"), max: 10)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 50000, sensitive: true)
+                validator.checkString(k0, at: validator.path("logins") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("logins") + "." + k0, min: 1, max: 50000, sensitive: true)
             }
         }
         self.customRoleArn = try container.decodeIfPresent(String.self, forKey: .customRoleArn)
         if let value = self.customRoleArn {
-            let memberPath = validator.path("customRoleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("customRoleArn"), min: 20, max: 2048, sensitive: false)
         }
     }
 
@@ -96,8 +92,7 @@ public struct GetCredentialsForIdentityResponse: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.credentials = try container.decodeIfPresent(Credentials.self, forKey: .credentials)
     }
@@ -145,12 +140,10 @@ public struct GetIdInput: WireShape {
     {
         self.accountId = try container.decodeIfPresent(String.self, forKey: .accountId)
         if let value = self.accountId {
-            let memberPath = validator.path("accountId")
-            validator.checkString(value, at: memberPath, min: 1, max: 15, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("accountId"), min: 1, max: 15, pattern: WirePatterns.p6, sensitive: false)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
@@ -158,12 +151,10 @@ public struct GetIdInput: WireShape {
         }
         self.logins = try container.decodeIfPresent([String: String].self, forKey: .logins)
         if let value = self.logins {
-            let memberPath = validator.path("logins")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("logins"), max: 10)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 50000, sensitive: true)
+                validator.checkString(k0, at: validator.path("logins") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("logins") + "." + k0, min: 1, max: 50000, sensitive: true)
             }
         }
     }
@@ -207,8 +198,7 @@ public struct GetIdResponse: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
     }
 
@@ -244,8 +234,7 @@ public struct GetIdentityPoolRolesInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
@@ -290,26 +279,21 @@ public struct GetIdentityPoolRolesResponse: WireShape {
     {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.roles = try container.decodeIfPresent([String: String].self, forKey: .roles)
         if let value = self.roles {
-            let memberPath = validator.path("roles")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 2)
+            validator.checkCount(value.count, of: value, at: validator.path("roles"), max: 2)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, pattern: WirePatterns.p7, sensitive: false)
-                validator.checkString(v0, at: i0, min: 20, max: 2048, sensitive: false)
+                validator.checkString(k0, at: validator.path("roles") + "." + k0, min: 1, max: 128, pattern: WirePatterns.p7, sensitive: false)
+                validator.checkString(v0, at: validator.path("roles") + "." + k0, min: 20, max: 2048, sensitive: false)
             }
         }
         self.roleMappings = try container.decodeIfPresent([String: RoleMapping].self, forKey: .roleMappings)
         if let value = self.roleMappings {
-            let memberPath = validator.path("roleMappings")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("roleMappings"), max: 10)
             for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(k0, at: validator.path("roleMappings") + "." + k0, min: 1, max: 128, sensitive: false)
             }
         }
     }
@@ -366,8 +350,7 @@ public struct GetOpenIdTokenForDeveloperIdentityInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
@@ -375,16 +358,13 @@ public struct GetOpenIdTokenForDeveloperIdentityInput: WireShape {
         }
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .logins) {
-            let memberPath = validator.path("logins")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("logins"), max: 10)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 50000, sensitive: true)
+                validator.checkString(k0, at: validator.path("logins") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("logins") + "." + k0, min: 1, max: 50000, sensitive: true)
             }
             self.logins = value
         } else {
@@ -393,18 +373,15 @@ public struct GetOpenIdTokenForDeveloperIdentityInput: WireShape {
         }
         self.principalTags = try container.decodeIfPresent([String: String].self, forKey: .principalTags)
         if let value = self.principalTags {
-            let memberPath = validator.path("principalTags")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("principalTags"), max: 50)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("principalTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("principalTags") + "." + k0, min: 1, max: 256, sensitive: false)
             }
         }
         self.tokenDuration = try container.decodeIfPresent(Int.self, forKey: .tokenDuration)
         if let value = self.tokenDuration {
-            let memberPath = validator.path("tokenDuration")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+            validator.checkNumber(value, at: validator.path("tokenDuration"), min: 1, max: 86400)
         }
     }
 
@@ -456,8 +433,7 @@ public struct GetOpenIdTokenForDeveloperIdentityResponse: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.token = try container.decodeIfPresent(String.self, forKey: .token)
     }
@@ -501,8 +477,7 @@ public struct GetOpenIdTokenInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityId = value
         } else {
             try validator.missing(.identityId, in: container, path: validator.path("identityId"))
@@ -510,12 +485,10 @@ public struct GetOpenIdTokenInput: WireShape {
         }
         self.logins = try container.decodeIfPresent([String: String].self, forKey: .logins)
         if let value = self.logins {
-            let memberPath = validator.path("logins")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("logins"), max: 10)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 50000, sensitive: true)
+                validator.checkString(k0, at: validator.path("logins") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("logins") + "." + k0, min: 1, max: 50000, sensitive: true)
             }
         }
     }
@@ -558,8 +531,7 @@ public struct GetOpenIdTokenResponse: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.token = try container.decodeIfPresent(String.self, forKey: .token)
     }
@@ -603,16 +575,14 @@ public struct GetPrincipalTagAttributeMapInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identityProviderName) {
-            let memberPath = validator.path("identityProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            validator.checkString(value, at: validator.path("identityProviderName"), min: 1, max: 128, sensitive: false)
             self.identityProviderName = value
         } else {
             try validator.missing(.identityProviderName, in: container, path: validator.path("identityProviderName"))
@@ -662,23 +632,19 @@ public struct GetPrincipalTagAttributeMapResponse: WireShape {
     {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.identityProviderName = try container.decodeIfPresent(String.self, forKey: .identityProviderName)
         if let value = self.identityProviderName {
-            let memberPath = validator.path("identityProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            validator.checkString(value, at: validator.path("identityProviderName"), min: 1, max: 128, sensitive: false)
         }
         self.useDefaults = try container.decodeIfPresent(Bool.self, forKey: .useDefaults)
         self.principalTags = try container.decodeIfPresent([String: String].self, forKey: .principalTags)
         if let value = self.principalTags {
-            let memberPath = validator.path("principalTags")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("principalTags"), max: 50)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("principalTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("principalTags") + "." + k0, min: 1, max: 256, sensitive: false)
             }
         }
     }
@@ -737,15 +703,12 @@ public struct IdentityDescription: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.logins = try container.decodeIfPresent([String].self, forKey: .logins)
         if let value = self.logins {
-            let memberPath = validator.path("logins")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(e0, at: validator.path("logins") + ".\(n0 + 1).member", min: 1, max: 128, sensitive: false)
             }
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
@@ -823,16 +786,14 @@ public struct IdentityPool: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolName) {
-            let memberPath = validator.path("identityPoolName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolName"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
             self.identityPoolName = value
         } else {
             try validator.missing(.identityPoolName, in: container, path: validator.path("identityPoolName"))
@@ -847,43 +808,34 @@ public struct IdentityPool: WireShape {
         self.allowClassicFlow = try container.decodeIfPresent(Bool.self, forKey: .allowClassicFlow)
         self.supportedLoginProviders = try container.decodeIfPresent([String: String].self, forKey: .supportedLoginProviders)
         if let value = self.supportedLoginProviders {
-            let memberPath = validator.path("supportedLoginProviders")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("supportedLoginProviders"), max: 10)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(k0, at: validator.path("supportedLoginProviders") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("supportedLoginProviders") + "." + k0, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.developerProviderName = try container.decodeIfPresent(String.self, forKey: .developerProviderName)
         if let value = self.developerProviderName {
-            let memberPath = validator.path("developerProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("developerProviderName"), min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
         }
         self.openIdConnectProviderARNs = try container.decodeIfPresent([String].self, forKey: .openIdConnectProviderARNs)
         if let value = self.openIdConnectProviderARNs {
-            let memberPath = validator.path("openIdConnectProviderARNs")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 20, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("openIdConnectProviderARNs") + ".\(n0 + 1).member", min: 20, max: 2048, sensitive: false)
             }
         }
         self.cognitoIdentityProviders = try container.decodeIfPresent([CognitoIdentityProvider].self, forKey: .cognitoIdentityProviders)
         self.samlProviderARNs = try container.decodeIfPresent([String].self, forKey: .samlProviderARNs)
         if let value = self.samlProviderARNs {
-            let memberPath = validator.path("samlProviderARNs")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 20, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("samlProviderARNs") + ".\(n0 + 1).member", min: 20, max: 2048, sensitive: false)
             }
         }
         self.identityPoolTags = try container.decodeIfPresent([String: String].self, forKey: .identityPoolTags)
         if let value = self.identityPoolTags {
-            let memberPath = validator.path("identityPoolTags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("identityPoolTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("identityPoolTags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
     }
@@ -954,13 +906,11 @@ public struct IdentityPoolShortDescription: WireShape {
     {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.identityPoolName = try container.decodeIfPresent(String.self, forKey: .identityPoolName)
         if let value = self.identityPoolName {
-            let memberPath = validator.path("identityPoolName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolName"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: false)
         }
     }
 
@@ -1009,16 +959,14 @@ public struct ListIdentitiesInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
             self.maxResults = value
         } else {
             try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
@@ -1026,8 +974,7 @@ public struct ListIdentitiesInput: WireShape {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
         self.hideDisabled = try container.decodeIfPresent(Bool.self, forKey: .hideDisabled)
     }
@@ -1079,14 +1026,12 @@ public struct ListIdentitiesResponse: WireShape {
     {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.identities = try container.decodeIfPresent([IdentityDescription].self, forKey: .identities)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
 
@@ -1133,8 +1078,7 @@ public struct ListIdentityPoolsInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
             self.maxResults = value
         } else {
             try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
@@ -1142,8 +1086,7 @@ public struct ListIdentityPoolsInput: WireShape {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
 
@@ -1186,8 +1129,7 @@ public struct ListIdentityPoolsResponse: WireShape {
         self.identityPools = try container.decodeIfPresent([IdentityPoolShortDescription].self, forKey: .identityPools)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
 
@@ -1227,8 +1169,7 @@ public struct ListTagsForResourceInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("resourceArn"), min: 20, max: 2048, sensitive: false)
             self.resourceArn = value
         } else {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
@@ -1267,11 +1208,9 @@ public struct ListTagsForResourceResponse: WireShape {
     {
         self.tags = try container.decodeIfPresent([String: String].self, forKey: .tags)
         if let value = self.tags {
-            let memberPath = validator.path("tags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("tags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("tags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
     }
@@ -1320,8 +1259,7 @@ public struct LookupDeveloperIdentityInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
@@ -1329,23 +1267,19 @@ public struct LookupDeveloperIdentityInput: WireShape {
         }
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.developerUserIdentifier = try container.decodeIfPresent(String.self, forKey: .developerUserIdentifier)
         if let value = self.developerUserIdentifier {
-            let memberPath = validator.path("developerUserIdentifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
+            validator.checkString(value, at: validator.path("developerUserIdentifier"), min: 1, max: 1024, sensitive: false)
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
 
@@ -1402,21 +1336,17 @@ public struct LookupDeveloperIdentityResponse: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.developerUserIdentifierList = try container.decodeIfPresent([String].self, forKey: .developerUserIdentifierList)
         if let value = self.developerUserIdentifierList {
-            let memberPath = validator.path("developerUserIdentifierList")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, sensitive: false)
+                validator.checkString(e0, at: validator.path("developerUserIdentifierList") + ".\(n0 + 1).member", min: 1, max: 1024, sensitive: false)
             }
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 65535, pattern: WirePatterns.p8, sensitive: false)
         }
     }
 
@@ -1469,32 +1399,28 @@ public struct MappingRule: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .claim) {
-            let memberPath = validator.path("claim")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p9, sensitive: false)
+            validator.checkString(value, at: validator.path("claim"), min: 1, max: 64, pattern: WirePatterns.p9, sensitive: false)
             self.claim = value
         } else {
             try validator.missing(.claim, in: container, path: validator.path("claim"))
             self.claim = ""
         }
         if let value = try container.decodeIfPresent(MappingRuleMatchType.self, forKey: .matchType) {
-            let memberPath = validator.path("matchType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("matchType"))
             self.matchType = value
         } else {
             try validator.missing(.matchType, in: container, path: validator.path("matchType"))
             self.matchType = MappingRuleMatchType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .value) {
-            let memberPath = validator.path("value")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            validator.checkString(value, at: validator.path("value"), min: 1, max: 128, sensitive: false)
             self.value = value
         } else {
             try validator.missing(.value, in: container, path: validator.path("value"))
             self.value = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .roleARN) {
-            let memberPath = validator.path("roleARN")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("roleARN"), min: 20, max: 2048, sensitive: false)
             self.roleARN = value
         } else {
             try validator.missing(.roleARN, in: container, path: validator.path("roleARN"))
@@ -1547,32 +1473,28 @@ public struct MergeDeveloperIdentitiesInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .sourceUserIdentifier) {
-            let memberPath = validator.path("sourceUserIdentifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
+            validator.checkString(value, at: validator.path("sourceUserIdentifier"), min: 1, max: 1024, sensitive: false)
             self.sourceUserIdentifier = value
         } else {
             try validator.missing(.sourceUserIdentifier, in: container, path: validator.path("sourceUserIdentifier"))
             self.sourceUserIdentifier = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .destinationUserIdentifier) {
-            let memberPath = validator.path("destinationUserIdentifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
+            validator.checkString(value, at: validator.path("destinationUserIdentifier"), min: 1, max: 1024, sensitive: false)
             self.destinationUserIdentifier = value
         } else {
             try validator.missing(.destinationUserIdentifier, in: container, path: validator.path("destinationUserIdentifier"))
             self.destinationUserIdentifier = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .developerProviderName) {
-            let memberPath = validator.path("developerProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("developerProviderName"), min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
             self.developerProviderName = value
         } else {
             try validator.missing(.developerProviderName, in: container, path: validator.path("developerProviderName"))
             self.developerProviderName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
@@ -1617,8 +1539,7 @@ public struct MergeDeveloperIdentitiesResponse: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
     }
 
@@ -1660,8 +1581,7 @@ public struct RoleMapping: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(RoleMappingType.self, forKey: .type) {
-            let memberPath = validator.path("type")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("type"))
             self.type = value
         } else {
             try validator.missing(.type, in: container, path: validator.path("type"))
@@ -1669,8 +1589,7 @@ public struct RoleMapping: WireShape {
         }
         self.ambiguousRoleResolution = try container.decodeIfPresent(AmbiguousRoleResolutionType.self, forKey: .ambiguousRoleResolution)
         if let value = self.ambiguousRoleResolution {
-            let memberPath = validator.path("ambiguousRoleResolution")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("ambiguousRoleResolution"))
         }
         self.rulesConfiguration = try container.decodeIfPresent(RulesConfigurationType.self, forKey: .rulesConfiguration)
     }
@@ -1713,8 +1632,7 @@ public struct RulesConfigurationType: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent([MappingRule].self, forKey: .rules) {
-            let memberPath = validator.path("rules")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 400)
+            validator.checkCount(value.count, of: value, at: validator.path("rules"), min: 1, max: 400)
             self.rules = value
         } else {
             try validator.missing(.rules, in: container, path: validator.path("rules"))

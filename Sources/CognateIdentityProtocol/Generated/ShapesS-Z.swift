@@ -30,20 +30,17 @@ public struct SetIdentityPoolRolesInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .roles) {
-            let memberPath = validator.path("roles")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 2)
+            validator.checkCount(value.count, of: value, at: validator.path("roles"), max: 2)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, pattern: WirePatterns.p7, sensitive: false)
-                validator.checkString(v0, at: i0, min: 20, max: 2048, sensitive: false)
+                validator.checkString(k0, at: validator.path("roles") + "." + k0, min: 1, max: 128, pattern: WirePatterns.p7, sensitive: false)
+                validator.checkString(v0, at: validator.path("roles") + "." + k0, min: 20, max: 2048, sensitive: false)
             }
             self.roles = value
         } else {
@@ -52,11 +49,9 @@ public struct SetIdentityPoolRolesInput: WireShape {
         }
         self.roleMappings = try container.decodeIfPresent([String: RoleMapping].self, forKey: .roleMappings)
         if let value = self.roleMappings {
-            let memberPath = validator.path("roleMappings")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("roleMappings"), max: 10)
             for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(k0, at: validator.path("roleMappings") + "." + k0, min: 1, max: 128, sensitive: false)
             }
         }
     }
@@ -106,16 +101,14 @@ public struct SetPrincipalTagAttributeMapInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identityProviderName) {
-            let memberPath = validator.path("identityProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            validator.checkString(value, at: validator.path("identityProviderName"), min: 1, max: 128, sensitive: false)
             self.identityProviderName = value
         } else {
             try validator.missing(.identityProviderName, in: container, path: validator.path("identityProviderName"))
@@ -124,12 +117,10 @@ public struct SetPrincipalTagAttributeMapInput: WireShape {
         self.useDefaults = try container.decodeIfPresent(Bool.self, forKey: .useDefaults)
         self.principalTags = try container.decodeIfPresent([String: String].self, forKey: .principalTags)
         if let value = self.principalTags {
-            let memberPath = validator.path("principalTags")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("principalTags"), max: 50)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("principalTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("principalTags") + "." + k0, min: 1, max: 256, sensitive: false)
             }
         }
     }
@@ -184,23 +175,19 @@ public struct SetPrincipalTagAttributeMapResponse: WireShape {
     {
         self.identityPoolId = try container.decodeIfPresent(String.self, forKey: .identityPoolId)
         if let value = self.identityPoolId {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.identityProviderName = try container.decodeIfPresent(String.self, forKey: .identityProviderName)
         if let value = self.identityProviderName {
-            let memberPath = validator.path("identityProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            validator.checkString(value, at: validator.path("identityProviderName"), min: 1, max: 128, sensitive: false)
         }
         self.useDefaults = try container.decodeIfPresent(Bool.self, forKey: .useDefaults)
         self.principalTags = try container.decodeIfPresent([String: String].self, forKey: .principalTags)
         if let value = self.principalTags {
-            let memberPath = validator.path("principalTags")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("principalTags"), max: 50)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("principalTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("principalTags") + "." + k0, min: 1, max: 256, sensitive: false)
             }
         }
     }
@@ -252,19 +239,16 @@ public struct TagResourceInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("resourceArn"), min: 20, max: 2048, sensitive: false)
             self.resourceArn = value
         } else {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
             self.resourceArn = ""
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .tags) {
-            let memberPath = validator.path("tags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("tags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("tags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
             self.tags = value
         } else {
@@ -330,32 +314,28 @@ public struct UnlinkDeveloperIdentityInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityId = value
         } else {
             try validator.missing(.identityId, in: container, path: validator.path("identityId"))
             self.identityId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identityPoolId) {
-            let memberPath = validator.path("identityPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityPoolId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityPoolId = value
         } else {
             try validator.missing(.identityPoolId, in: container, path: validator.path("identityPoolId"))
             self.identityPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .developerProviderName) {
-            let memberPath = validator.path("developerProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("developerProviderName"), min: 1, max: 128, pattern: WirePatterns.p4, sensitive: false)
             self.developerProviderName = value
         } else {
             try validator.missing(.developerProviderName, in: container, path: validator.path("developerProviderName"))
             self.developerProviderName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .developerUserIdentifier) {
-            let memberPath = validator.path("developerUserIdentifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
+            validator.checkString(value, at: validator.path("developerUserIdentifier"), min: 1, max: 1024, sensitive: false)
             self.developerUserIdentifier = value
         } else {
             try validator.missing(.developerUserIdentifier, in: container, path: validator.path("developerUserIdentifier"))
@@ -405,20 +385,17 @@ public struct UnlinkIdentityInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .identityId) {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
             self.identityId = value
         } else {
             try validator.missing(.identityId, in: container, path: validator.path("identityId"))
             self.identityId = ""
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .logins) {
-            let memberPath = validator.path("logins")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 10)
+            validator.checkCount(value.count, of: value, at: validator.path("logins"), max: 10)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 50000, sensitive: true)
+                validator.checkString(k0, at: validator.path("logins") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("logins") + "." + k0, min: 1, max: 50000, sensitive: true)
             }
             self.logins = value
         } else {
@@ -426,10 +403,8 @@ public struct UnlinkIdentityInput: WireShape {
             self.logins = [:]
         }
         if let value = try container.decodeIfPresent([String].self, forKey: .loginsToRemove) {
-            let memberPath = validator.path("loginsToRemove")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(e0, at: validator.path("loginsToRemove") + ".\(n0 + 1).member", min: 1, max: 128, sensitive: false)
             }
             self.loginsToRemove = value
         } else {
@@ -476,13 +451,11 @@ public struct UnprocessedIdentityId: WireShape {
     {
         self.identityId = try container.decodeIfPresent(String.self, forKey: .identityId)
         if let value = self.identityId {
-            let memberPath = validator.path("identityId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("identityId"), min: 1, max: 55, pattern: WirePatterns.p5, sensitive: false)
         }
         self.errorCode = try container.decodeIfPresent(ErrorCode.self, forKey: .errorCode)
         if let value = self.errorCode {
-            let memberPath = validator.path("errorCode")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("errorCode"))
         }
     }
 
@@ -525,18 +498,15 @@ public struct UntagResourceInput: WireShape {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("resourceArn"), min: 20, max: 2048, sensitive: false)
             self.resourceArn = value
         } else {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
             self.resourceArn = ""
         }
         if let value = try container.decodeIfPresent([String].self, forKey: .tagKeys) {
-            let memberPath = validator.path("tagKeys")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(e0, at: validator.path("tagKeys") + ".\(n0 + 1).member", min: 1, max: 128, sensitive: false)
             }
             self.tagKeys = value
         } else {

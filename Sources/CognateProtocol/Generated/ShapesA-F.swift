@@ -28,8 +28,7 @@ public struct AccountRecoverySettingType: WireShape, WireReadable {
     {
         self.recoveryMechanisms = try container.decodeIfPresent([RecoveryOptionType].self, forKey: .recoveryMechanisms)
         if let value = self.recoveryMechanisms {
-            let memberPath = validator.path("recoveryMechanisms")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 2)
+            validator.checkCount(value.count, of: value, at: validator.path("recoveryMechanisms"), min: 1, max: 2)
         }
     }
 
@@ -78,8 +77,7 @@ public struct AccountTakeoverActionType: WireShape, WireReadable {
             self.notify = false
         }
         if let value = try container.decodeIfPresent(AccountTakeoverEventActionType.self, forKey: .eventAction) {
-            let memberPath = validator.path("eventAction")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("eventAction"))
             self.eventAction = value
         } else {
             try validator.missing(.eventAction, in: container, path: validator.path("eventAction"))
@@ -226,8 +224,7 @@ public struct AcrLevelConfigType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .acrValue) {
-            let memberPath = validator.path("acrValue")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("acrValue"), min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
             self.acrValue = value
         } else {
             try validator.missing(.acrValue, in: container, path: validator.path("acrValue"))
@@ -272,16 +269,14 @@ public struct AddCustomAttributesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .customAttributes) {
-            let memberPath = validator.path("customAttributes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 25)
+            validator.checkCount(value.count, of: value, at: validator.path("customAttributes"), min: 1, max: 25)
             self.customAttributes = value
         } else {
             try validator.missing(.customAttributes, in: container, path: validator.path("customAttributes"))
@@ -351,16 +346,14 @@ public struct AddUserPoolClientSecretRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -368,8 +361,7 @@ public struct AddUserPoolClientSecretRequest: WireShape, WireReadable {
         }
         self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
         if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientSecret"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
     }
 
@@ -457,24 +449,21 @@ public struct AdminAddUserToGroupRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             self.groupName = value
         } else {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
@@ -526,16 +515,14 @@ public struct AdminConfirmSignUpRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -543,11 +530,9 @@ public struct AdminConfirmSignUpRequest: WireShape, WireReadable {
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -620,8 +605,7 @@ public struct AdminCreateUserConfigType: WireShape, WireReadable {
         self.allowAdminCreateUserOnly = try container.decodeIfPresent(Bool.self, forKey: .allowAdminCreateUserOnly)
         self.unusedAccountValidityDays = try container.decodeIfPresent(Int32.self, forKey: .unusedAccountValidityDays).map(Int.init)
         if let value = self.unusedAccountValidityDays {
-            let memberPath = validator.path("unusedAccountValidityDays")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 365)
+            validator.checkNumber(value, at: validator.path("unusedAccountValidityDays"), min: 0, max: 365)
         }
         self.inviteMessageTemplate = try container.decodeIfPresent(MessageTemplateType.self, forKey: .inviteMessageTemplate)
     }
@@ -694,16 +678,14 @@ public struct AdminCreateUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -713,30 +695,24 @@ public struct AdminCreateUserRequest: WireShape, WireReadable {
         self.validationData = try container.decodeIfPresent([AttributeType].self, forKey: .validationData)
         self.temporaryPassword = try container.decodeIfPresent(String.self, forKey: .temporaryPassword)
         if let value = self.temporaryPassword {
-            let memberPath = validator.path("temporaryPassword")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            validator.checkString(value, at: validator.path("temporaryPassword"), max: 256, pattern: WirePatterns.p4, sensitive: true)
         }
         self.forceAliasCreation = try container.decodeIfPresent(Bool.self, forKey: .forceAliasCreation)
         self.messageAction = try container.decodeIfPresent(MessageActionType.self, forKey: .messageAction)
         if let value = self.messageAction {
-            let memberPath = validator.path("messageAction")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("messageAction"))
         }
         self.desiredDeliveryMediums = try container.decodeIfPresent([DeliveryMediumType].self, forKey: .desiredDeliveryMediums)
         if let value = self.desiredDeliveryMediums {
-            let memberPath = validator.path("desiredDeliveryMediums")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("desiredDeliveryMediums") + ".\(n0 + 1).member")
             }
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -846,16 +822,14 @@ public struct AdminDeleteSoftwareTokenRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -925,26 +899,22 @@ public struct AdminDeleteUserAttributesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent([String].self, forKey: .userAttributeNames) {
-            let memberPath = validator.path("userAttributeNames")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+                validator.checkString(e0, at: validator.path("userAttributeNames") + ".\(n0 + 1).member", min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
             }
             self.userAttributeNames = value
         } else {
@@ -1014,16 +984,14 @@ public struct AdminDeleteUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1070,8 +1038,7 @@ public struct AdminDisableProviderForUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 0, max: 131072, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -1144,16 +1111,14 @@ public struct AdminDisableUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1220,16 +1185,14 @@ public struct AdminEnableUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1299,24 +1262,21 @@ public struct AdminForgetDeviceRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
             self.deviceKey = value
         } else {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
@@ -1368,24 +1328,21 @@ public struct AdminGetDeviceRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
             self.deviceKey = value
         } else {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
             self.deviceKey = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1475,16 +1432,14 @@ public struct AdminGetUserAuthFactorsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1537,8 +1492,7 @@ public struct AdminGetUserAuthFactorsResponse: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1546,24 +1500,19 @@ public struct AdminGetUserAuthFactorsResponse: WireShape, WireReadable {
         }
         self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
         if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("preferredMfaSetting"), min: 0, max: 131072, sensitive: false)
         }
         self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
         if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("userMFASettingList") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
         self.configuredUserAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .configuredUserAuthFactors)
         if let value = self.configuredUserAuthFactors {
-            let memberPath = validator.path("configuredUserAuthFactors")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 8)
+            validator.checkCount(value.count, of: value, at: validator.path("configuredUserAuthFactors"), min: 0, max: 8)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("configuredUserAuthFactors") + ".\(n0 + 1).member")
             }
         }
     }
@@ -1617,16 +1566,14 @@ public struct AdminGetUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1694,8 +1641,7 @@ public struct AdminGetUserResponse: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1707,21 +1653,17 @@ public struct AdminGetUserResponse: WireShape, WireReadable {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.userStatus = try container.decodeIfPresent(UserStatusType.self, forKey: .userStatus)
         if let value = self.userStatus {
-            let memberPath = validator.path("userStatus")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userStatus"))
         }
         self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
         self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
         if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("preferredMfaSetting"), min: 0, max: 131072, sensitive: false)
         }
         self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
         if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("userMFASettingList") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -1813,24 +1755,21 @@ public struct AdminInitiateAuthRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(AuthFlowType.self, forKey: .authFlow) {
-            let memberPath = validator.path("authFlow")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("authFlow"))
             self.authFlow = value
         } else {
             try validator.missing(.authFlow, in: container, path: validator.path("authFlow"))
@@ -1838,28 +1777,23 @@ public struct AdminInitiateAuthRequest: WireShape, WireReadable {
         }
         self.authParameters = try container.decodeIfPresent([String: String].self, forKey: .authParameters)
         if let value = self.authParameters {
-            let memberPath = validator.path("authParameters")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("authParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("authParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
         self.contextData = try container.decodeIfPresent(ContextDataType.self, forKey: .contextData)
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -1934,30 +1868,24 @@ public struct AdminInitiateAuthResponse: WireShape, WireReadable {
     {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeName"))
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
         self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
         if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
         self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
         if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("availableChallenges") + ".\(n0 + 1).member")
             }
         }
     }
@@ -2020,8 +1948,7 @@ public struct AdminLinkProviderForUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 0, max: 131072, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -2108,16 +2035,14 @@ public struct AdminListDevicesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -2125,13 +2050,11 @@ public struct AdminListDevicesRequest: WireShape, WireReadable {
         }
         self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("limit"), min: 0, max: 60)
         }
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2184,8 +2107,7 @@ public struct AdminListDevicesResponse: WireShape, WireReadable {
         self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2238,16 +2160,14 @@ public struct AdminListGroupsForUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -2255,13 +2175,11 @@ public struct AdminListGroupsForUserRequest: WireShape, WireReadable {
         }
         self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("limit"), min: 0, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2314,8 +2232,7 @@ public struct AdminListGroupsForUserResponse: WireShape, WireReadable {
         self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2368,16 +2285,14 @@ public struct AdminListUserAuthEventsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -2385,13 +2300,11 @@ public struct AdminListUserAuthEventsRequest: WireShape, WireReadable {
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 0, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2444,8 +2357,7 @@ public struct AdminListUserAuthEventsResponse: WireShape, WireReadable {
         self.authEvents = try container.decodeIfPresent([AuthEventType].self, forKey: .authEvents)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2495,16 +2407,14 @@ public struct AdminListUserSessionsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -2512,8 +2422,7 @@ public struct AdminListUserSessionsRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2561,13 +2470,11 @@ public struct AdminListUserSessionsResponse: WireShape, WireReadable {
     {
         self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
         if let value = self.sessions {
-            let memberPath = validator.path("sessions")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 125)
+            validator.checkCount(value.count, of: value, at: validator.path("sessions"), min: 0, max: 125)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -2617,24 +2524,21 @@ public struct AdminRemoveUserFromGroupRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             self.groupName = value
         } else {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
@@ -2686,16 +2590,14 @@ public struct AdminResetUserPasswordRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -2703,11 +2605,9 @@ public struct AdminResetUserPasswordRequest: WireShape, WireReadable {
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -2793,24 +2693,21 @@ public struct AdminRespondToAuthChallengeRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName) {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeName"))
             self.challengeName = value
         } else {
             try validator.missing(.challengeName, in: container, path: validator.path("challengeName"))
@@ -2818,27 +2715,22 @@ public struct AdminRespondToAuthChallengeRequest: WireShape, WireReadable {
         }
         self.challengeResponses = try container.decodeIfPresent([String: String].self, forKey: .challengeResponses)
         if let value = self.challengeResponses {
-            let memberPath = validator.path("challengeResponses")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("challengeResponses") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("challengeResponses") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
         self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
         self.contextData = try container.decodeIfPresent(ContextDataType.self, forKey: .contextData)
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -2914,30 +2806,24 @@ public struct AdminRespondToAuthChallengeResponse: WireShape, WireReadable {
     {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeName"))
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
         self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
         if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
         self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
         if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("availableChallenges") + ".\(n0 + 1).member")
             }
         }
     }
@@ -3003,24 +2889,21 @@ public struct AdminRevokeUserSessionRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .sessionId) {
-            let memberPath = validator.path("sessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+            validator.checkString(value, at: validator.path("sessionId"), min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
             self.sessionId = value
         } else {
             try validator.missing(.sessionId, in: container, path: validator.path("sessionId"))
@@ -3028,8 +2911,7 @@ public struct AdminRevokeUserSessionRequest: WireShape, WireReadable {
         }
         self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
         if let value = self.revokeAssociatedSessions {
-            let memberPath = validator.path("revokeAssociatedSessions")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("revokeAssociatedSessions"))
         }
     }
 
@@ -3114,16 +2996,14 @@ public struct AdminSetUserMFAPreferenceRequest: WireShape, WireReadable {
         self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
         self.webAuthnMfaSettings = try container.decodeIfPresent(WebAuthnMfaSettingsType.self, forKey: .webAuthnMfaSettings)
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3212,24 +3092,21 @@ public struct AdminSetUserPasswordRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .password) {
-            let memberPath = validator.path("password")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            validator.checkString(value, at: validator.path("password"), max: 256, pattern: WirePatterns.p4, sensitive: true)
             self.password = value
         } else {
             try validator.missing(.password, in: container, path: validator.path("password"))
@@ -3306,16 +3183,14 @@ public struct AdminSetUserSettingsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -3396,32 +3271,28 @@ public struct AdminUpdateAuthEventFeedbackRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .eventId) {
-            let memberPath = validator.path("eventId")
-            validator.checkString(value, at: memberPath, min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("eventId"), min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
             self.eventId = value
         } else {
             try validator.missing(.eventId, in: container, path: validator.path("eventId"))
             self.eventId = ""
         }
         if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
-            let memberPath = validator.path("feedbackValue")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("feedbackValue"))
             self.feedbackValue = value
         } else {
             try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
@@ -3498,24 +3369,21 @@ public struct AdminUpdateDeviceStatusRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
             self.deviceKey = value
         } else {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
@@ -3523,8 +3391,7 @@ public struct AdminUpdateDeviceStatusRequest: WireShape, WireReadable {
         }
         self.deviceRememberedStatus = try container.decodeIfPresent(DeviceRememberedStatusType.self, forKey: .deviceRememberedStatus)
         if let value = self.deviceRememberedStatus {
-            let memberPath = validator.path("deviceRememberedStatus")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("deviceRememberedStatus"))
         }
     }
 
@@ -3599,16 +3466,14 @@ public struct AdminUpdateUserAttributesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -3622,11 +3487,9 @@ public struct AdminUpdateUserAttributesRequest: WireShape, WireReadable {
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -3696,16 +3559,14 @@ public struct AdminUserGlobalSignOutRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -3770,8 +3631,7 @@ public struct AdvancedSecurityAdditionalFlowsType: WireShape, WireReadable {
     {
         self.customAuthMode = try container.decodeIfPresent(AdvancedSecurityEnabledModeType.self, forKey: .customAuthMode)
         if let value = self.customAuthMode {
-            let memberPath = validator.path("customAuthMode")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("customAuthMode"))
         }
     }
 
@@ -3824,23 +3684,19 @@ public struct AnalyticsConfigurationType: WireShape, WireReadable {
     {
         self.applicationId = try container.decodeIfPresent(String.self, forKey: .applicationId)
         if let value = self.applicationId {
-            let memberPath = validator.path("applicationId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p9, sensitive: false)
+            validator.checkString(value, at: validator.path("applicationId"), pattern: WirePatterns.p9, sensitive: false)
         }
         self.applicationArn = try container.decodeIfPresent(String.self, forKey: .applicationArn)
         if let value = self.applicationArn {
-            let memberPath = validator.path("applicationArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("applicationArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
         if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("roleArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
         if let value = self.externalId {
-            let memberPath = validator.path("externalId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("externalId"), min: 0, max: 131072, sensitive: false)
         }
         self.userDataShared = try container.decodeIfPresent(Bool.self, forKey: .userDataShared)
     }
@@ -3898,8 +3754,7 @@ public struct AnalyticsMetadataType: WireShape, WireReadable {
     {
         self.analyticsEndpointId = try container.decodeIfPresent(String.self, forKey: .analyticsEndpointId)
         if let value = self.analyticsEndpointId {
-            let memberPath = validator.path("analyticsEndpointId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("analyticsEndpointId"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -3951,24 +3806,21 @@ public struct AssetType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(AssetCategoryType.self, forKey: .category) {
-            let memberPath = validator.path("category")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("category"))
             self.category = value
         } else {
             try validator.missing(.category, in: container, path: validator.path("category"))
             self.category = AssetCategoryType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(ColorSchemeModeType.self, forKey: .colorMode) {
-            let memberPath = validator.path("colorMode")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("colorMode"))
             self.colorMode = value
         } else {
             try validator.missing(.colorMode, in: container, path: validator.path("colorMode"))
             self.colorMode = ColorSchemeModeType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(AssetExtensionType.self, forKey: .`extension`) {
-            let memberPath = validator.path("extension")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("extension"))
             self.`extension` = value
         } else {
             try validator.missing(.`extension`, in: container, path: validator.path("extension"))
@@ -3976,13 +3828,11 @@ public struct AssetType: WireShape, WireReadable {
         }
         self.bytes = try container.decodeIfPresent(Data.self, forKey: .bytes)
         if let value = self.bytes {
-            let memberPath = validator.path("bytes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1000000)
+            validator.checkCount(value.count, of: value, at: validator.path("bytes"), min: 0, max: 1000000)
         }
         self.resourceId = try container.decodeIfPresent(String.self, forKey: .resourceId)
         if let value = self.resourceId {
-            let memberPath = validator.path("resourceId")
-            validator.checkString(value, at: memberPath, min: 1, max: 40, pattern: WirePatterns.p11, sensitive: false)
+            validator.checkString(value, at: validator.path("resourceId"), min: 1, max: 40, pattern: WirePatterns.p11, sensitive: false)
         }
     }
 
@@ -4036,13 +3886,11 @@ public struct AssociateSoftwareTokenRequest: WireShape, WireReadable {
     {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -4090,13 +3938,11 @@ public struct AssociateSoftwareTokenResponse: WireShape, WireReadable {
     {
         self.secretCode = try container.decodeIfPresent(String.self, forKey: .secretCode)
         if let value = self.secretCode {
-            let memberPath = validator.path("secretCode")
-            validator.checkString(value, at: memberPath, min: 16, pattern: WirePatterns.p13, sensitive: true)
+            validator.checkString(value, at: validator.path("secretCode"), min: 16, pattern: WirePatterns.p13, sensitive: true)
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -4143,8 +3989,7 @@ public struct AttributeType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("name"), min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
             self.name = value
         } else {
             try validator.missing(.name, in: container, path: validator.path("name"))
@@ -4152,8 +3997,7 @@ public struct AttributeType: WireShape, WireReadable {
         }
         self.value = try container.decodeIfPresent(String.self, forKey: .value)
         if let value = self.value {
-            let memberPath = validator.path("value")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: true)
+            validator.checkString(value, at: validator.path("value"), max: 2048, sensitive: true)
         }
     }
 
@@ -4217,19 +4061,16 @@ public struct AuthEventType: WireShape, WireReadable {
     {
         self.eventId = try container.decodeIfPresent(String.self, forKey: .eventId)
         if let value = self.eventId {
-            let memberPath = validator.path("eventId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("eventId"), min: 0, max: 131072, sensitive: false)
         }
         self.eventType = try container.decodeIfPresent(EventType.self, forKey: .eventType)
         if let value = self.eventType {
-            let memberPath = validator.path("eventType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("eventType"))
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.eventResponse = try container.decodeIfPresent(EventResponseType.self, forKey: .eventResponse)
         if let value = self.eventResponse {
-            let memberPath = validator.path("eventResponse")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("eventResponse"))
         }
         self.eventRisk = try container.decodeIfPresent(EventRiskType.self, forKey: .eventRisk)
         self.challengeResponses = try container.decodeIfPresent([ChallengeResponseType].self, forKey: .challengeResponses)
@@ -4317,24 +4158,20 @@ public struct AuthenticationResultType: WireShape, WireReadable {
     {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
         }
         self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
         self.tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         if let value = self.tokenType {
-            let memberPath = validator.path("tokenType")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("tokenType"), min: 0, max: 131072, sensitive: false)
         }
         self.refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
         if let value = self.refreshToken {
-            let memberPath = validator.path("refreshToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("refreshToken"), pattern: WirePatterns.p12, sensitive: true)
         }
         self.idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         if let value = self.idToken {
-            let memberPath = validator.path("idToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("idToken"), pattern: WirePatterns.p12, sensitive: true)
         }
         self.newDeviceMetadata = try container.decodeIfPresent(NewDeviceMetadataType.self, forKey: .newDeviceMetadata)
     }
@@ -4410,8 +4247,7 @@ public struct CIMDPolicySummaryType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            validator.checkString(value, at: validator.path("cimdPolicyId"), min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
             self.cimdPolicyId = value
         } else {
             try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
@@ -4419,12 +4255,10 @@ public struct CIMDPolicySummaryType: WireShape, WireReadable {
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("policyName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             self.policyName = value
         } else {
             try validator.missing(.policyName, in: container, path: validator.path("policyName"))
@@ -4432,8 +4266,7 @@ public struct CIMDPolicySummaryType: WireShape, WireReadable {
         }
         self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
         if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+            validator.checkNumber(value, at: validator.path("cacheDuration"), min: 86400, max: 31556952)
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
@@ -4512,16 +4345,14 @@ public struct CIMDPolicyType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            validator.checkString(value, at: validator.path("cimdPolicyId"), min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
             self.cimdPolicyId = value
         } else {
             try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
@@ -4529,12 +4360,10 @@ public struct CIMDPolicyType: WireShape, WireReadable {
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("policyName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             self.policyName = value
         } else {
             try validator.missing(.policyName, in: container, path: validator.path("policyName"))
@@ -4542,16 +4371,13 @@ public struct CIMDPolicyType: WireShape, WireReadable {
         }
         self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
         if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+            validator.checkNumber(value, at: validator.path("cacheDuration"), min: 86400, max: 31556952)
         }
         self.urlPatterns = try container.decodeIfPresent([String].self, forKey: .urlPatterns)
         if let value = self.urlPatterns {
-            let memberPath = validator.path("urlPatterns")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            validator.checkCount(value.count, of: value, at: validator.path("urlPatterns"), min: 1, max: 5)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
+                validator.checkString(e0, at: validator.path("urlPatterns") + ".\(n0 + 1).member", min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
             }
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
@@ -4619,16 +4445,14 @@ public struct CancelPointInTimeRecoveryRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            validator.checkString(value, at: validator.path("restoreId"), min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
             self.restoreId = value
         } else {
             try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
@@ -4714,13 +4538,11 @@ public struct ChallengeResponseType: WireShape, WireReadable {
     {
         self.challengeName = try container.decodeIfPresent(ChallengeName.self, forKey: .challengeName)
         if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeName"))
         }
         self.challengeResponse = try container.decodeIfPresent(ChallengeResponse.self, forKey: .challengeResponse)
         if let value = self.challengeResponse {
-            let memberPath = validator.path("challengeResponse")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeResponse"))
         }
     }
 
@@ -4771,20 +4593,17 @@ public struct ChangePasswordRequest: WireShape, WireReadable {
     {
         self.previousPassword = try container.decodeIfPresent(String.self, forKey: .previousPassword)
         if let value = self.previousPassword {
-            let memberPath = validator.path("previousPassword")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            validator.checkString(value, at: validator.path("previousPassword"), max: 256, pattern: WirePatterns.p4, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .proposedPassword) {
-            let memberPath = validator.path("proposedPassword")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            validator.checkString(value, at: validator.path("proposedPassword"), max: 256, pattern: WirePatterns.p4, sensitive: true)
             self.proposedPassword = value
         } else {
             try validator.missing(.proposedPassword, in: container, path: validator.path("proposedPassword"))
             self.proposedPassword = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -4859,14 +4678,12 @@ public struct ClientAuthenticationResultType: WireShape, WireReadable {
     {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
         }
         self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
         self.tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         if let value = self.tokenType {
-            let memberPath = validator.path("tokenType")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("tokenType"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -4920,8 +4737,7 @@ public struct ClientMetadataURLType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .url) {
-            let memberPath = validator.path("url")
-            validator.checkString(value, at: memberPath, min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
+            validator.checkString(value, at: validator.path("url"), min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
             self.url = value
         } else {
             try validator.missing(.url, in: container, path: validator.path("url"))
@@ -4973,8 +4789,7 @@ public struct ClientSSOSessionConfigType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxValidityMinutes).map(Int.init) {
-            let memberPath = validator.path("maxValidityMinutes")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 129600)
+            validator.checkNumber(value, at: validator.path("maxValidityMinutes"), min: 0, max: 129600)
             self.maxValidityMinutes = value
         } else {
             try validator.missing(.maxValidityMinutes, in: container, path: validator.path("maxValidityMinutes"))
@@ -5023,13 +4838,11 @@ public struct ClientSecretDescriptorType: WireShape, WireReadable {
     {
         self.clientSecretId = try container.decodeIfPresent(String.self, forKey: .clientSecretId)
         if let value = self.clientSecretId {
-            let memberPath = validator.path("clientSecretId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            validator.checkString(value, at: validator.path("clientSecretId"), min: 1, max: 128, sensitive: false)
         }
         self.clientSecretValue = try container.decodeIfPresent(String.self, forKey: .clientSecretValue)
         if let value = self.clientSecretValue {
-            let memberPath = validator.path("clientSecretValue")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientSecretValue"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
         self.clientSecretCreateDate = try container.decodeIfPresent(Date.self, forKey: .clientSecretCreateDate)
     }
@@ -5079,8 +4892,7 @@ public struct CloudWatchLogsConfigurationType: WireShape, WireReadable {
     {
         self.logGroupArn = try container.decodeIfPresent(String.self, forKey: .logGroupArn)
         if let value = self.logGroupArn {
-            let memberPath = validator.path("logGroupArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("logGroupArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
     }
 
@@ -5127,18 +4939,15 @@ public struct CodeDeliveryDetailsType: WireShape, WireReadable {
     {
         self.destination = try container.decodeIfPresent(String.self, forKey: .destination)
         if let value = self.destination {
-            let memberPath = validator.path("destination")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("destination"), min: 0, max: 131072, sensitive: false)
         }
         self.deliveryMedium = try container.decodeIfPresent(DeliveryMediumType.self, forKey: .deliveryMedium)
         if let value = self.deliveryMedium {
-            let memberPath = validator.path("deliveryMedium")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("deliveryMedium"))
         }
         self.attributeName = try container.decodeIfPresent(String.self, forKey: .attributeName)
         if let value = self.attributeName {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("attributeName"), min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
         }
     }
 
@@ -5189,8 +4998,7 @@ public struct CompleteWebAuthnRegistrationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -5260,8 +5068,7 @@ public struct CompromisedCredentialsActionsType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(CompromisedCredentialsEventActionType.self, forKey: .eventAction) {
-            let memberPath = validator.path("eventAction")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("eventAction"))
             self.eventAction = value
         } else {
             try validator.missing(.eventAction, in: container, path: validator.path("eventAction"))
@@ -5307,10 +5114,8 @@ public struct CompromisedCredentialsRiskConfigurationType: WireShape, WireReadab
     {
         self.eventFilter = try container.decodeIfPresent([EventFilterType].self, forKey: .eventFilter)
         if let value = self.eventFilter {
-            let memberPath = validator.path("eventFilter")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("eventFilter") + ".\(n0 + 1).member")
             }
         }
         if let value = try container.decodeIfPresent(CompromisedCredentialsActionsType.self, forKey: .actions) {
@@ -5368,16 +5173,14 @@ public struct ConfirmDeviceRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
             self.deviceKey = value
         } else {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
@@ -5386,8 +5189,7 @@ public struct ConfirmDeviceRequest: WireShape, WireReadable {
         self.deviceSecretVerifierConfig = try container.decodeIfPresent(DeviceSecretVerifierConfigType.self, forKey: .deviceSecretVerifierConfig)
         self.deviceName = try container.decodeIfPresent(String.self, forKey: .deviceName)
         if let value = self.deviceName {
-            let memberPath = validator.path("deviceName")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceName"), min: 1, max: 1024, sensitive: false)
         }
     }
 
@@ -5494,8 +5296,7 @@ public struct ConfirmForgotPasswordRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -5503,28 +5304,24 @@ public struct ConfirmForgotPasswordRequest: WireShape, WireReadable {
         }
         self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
         if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+            validator.checkString(value, at: validator.path("secretHash"), min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .confirmationCode) {
-            let memberPath = validator.path("confirmationCode")
-            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("confirmationCode"), min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
             self.confirmationCode = value
         } else {
             try validator.missing(.confirmationCode, in: container, path: validator.path("confirmationCode"))
             self.confirmationCode = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .password) {
-            let memberPath = validator.path("password")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            validator.checkString(value, at: validator.path("password"), max: 256, pattern: WirePatterns.p4, sensitive: true)
             self.password = value
         } else {
             try validator.missing(.password, in: container, path: validator.path("password"))
@@ -5534,11 +5331,9 @@ public struct ConfirmForgotPasswordRequest: WireShape, WireReadable {
         self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -5643,8 +5438,7 @@ public struct ConfirmSignUpRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -5652,20 +5446,17 @@ public struct ConfirmSignUpRequest: WireShape, WireReadable {
         }
         self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
         if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+            validator.checkString(value, at: validator.path("secretHash"), min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .confirmationCode) {
-            let memberPath = validator.path("confirmationCode")
-            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("confirmationCode"), min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
             self.confirmationCode = value
         } else {
             try validator.missing(.confirmationCode, in: container, path: validator.path("confirmationCode"))
@@ -5676,17 +5467,14 @@ public struct ConfirmSignUpRequest: WireShape, WireReadable {
         self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -5753,8 +5541,7 @@ public struct ConfirmSignUpResponse: WireShape, WireReadable {
     {
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -5806,24 +5593,21 @@ public struct ContextDataType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .ipAddress) {
-            let memberPath = validator.path("ipAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("ipAddress"), min: 0, max: 131072, sensitive: false)
             self.ipAddress = value
         } else {
             try validator.missing(.ipAddress, in: container, path: validator.path("ipAddress"))
             self.ipAddress = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .serverName) {
-            let memberPath = validator.path("serverName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("serverName"), min: 0, max: 131072, sensitive: false)
             self.serverName = value
         } else {
             try validator.missing(.serverName, in: container, path: validator.path("serverName"))
             self.serverName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .serverPath) {
-            let memberPath = validator.path("serverPath")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("serverPath"), min: 0, max: 131072, sensitive: false)
             self.serverPath = value
         } else {
             try validator.missing(.serverPath, in: container, path: validator.path("serverPath"))
@@ -5837,8 +5621,7 @@ public struct ContextDataType: WireShape, WireReadable {
         }
         self.encodedData = try container.decodeIfPresent(String.self, forKey: .encodedData)
         if let value = self.encodedData {
-            let memberPath = validator.path("encodedData")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("encodedData"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -5898,24 +5681,21 @@ public struct CreateCIMDPolicyRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .policyName) {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("policyName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             self.policyName = value
         } else {
             try validator.missing(.policyName, in: container, path: validator.path("policyName"))
@@ -5923,15 +5703,12 @@ public struct CreateCIMDPolicyRequest: WireShape, WireReadable {
         }
         self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
         if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+            validator.checkNumber(value, at: validator.path("cacheDuration"), min: 86400, max: 31556952)
         }
         if let value = try container.decodeIfPresent([String].self, forKey: .urlPatterns) {
-            let memberPath = validator.path("urlPatterns")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            validator.checkCount(value.count, of: value, at: validator.path("urlPatterns"), min: 1, max: 5)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
+                validator.checkString(e0, at: validator.path("urlPatterns") + ".\(n0 + 1).member", min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
             }
             self.urlPatterns = value
         } else {
@@ -6037,16 +5814,14 @@ public struct CreateGroupRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             self.groupName = value
         } else {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
             self.groupName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -6054,18 +5829,15 @@ public struct CreateGroupRequest: WireShape, WireReadable {
         }
         self.description = try container.decodeIfPresent(String.self, forKey: .description)
         if let value = self.description {
-            let memberPath = validator.path("description")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("description"), max: 2048, sensitive: false)
         }
         self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
         if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("roleArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
         if let value = self.precedence {
-            let memberPath = validator.path("precedence")
-            validator.checkNumber(value, at: memberPath, min: 0)
+            validator.checkNumber(value, at: validator.path("precedence"), min: 0)
         }
     }
 
@@ -6173,35 +5945,30 @@ public struct CreateIdentityProviderRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p20, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 32, pattern: WirePatterns.p20, sensitive: false)
             self.providerName = value
         } else {
             try validator.missing(.providerName, in: container, path: validator.path("providerName"))
             self.providerName = ""
         }
         if let value = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType) {
-            let memberPath = validator.path("providerType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("providerType"))
             self.providerType = value
         } else {
             try validator.missing(.providerType, in: container, path: validator.path("providerType"))
             self.providerType = IdentityProviderTypeType(rawValue: "")
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .providerDetails) {
-            let memberPath = validator.path("providerDetails")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("providerDetails") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("providerDetails") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
             self.providerDetails = value
         } else {
@@ -6210,30 +5977,24 @@ public struct CreateIdentityProviderRequest: WireShape, WireReadable {
         }
         self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
         if let value = self.attributeMapping {
-            let memberPath = validator.path("attributeMapping")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("attributeMapping") + "." + k0, min: 1, max: 32, sensitive: false)
+                validator.checkString(v0, at: validator.path("attributeMapping") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
         if let value = self.idpIdentifiers {
-            let memberPath = validator.path("idpIdentifiers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("idpIdentifiers"), min: 0, max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+                validator.checkString(e0, at: validator.path("idpIdentifiers") + ".\(n0 + 1).member", min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
             }
         }
         self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
         if let value = self.acrMapping {
-            let memberPath = validator.path("acrMapping")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            validator.checkCount(value.count, of: value, at: validator.path("acrMapping"), min: 0, max: 4)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(k0, at: validator.path("acrMapping") + "." + k0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(v0, at: validator.path("acrMapping") + "." + k0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
             }
         }
     }
@@ -6343,16 +6104,14 @@ public struct CreateManagedLoginBrandingRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -6362,8 +6121,7 @@ public struct CreateManagedLoginBrandingRequest: WireShape, WireReadable {
         self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
         self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
         if let value = self.assets {
-            let memberPath = validator.path("assets")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
+            validator.checkCount(value.count, of: value, at: validator.path("assets"), min: 0, max: 40)
         }
     }
 
@@ -6462,24 +6220,21 @@ public struct CreateResourceServerRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("identifier"), min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             self.identifier = value
         } else {
             try validator.missing(.identifier, in: container, path: validator.path("identifier"))
             self.identifier = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("name"), min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
             self.name = value
         } else {
             try validator.missing(.name, in: container, path: validator.path("name"))
@@ -6487,8 +6242,7 @@ public struct CreateResourceServerRequest: WireShape, WireReadable {
         }
         self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
         if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("scopes"), max: 100)
         }
     }
 
@@ -6590,40 +6344,35 @@ public struct CreateTermsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            validator.checkString(value, at: validator.path("termsName"), pattern: WirePatterns.p24, sensitive: false)
             self.termsName = value
         } else {
             try validator.missing(.termsName, in: container, path: validator.path("termsName"))
             self.termsName = ""
         }
         if let value = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource) {
-            let memberPath = validator.path("termsSource")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("termsSource"))
             self.termsSource = value
         } else {
             try validator.missing(.termsSource, in: container, path: validator.path("termsSource"))
             self.termsSource = TermsSourceType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("enforcement"))
             self.enforcement = value
         } else {
             try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
@@ -6631,12 +6380,10 @@ public struct CreateTermsRequest: WireShape, WireReadable {
         }
         self.links = try container.decodeIfPresent([String: String].self, forKey: .links)
         if let value = self.links {
-            let memberPath = validator.path("links")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
+            validator.checkCount(value.count, of: value, at: validator.path("links"), min: 1, max: 13)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
+                validator.checkString(k0, at: validator.path("links") + "." + k0, pattern: WirePatterns.p25, sensitive: false)
+                validator.checkString(v0, at: validator.path("links") + "." + k0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
             }
         }
     }
@@ -6734,24 +6481,21 @@ public struct CreateUserImportJobRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .jobName) {
-            let memberPath = validator.path("jobName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("jobName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
             self.jobName = value
         } else {
             try validator.missing(.jobName, in: container, path: validator.path("jobName"))
             self.jobName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .cloudWatchLogsRoleArn) {
-            let memberPath = validator.path("cloudWatchLogsRoleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("cloudWatchLogsRoleArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.cloudWatchLogsRoleArn = value
         } else {
             try validator.missing(.cloudWatchLogsRoleArn, in: container, path: validator.path("cloudWatchLogsRoleArn"))
@@ -6759,8 +6503,7 @@ public struct CreateUserImportJobRequest: WireShape, WireReadable {
         }
         self.passwordHashingAlgorithm = try container.decodeIfPresent(PasswordHashingAlgorithmType.self, forKey: .passwordHashingAlgorithm)
         if let value = self.passwordHashingAlgorithm {
-            let memberPath = validator.path("passwordHashingAlgorithm")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("passwordHashingAlgorithm"))
         }
     }
 
@@ -6916,16 +6659,14 @@ public struct CreateUserPoolClientRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientName) {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("clientName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
             self.clientName = value
         } else {
             try validator.missing(.clientName, in: container, path: validator.path("clientName"))
@@ -6934,111 +6675,88 @@ public struct CreateUserPoolClientRequest: WireShape, WireReadable {
         self.generateSecret = try container.decodeIfPresent(Bool.self, forKey: .generateSecret)
         self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
         if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientSecret"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
         self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
         if let value = self.refreshTokenValidity {
-            let memberPath = validator.path("refreshTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
+            validator.checkNumber(value, at: validator.path("refreshTokenValidity"), min: 0, max: 315360000)
         }
         self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
         if let value = self.accessTokenValidity {
-            let memberPath = validator.path("accessTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+            validator.checkNumber(value, at: validator.path("accessTokenValidity"), min: 1, max: 86400)
         }
         self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
         if let value = self.idTokenValidity {
-            let memberPath = validator.path("idTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+            validator.checkNumber(value, at: validator.path("idTokenValidity"), min: 1, max: 86400)
         }
         self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
         self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
         if let value = self.readAttributes {
-            let memberPath = validator.path("readAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("readAttributes") + ".\(n0 + 1).member", min: 1, max: 2048, sensitive: false)
             }
         }
         self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
         if let value = self.writeAttributes {
-            let memberPath = validator.path("writeAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("writeAttributes") + ".\(n0 + 1).member", min: 1, max: 2048, sensitive: false)
             }
         }
         self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
         if let value = self.explicitAuthFlows {
-            let memberPath = validator.path("explicitAuthFlows")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("explicitAuthFlows") + ".\(n0 + 1).member")
             }
         }
         self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
         if let value = self.supportedIdentityProviders {
-            let memberPath = validator.path("supportedIdentityProviders")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+                validator.checkString(e0, at: validator.path("supportedIdentityProviders") + ".\(n0 + 1).member", min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             }
         }
         self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
         if let value = self.callbackURLs {
-            let memberPath = validator.path("callbackURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("callbackURLs"), min: 0, max: 100)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(e0, at: validator.path("callbackURLs") + ".\(n0 + 1).member", min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
         if let value = self.logoutURLs {
-            let memberPath = validator.path("logoutURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("logoutURLs"), min: 0, max: 100)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(e0, at: validator.path("logoutURLs") + ".\(n0 + 1).member", min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
         if let value = self.defaultRedirectURI {
-            let memberPath = validator.path("defaultRedirectURI")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("defaultRedirectURI"), min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
         }
         self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
         if let value = self.allowedOAuthFlows {
-            let memberPath = validator.path("allowedOAuthFlows")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedOAuthFlows"), min: 0, max: 3)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("allowedOAuthFlows") + ".\(n0 + 1).member")
             }
         }
         self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
         if let value = self.allowedOAuthScopes {
-            let memberPath = validator.path("allowedOAuthScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedOAuthScopes"), max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("allowedOAuthScopes") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
         self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
         self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
         if let value = self.preventUserExistenceErrors {
-            let memberPath = validator.path("preventUserExistenceErrors")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("preventUserExistenceErrors"))
         }
         self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
         self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
         self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
         if let value = self.authSessionValidity {
-            let memberPath = validator.path("authSessionValidity")
-            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
+            validator.checkNumber(value, at: validator.path("authSessionValidity"), min: 3, max: 15)
         }
         self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
         self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
@@ -7222,16 +6940,14 @@ public struct CreateUserPoolDomainRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("domain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
             self.domain = value
         } else {
             try validator.missing(.domain, in: container, path: validator.path("domain"))
             self.domain = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -7298,8 +7014,7 @@ public struct CreateUserPoolDomainResponse: WireShape, WireReadable {
         self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
         if let value = self.cloudFrontDomain {
-            let memberPath = validator.path("cloudFrontDomain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("cloudFrontDomain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
         }
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
@@ -7354,16 +7069,14 @@ public struct CreateUserPoolReplicaRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            validator.checkString(value, at: validator.path("regionName"), min: 5, max: 32, sensitive: false)
             self.regionName = value
         } else {
             try validator.missing(.regionName, in: container, path: validator.path("regionName"))
@@ -7371,11 +7084,9 @@ public struct CreateUserPoolReplicaRequest: WireShape, WireReadable {
         }
         self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
         if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("userPoolTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("userPoolTags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
     }
@@ -7539,8 +7250,7 @@ public struct CreateUserPoolRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .poolName) {
-            let memberPath = validator.path("poolName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("poolName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
             self.poolName = value
         } else {
             try validator.missing(.poolName, in: container, path: validator.path("poolName"))
@@ -7549,59 +7259,47 @@ public struct CreateUserPoolRequest: WireShape, WireReadable {
         self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
         self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
         if let value = self.deletionProtection {
-            let memberPath = validator.path("deletionProtection")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("deletionProtection"))
         }
         self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
         self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
         if let value = self.autoVerifiedAttributes {
-            let memberPath = validator.path("autoVerifiedAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("autoVerifiedAttributes") + ".\(n0 + 1).member")
             }
         }
         self.aliasAttributes = try container.decodeIfPresent([AliasAttributeType].self, forKey: .aliasAttributes)
         if let value = self.aliasAttributes {
-            let memberPath = validator.path("aliasAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("aliasAttributes") + ".\(n0 + 1).member")
             }
         }
         self.usernameAttributes = try container.decodeIfPresent([UsernameAttributeType].self, forKey: .usernameAttributes)
         if let value = self.usernameAttributes {
-            let memberPath = validator.path("usernameAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("usernameAttributes") + ".\(n0 + 1).member")
             }
         }
         self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
         if let value = self.smsVerificationMessage {
-            let memberPath = validator.path("smsVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsVerificationMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
         if let value = self.emailVerificationMessage {
-            let memberPath = validator.path("emailVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+            validator.checkString(value, at: validator.path("emailVerificationMessage"), min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
         }
         self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
         if let value = self.emailVerificationSubject {
-            let memberPath = validator.path("emailVerificationSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("emailVerificationSubject"), min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
         }
         self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
         self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
         if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsAuthenticationMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
         if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("mfaConfiguration"))
         }
         self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
         self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
@@ -7609,18 +7307,15 @@ public struct CreateUserPoolRequest: WireShape, WireReadable {
         self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
         self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
         if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("userPoolTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("userPoolTags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
         self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
         self.schema = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .schema)
         if let value = self.schema {
-            let memberPath = validator.path("schema")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("schema"), min: 1, max: 50)
         }
         self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
         self.dcrConfiguration = try container.decodeIfPresent(DcrConfigurationType.self, forKey: .dcrConfiguration)
@@ -7628,18 +7323,15 @@ public struct CreateUserPoolRequest: WireShape, WireReadable {
         self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
         self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
         if let value = self.userPoolTier {
-            let memberPath = validator.path("userPoolTier")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userPoolTier"))
         }
         self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
         self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
         self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
         if let value = self.acrConfiguration {
-            let memberPath = validator.path("acrConfiguration")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            validator.checkCount(value.count, of: value, at: validator.path("acrConfiguration"), min: 0, max: 4)
             for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(k0, at: validator.path("acrConfiguration") + "." + k0, pattern: WirePatterns.p22, sensitive: false)
             }
         }
     }
@@ -7827,8 +7519,7 @@ public struct CustomDomainConfigType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .certificateArn) {
-            let memberPath = validator.path("certificateArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("certificateArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.certificateArn = value
         } else {
             try validator.missing(.certificateArn, in: container, path: validator.path("certificateArn"))
@@ -7836,8 +7527,7 @@ public struct CustomDomainConfigType: WireShape, WireReadable {
         }
         self.securityPolicy = try container.decodeIfPresent(SecurityPolicyType.self, forKey: .securityPolicy)
         if let value = self.securityPolicy {
-            let memberPath = validator.path("securityPolicy")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("securityPolicy"))
         }
     }
 
@@ -7882,16 +7572,14 @@ public struct CustomEmailLambdaVersionConfigType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(CustomEmailSenderLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("lambdaVersion"))
             self.lambdaVersion = value
         } else {
             try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
             self.lambdaVersion = CustomEmailSenderLambdaVersionType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("lambdaArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.lambdaArn = value
         } else {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
@@ -7938,16 +7626,14 @@ public struct CustomSMSLambdaVersionConfigType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(CustomSMSSenderLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("lambdaVersion"))
             self.lambdaVersion = value
         } else {
             try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
             self.lambdaVersion = CustomSMSSenderLambdaVersionType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("lambdaArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.lambdaArn = value
         } else {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
@@ -8004,35 +7690,28 @@ public struct DcrConfigurationType: WireShape, WireReadable {
     {
         self.enableStatus = try container.decodeIfPresent(StatusType.self, forKey: .enableStatus)
         if let value = self.enableStatus {
-            let memberPath = validator.path("enableStatus")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("enableStatus"))
         }
         self.openDcrEnabled = try container.decodeIfPresent(Bool.self, forKey: .openDcrEnabled)
         self.authenticatedGrantTypes = try container.decodeIfPresent([OAuthFlowType].self, forKey: .authenticatedGrantTypes)
         if let value = self.authenticatedGrantTypes {
-            let memberPath = validator.path("authenticatedGrantTypes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            validator.checkCount(value.count, of: value, at: validator.path("authenticatedGrantTypes"), min: 0, max: 3)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("authenticatedGrantTypes") + ".\(n0 + 1).member")
             }
         }
         self.openDcrGrantTypes = try container.decodeIfPresent([OAuthFlowType].self, forKey: .openDcrGrantTypes)
         if let value = self.openDcrGrantTypes {
-            let memberPath = validator.path("openDcrGrantTypes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            validator.checkCount(value.count, of: value, at: validator.path("openDcrGrantTypes"), min: 0, max: 3)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("openDcrGrantTypes") + ".\(n0 + 1).member")
             }
         }
         self.allowedScopes = try container.decodeIfPresent([String].self, forKey: .allowedScopes)
         if let value = self.allowedScopes {
-            let memberPath = validator.path("allowedScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedScopes"), max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("allowedScopes") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
     }
@@ -8092,16 +7771,14 @@ public struct DeleteCIMDPolicyRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            validator.checkString(value, at: validator.path("cimdPolicyId"), min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
             self.cimdPolicyId = value
         } else {
             try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
@@ -8168,16 +7845,14 @@ public struct DeleteGroupRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             self.groupName = value
         } else {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
             self.groupName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -8224,16 +7899,14 @@ public struct DeleteIdentityProviderRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             self.providerName = value
         } else {
             try validator.missing(.providerName, in: container, path: validator.path("providerName"))
@@ -8280,16 +7953,14 @@ public struct DeleteManagedLoginBrandingRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId) {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("managedLoginBrandingId"), pattern: WirePatterns.p31, sensitive: false)
             self.managedLoginBrandingId = value
         } else {
             try validator.missing(.managedLoginBrandingId, in: container, path: validator.path("managedLoginBrandingId"))
             self.managedLoginBrandingId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -8336,16 +8007,14 @@ public struct DeleteResourceServerRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("identifier"), min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             self.identifier = value
         } else {
             try validator.missing(.identifier, in: container, path: validator.path("identifier"))
@@ -8392,16 +8061,14 @@ public struct DeleteTermsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("termsId"), pattern: WirePatterns.p31, sensitive: false)
             self.termsId = value
         } else {
             try validator.missing(.termsId, in: container, path: validator.path("termsId"))
             self.termsId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -8448,10 +8115,8 @@ public struct DeleteUserAttributesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent([String].self, forKey: .userAttributeNames) {
-            let memberPath = validator.path("userAttributeNames")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+                validator.checkString(e0, at: validator.path("userAttributeNames") + ".\(n0 + 1).member", min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
             }
             self.userAttributeNames = value
         } else {
@@ -8459,8 +8124,7 @@ public struct DeleteUserAttributesRequest: WireShape, WireReadable {
             self.userAttributeNames = []
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -8527,16 +8191,14 @@ public struct DeleteUserPoolClientRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -8586,24 +8248,21 @@ public struct DeleteUserPoolClientSecretRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientSecretId) {
-            let memberPath = validator.path("clientSecretId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, sensitive: false)
+            validator.checkString(value, at: validator.path("clientSecretId"), min: 1, max: 128, sensitive: false)
             self.clientSecretId = value
         } else {
             try validator.missing(.clientSecretId, in: container, path: validator.path("clientSecretId"))
@@ -8672,16 +8331,14 @@ public struct DeleteUserPoolDomainRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("domain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
             self.domain = value
         } else {
             try validator.missing(.domain, in: container, path: validator.path("domain"))
             self.domain = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -8748,16 +8405,14 @@ public struct DeleteUserPoolReplicaRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            validator.checkString(value, at: validator.path("regionName"), min: 5, max: 32, sensitive: false)
             self.regionName = value
         } else {
             try validator.missing(.regionName, in: container, path: validator.path("regionName"))
@@ -8839,8 +8494,7 @@ public struct DeleteUserPoolRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -8882,8 +8536,7 @@ public struct DeleteUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -8928,16 +8581,14 @@ public struct DeleteWebAuthnCredentialRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .credentialId) {
-            let memberPath = validator.path("credentialId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("credentialId"), min: 0, max: 131072, sensitive: false)
             self.credentialId = value
         } else {
             try validator.missing(.credentialId, in: container, path: validator.path("credentialId"))
@@ -9004,16 +8655,14 @@ public struct DescribeCIMDPolicyRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            validator.checkString(value, at: validator.path("cimdPolicyId"), min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
             self.cimdPolicyId = value
         } else {
             try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
@@ -9101,16 +8750,14 @@ public struct DescribeIdentityProviderRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             self.providerName = value
         } else {
             try validator.missing(.providerName, in: container, path: validator.path("providerName"))
@@ -9201,16 +8848,14 @@ public struct DescribeManagedLoginBrandingByClientRequest: WireShape, WireReadab
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -9303,16 +8948,14 @@ public struct DescribeManagedLoginBrandingRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId) {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("managedLoginBrandingId"), pattern: WirePatterns.p31, sensitive: false)
             self.managedLoginBrandingId = value
         } else {
             try validator.missing(.managedLoginBrandingId, in: container, path: validator.path("managedLoginBrandingId"))
@@ -9402,16 +9045,14 @@ public struct DescribePointInTimeRecoveryRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            validator.checkString(value, at: validator.path("restoreId"), min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
             self.restoreId = value
         } else {
             try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
@@ -9496,16 +9137,14 @@ public struct DescribeResourceServerRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("identifier"), min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             self.identifier = value
         } else {
             try validator.missing(.identifier, in: container, path: validator.path("identifier"))
@@ -9593,8 +9232,7 @@ public struct DescribeRiskConfigurationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -9602,8 +9240,7 @@ public struct DescribeRiskConfigurationRequest: WireShape, WireReadable {
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
     }
 
@@ -9692,24 +9329,21 @@ public struct DescribeTermsByClientRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            validator.checkString(value, at: validator.path("termsName"), pattern: WirePatterns.p24, sensitive: false)
             self.termsName = value
         } else {
             try validator.missing(.termsName, in: container, path: validator.path("termsName"))
@@ -9796,16 +9430,14 @@ public struct DescribeTermsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("termsId"), pattern: WirePatterns.p31, sensitive: false)
             self.termsId = value
         } else {
             try validator.missing(.termsId, in: container, path: validator.path("termsId"))
             self.termsId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -9890,16 +9522,14 @@ public struct DescribeUserImportJobRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+            validator.checkString(value, at: validator.path("jobId"), min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
             self.jobId = value
         } else {
             try validator.missing(.jobId, in: container, path: validator.path("jobId"))
@@ -9984,16 +9614,14 @@ public struct DescribeUserPoolClientRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -10075,8 +9703,7 @@ public struct DescribeUserPoolDomainRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("domain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
             self.domain = value
         } else {
             try validator.missing(.domain, in: container, path: validator.path("domain"))
@@ -10156,8 +9783,7 @@ public struct DescribeUserPoolRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -10287,13 +9913,11 @@ public struct DeviceSecretVerifierConfigType: WireShape, WireReadable {
     {
         self.passwordVerifier = try container.decodeIfPresent(String.self, forKey: .passwordVerifier)
         if let value = self.passwordVerifier {
-            let memberPath = validator.path("passwordVerifier")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("passwordVerifier"), min: 0, max: 131072, sensitive: false)
         }
         self.salt = try container.decodeIfPresent(String.self, forKey: .salt)
         if let value = self.salt {
-            let memberPath = validator.path("salt")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("salt"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -10350,8 +9974,7 @@ public struct DeviceType: WireShape, WireReadable {
     {
         self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
         if let value = self.deviceKey {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
         }
         self.deviceAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .deviceAttributes)
         self.deviceCreateDate = try container.decodeIfPresent(Date.self, forKey: .deviceCreateDate)
@@ -10439,38 +10062,31 @@ public struct DomainDescriptionType: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.awsAccountId = try container.decodeIfPresent(String.self, forKey: .awsAccountId)
         if let value = self.awsAccountId {
-            let memberPath = validator.path("awsAccountId")
-            validator.checkString(value, at: memberPath, max: 12, pattern: WirePatterns.p33, sensitive: false)
+            validator.checkString(value, at: validator.path("awsAccountId"), max: 12, pattern: WirePatterns.p33, sensitive: false)
         }
         self.domain = try container.decodeIfPresent(String.self, forKey: .domain)
         if let value = self.domain {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("domain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
         }
         self.s3Bucket = try container.decodeIfPresent(String.self, forKey: .s3Bucket)
         if let value = self.s3Bucket {
-            let memberPath = validator.path("s3Bucket")
-            validator.checkString(value, at: memberPath, min: 3, max: 1024, pattern: WirePatterns.p34, sensitive: false)
+            validator.checkString(value, at: validator.path("s3Bucket"), min: 3, max: 1024, pattern: WirePatterns.p34, sensitive: false)
         }
         self.cloudFrontDistribution = try container.decodeIfPresent(String.self, forKey: .cloudFrontDistribution)
         if let value = self.cloudFrontDistribution {
-            let memberPath = validator.path("cloudFrontDistribution")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("cloudFrontDistribution"), min: 0, max: 131072, sensitive: false)
         }
         self.version = try container.decodeIfPresent(String.self, forKey: .version)
         if let value = self.version {
-            let memberPath = validator.path("version")
-            validator.checkString(value, at: memberPath, min: 1, max: 20, sensitive: false)
+            validator.checkString(value, at: validator.path("version"), min: 1, max: 20, sensitive: false)
         }
         self.status = try container.decodeIfPresent(DomainStatusType.self, forKey: .status)
         if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("status"))
         }
         self.customDomainConfig = try container.decodeIfPresent(CustomDomainConfigType.self, forKey: .customDomainConfig)
         self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
@@ -10562,28 +10178,23 @@ public struct EmailConfigurationType: WireShape, WireReadable {
     {
         self.sourceArn = try container.decodeIfPresent(String.self, forKey: .sourceArn)
         if let value = self.sourceArn {
-            let memberPath = validator.path("sourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("sourceArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.replyToEmailAddress = try container.decodeIfPresent(String.self, forKey: .replyToEmailAddress)
         if let value = self.replyToEmailAddress {
-            let memberPath = validator.path("replyToEmailAddress")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p35, sensitive: false)
+            validator.checkString(value, at: validator.path("replyToEmailAddress"), pattern: WirePatterns.p35, sensitive: false)
         }
         self.emailSendingAccount = try container.decodeIfPresent(EmailSendingAccountType.self, forKey: .emailSendingAccount)
         if let value = self.emailSendingAccount {
-            let memberPath = validator.path("emailSendingAccount")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("emailSendingAccount"))
         }
         self.from = try container.decodeIfPresent(String.self, forKey: .from)
         if let value = self.from {
-            let memberPath = validator.path("from")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("from"), min: 0, max: 131072, sensitive: false)
         }
         self.configurationSet = try container.decodeIfPresent(String.self, forKey: .configurationSet)
         if let value = self.configurationSet {
-            let memberPath = validator.path("configurationSet")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p36, sensitive: false)
+            validator.checkString(value, at: validator.path("configurationSet"), min: 1, max: 64, pattern: WirePatterns.p36, sensitive: false)
         }
     }
 
@@ -10643,13 +10254,11 @@ public struct EmailMfaConfigType: WireShape, WireReadable {
     {
         self.message = try container.decodeIfPresent(String.self, forKey: .message)
         if let value = self.message {
-            let memberPath = validator.path("message")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+            validator.checkString(value, at: validator.path("message"), min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
         }
         self.subject = try container.decodeIfPresent(String.self, forKey: .subject)
         if let value = self.subject {
-            let memberPath = validator.path("subject")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("subject"), pattern: WirePatterns.p30, sensitive: false)
         }
     }
 
@@ -10757,8 +10366,7 @@ public struct EumsSmsConfigurationType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .callerArn) {
-            let memberPath = validator.path("callerArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("callerArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.callerArn = value
         } else {
             try validator.missing(.callerArn, in: container, path: validator.path("callerArn"))
@@ -10766,33 +10374,27 @@ public struct EumsSmsConfigurationType: WireShape, WireReadable {
         }
         self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
         if let value = self.externalId {
-            let memberPath = validator.path("externalId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("externalId"), min: 0, max: 131072, sensitive: false)
         }
         self.originationIdentity = try container.decodeIfPresent(String.self, forKey: .originationIdentity)
         if let value = self.originationIdentity {
-            let memberPath = validator.path("originationIdentity")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("originationIdentity"), min: 0, max: 131072, sensitive: false)
         }
         self.configurationSetName = try container.decodeIfPresent(String.self, forKey: .configurationSetName)
         if let value = self.configurationSetName {
-            let memberPath = validator.path("configurationSetName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("configurationSetName"), min: 0, max: 131072, sensitive: false)
         }
         self.inEntityId = try container.decodeIfPresent(String.self, forKey: .inEntityId)
         if let value = self.inEntityId {
-            let memberPath = validator.path("inEntityId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("inEntityId"), min: 0, max: 131072, sensitive: false)
         }
         self.inTemplateId = try container.decodeIfPresent(String.self, forKey: .inTemplateId)
         if let value = self.inTemplateId {
-            let memberPath = validator.path("inTemplateId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("inTemplateId"), min: 0, max: 131072, sensitive: false)
         }
         self.region = try container.decodeIfPresent(String.self, forKey: .region)
         if let value = self.region {
-            let memberPath = validator.path("region")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            validator.checkString(value, at: validator.path("region"), min: 5, max: 32, sensitive: false)
         }
     }
 
@@ -10867,28 +10469,23 @@ public struct EventContextDataType: WireShape, WireReadable {
     {
         self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
         if let value = self.ipAddress {
-            let memberPath = validator.path("ipAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("ipAddress"), min: 0, max: 131072, sensitive: false)
         }
         self.deviceName = try container.decodeIfPresent(String.self, forKey: .deviceName)
         if let value = self.deviceName {
-            let memberPath = validator.path("deviceName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceName"), min: 0, max: 131072, sensitive: false)
         }
         self.timezone = try container.decodeIfPresent(String.self, forKey: .timezone)
         if let value = self.timezone {
-            let memberPath = validator.path("timezone")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("timezone"), min: 0, max: 131072, sensitive: false)
         }
         self.city = try container.decodeIfPresent(String.self, forKey: .city)
         if let value = self.city {
-            let memberPath = validator.path("city")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("city"), min: 0, max: 131072, sensitive: false)
         }
         self.country = try container.decodeIfPresent(String.self, forKey: .country)
         if let value = self.country {
-            let memberPath = validator.path("country")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("country"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -10950,16 +10547,14 @@ public struct EventFeedbackType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
-            let memberPath = validator.path("feedbackValue")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("feedbackValue"))
             self.feedbackValue = value
         } else {
             try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
             self.feedbackValue = FeedbackValueType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .provider) {
-            let memberPath = validator.path("provider")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("provider"), min: 0, max: 131072, sensitive: false)
             self.provider = value
         } else {
             try validator.missing(.provider, in: container, path: validator.path("provider"))
@@ -11015,13 +10610,11 @@ public struct EventRiskType: WireShape, WireReadable {
     {
         self.riskDecision = try container.decodeIfPresent(RiskDecisionType.self, forKey: .riskDecision)
         if let value = self.riskDecision {
-            let memberPath = validator.path("riskDecision")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("riskDecision"))
         }
         self.riskLevel = try container.decodeIfPresent(RiskLevelType.self, forKey: .riskLevel)
         if let value = self.riskLevel {
-            let memberPath = validator.path("riskLevel")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("riskLevel"))
         }
         self.compromisedCredentialsDetected = try container.decodeIfPresent(Bool.self, forKey: .compromisedCredentialsDetected)
     }
@@ -11073,16 +10666,14 @@ public struct FailoverType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .secondaryRegion) {
-            let memberPath = validator.path("secondaryRegion")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            validator.checkString(value, at: validator.path("secondaryRegion"), min: 5, max: 32, sensitive: false)
             self.secondaryRegion = value
         } else {
             try validator.missing(.secondaryRegion, in: container, path: validator.path("secondaryRegion"))
             self.secondaryRegion = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .primaryRoute53HealthCheckId) {
-            let memberPath = validator.path("primaryRoute53HealthCheckId")
-            validator.checkString(value, at: memberPath, max: 64, sensitive: false)
+            validator.checkString(value, at: validator.path("primaryRoute53HealthCheckId"), max: 64, sensitive: false)
             self.primaryRoute53HealthCheckId = value
         } else {
             try validator.missing(.primaryRoute53HealthCheckId, in: container, path: validator.path("primaryRoute53HealthCheckId"))
@@ -11127,8 +10718,7 @@ public struct FirehoseConfigurationType: WireShape, WireReadable {
     {
         self.streamArn = try container.decodeIfPresent(String.self, forKey: .streamArn)
         if let value = self.streamArn {
-            let memberPath = validator.path("streamArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("streamArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
     }
 
@@ -11172,12 +10762,10 @@ public struct ForgetDeviceRequest: WireShape, WireReadable {
     {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
             self.deviceKey = value
         } else {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
@@ -11238,8 +10826,7 @@ public struct ForgotPasswordRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -11247,13 +10834,11 @@ public struct ForgotPasswordRequest: WireShape, WireReadable {
         }
         self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
         if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+            validator.checkString(value, at: validator.path("secretHash"), min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
         }
         self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -11262,11 +10847,9 @@ public struct ForgotPasswordRequest: WireShape, WireReadable {
         self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }

@@ -27,8 +27,7 @@ public struct GetCSVHeaderRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -74,15 +73,12 @@ public struct GetCSVHeaderResponse: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.csvHeader = try container.decodeIfPresent([String].self, forKey: .csvHeader)
         if let value = self.csvHeader {
-            let memberPath = validator.path("csvHeader")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("csvHeader") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -136,16 +132,14 @@ public struct GetClientTokenRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .secret) {
-            let memberPath = validator.path("secret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("secret"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
             self.secret = value
         } else {
             try validator.missing(.secret, in: container, path: validator.path("secret"))
@@ -153,20 +147,16 @@ public struct GetClientTokenRequest: WireShape, WireReadable {
         }
         self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
         if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("scopes"), max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("scopes") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -286,8 +276,7 @@ public struct GetDerivedTokenRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -295,20 +284,17 @@ public struct GetDerivedTokenRequest: WireShape, WireReadable {
         }
         self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
         if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientSecret"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .subjectToken) {
-            let memberPath = validator.path("subjectToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
+            validator.checkString(value, at: validator.path("subjectToken"), min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
             self.subjectToken = value
         } else {
             try validator.missing(.subjectToken, in: container, path: validator.path("subjectToken"))
             self.subjectToken = ""
         }
         if let value = try container.decodeIfPresent(TokenTypeIdentifierType.self, forKey: .subjectTokenType) {
-            let memberPath = validator.path("subjectTokenType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("subjectTokenType"))
             self.subjectTokenType = value
         } else {
             try validator.missing(.subjectTokenType, in: container, path: validator.path("subjectTokenType"))
@@ -316,55 +302,44 @@ public struct GetDerivedTokenRequest: WireShape, WireReadable {
         }
         self.subjectTokenProviderName = try container.decodeIfPresent(String.self, forKey: .subjectTokenProviderName)
         if let value = self.subjectTokenProviderName {
-            let memberPath = validator.path("subjectTokenProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("subjectTokenProviderName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
         }
         self.actorToken = try container.decodeIfPresent(String.self, forKey: .actorToken)
         if let value = self.actorToken {
-            let memberPath = validator.path("actorToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
+            validator.checkString(value, at: validator.path("actorToken"), min: 0, max: 131072, pattern: WirePatterns.p37, sensitive: true)
         }
         self.actorTokenType = try container.decodeIfPresent(TokenTypeIdentifierType.self, forKey: .actorTokenType)
         if let value = self.actorTokenType {
-            let memberPath = validator.path("actorTokenType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("actorTokenType"))
         }
         self.actorTokenProviderName = try container.decodeIfPresent(String.self, forKey: .actorTokenProviderName)
         if let value = self.actorTokenProviderName {
-            let memberPath = validator.path("actorTokenProviderName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("actorTokenProviderName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
         }
         self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
         if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("scopes"), max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("scopes") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.audiences = try container.decodeIfPresent([String].self, forKey: .audiences)
         if let value = self.audiences {
-            let memberPath = validator.path("audiences")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1)
+            validator.checkCount(value.count, of: value, at: validator.path("audiences"), min: 0, max: 1)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("audiences") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.resources = try container.decodeIfPresent([String].self, forKey: .resources)
         if let value = self.resources {
-            let memberPath = validator.path("resources")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 1)
+            validator.checkCount(value.count, of: value, at: validator.path("resources"), min: 0, max: 1)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("resources") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.requestedTokenType = try container.decodeIfPresent(IssuedTokenTypeIdentifierType.self, forKey: .requestedTokenType)
         if let value = self.requestedTokenType {
-            let memberPath = validator.path("requestedTokenType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("requestedTokenType"))
         }
     }
 
@@ -454,24 +429,21 @@ public struct GetDerivedTokenResponse: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .issuedToken) {
-            let memberPath = validator.path("issuedToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("issuedToken"), pattern: WirePatterns.p12, sensitive: true)
             self.issuedToken = value
         } else {
             try validator.missing(.issuedToken, in: container, path: validator.path("issuedToken"))
             self.issuedToken = ""
         }
         if let value = try container.decodeIfPresent(IssuedTokenTypeIdentifierType.self, forKey: .issuedTokenType) {
-            let memberPath = validator.path("issuedTokenType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("issuedTokenType"))
             self.issuedTokenType = value
         } else {
             try validator.missing(.issuedTokenType, in: container, path: validator.path("issuedTokenType"))
             self.issuedTokenType = IssuedTokenTypeIdentifierType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(OAuthTokenTypeType.self, forKey: .tokenType) {
-            let memberPath = validator.path("tokenType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("tokenType"))
             self.tokenType = value
         } else {
             try validator.missing(.tokenType, in: container, path: validator.path("tokenType"))
@@ -480,11 +452,9 @@ public struct GetDerivedTokenResponse: WireShape, WireReadable {
         self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: .expiresIn).map(Int.init)
         self.scopes = try container.decodeIfPresent([String].self, forKey: .scopes)
         if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("scopes"), max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("scopes") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
     }
@@ -538,8 +508,7 @@ public struct GetDeviceRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
             self.deviceKey = value
         } else {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
@@ -547,8 +516,7 @@ public struct GetDeviceRequest: WireShape, WireReadable {
         }
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
         }
     }
 
@@ -634,16 +602,14 @@ public struct GetGroupRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             self.groupName = value
         } else {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
             self.groupName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -728,16 +694,14 @@ public struct GetIdentityProviderByIdentifierRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .idpIdentifier) {
-            let memberPath = validator.path("idpIdentifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+            validator.checkString(value, at: validator.path("idpIdentifier"), min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
             self.idpIdentifier = value
         } else {
             try validator.missing(.idpIdentifier, in: container, path: validator.path("idpIdentifier"))
@@ -822,8 +786,7 @@ public struct GetLogDeliveryConfigurationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -985,8 +948,7 @@ public struct GetSigningCertificateRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -1029,8 +991,7 @@ public struct GetSigningCertificateResponse: WireShape, WireReadable {
     {
         self.certificate = try container.decodeIfPresent(String.self, forKey: .certificate)
         if let value = self.certificate {
-            let memberPath = validator.path("certificate")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("certificate"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -1082,16 +1043,14 @@ public struct GetTokensFromRefreshTokenRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .refreshToken) {
-            let memberPath = validator.path("refreshToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("refreshToken"), pattern: WirePatterns.p12, sensitive: true)
             self.refreshToken = value
         } else {
             try validator.missing(.refreshToken, in: container, path: validator.path("refreshToken"))
             self.refreshToken = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -1099,21 +1058,17 @@ public struct GetTokensFromRefreshTokenRequest: WireShape, WireReadable {
         }
         self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
         if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientSecret"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
         self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
         if let value = self.deviceKey {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -1207,8 +1162,7 @@ public struct GetUICustomizationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -1216,8 +1170,7 @@ public struct GetUICustomizationRequest: WireShape, WireReadable {
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
     }
 
@@ -1306,16 +1259,14 @@ public struct GetUserAttributeVerificationCodeRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .attributeName) {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("attributeName"), min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
             self.attributeName = value
         } else {
             try validator.missing(.attributeName, in: container, path: validator.path("attributeName"))
@@ -1323,11 +1274,9 @@ public struct GetUserAttributeVerificationCodeRequest: WireShape, WireReadable {
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -1410,8 +1359,7 @@ public struct GetUserAuthFactorsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -1462,8 +1410,7 @@ public struct GetUserAuthFactorsResponse: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1471,24 +1418,19 @@ public struct GetUserAuthFactorsResponse: WireShape, WireReadable {
         }
         self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
         if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("preferredMfaSetting"), min: 0, max: 131072, sensitive: false)
         }
         self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
         if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("userMFASettingList") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
         self.configuredUserAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .configuredUserAuthFactors)
         if let value = self.configuredUserAuthFactors {
-            let memberPath = validator.path("configuredUserAuthFactors")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 8)
+            validator.checkCount(value.count, of: value, at: validator.path("configuredUserAuthFactors"), min: 0, max: 8)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("configuredUserAuthFactors") + ".\(n0 + 1).member")
             }
         }
     }
@@ -1542,16 +1484,14 @@ public struct GetUserPoolClientSessionConfigurationRequest: WireShape, WireReada
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -1602,13 +1542,11 @@ public struct GetUserPoolClientSessionConfigurationResponse: WireShape, WireRead
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
     }
@@ -1657,8 +1595,7 @@ public struct GetUserPoolMfaConfigRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -1716,8 +1653,7 @@ public struct GetUserPoolMfaConfigResponse: WireShape, WireReadable {
         self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
         self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
         if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("mfaConfiguration"))
         }
         self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
     }
@@ -1774,8 +1710,7 @@ public struct GetUserPoolSessionConfigurationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -1824,13 +1759,11 @@ public struct GetUserPoolSessionConfigurationResponse: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.userSessionTracking = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking)
         if let value = self.userSessionTracking {
-            let memberPath = validator.path("userSessionTracking")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userSessionTracking"))
         }
         self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
     }
@@ -1879,8 +1812,7 @@ public struct GetUserRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -1934,8 +1866,7 @@ public struct GetUserResponse: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1950,15 +1881,12 @@ public struct GetUserResponse: WireShape, WireReadable {
         self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
         self.preferredMfaSetting = try container.decodeIfPresent(String.self, forKey: .preferredMfaSetting)
         if let value = self.preferredMfaSetting {
-            let memberPath = validator.path("preferredMfaSetting")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("preferredMfaSetting"), min: 0, max: 131072, sensitive: false)
         }
         self.userMFASettingList = try container.decodeIfPresent([String].self, forKey: .userMFASettingList)
         if let value = self.userMFASettingList {
-            let memberPath = validator.path("userMFASettingList")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("userMFASettingList") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -2011,8 +1939,7 @@ public struct GlobalSignOutRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -2093,28 +2020,23 @@ public struct GroupType: WireShape, WireReadable {
     {
         self.groupName = try container.decodeIfPresent(String.self, forKey: .groupName)
         if let value = self.groupName {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
         }
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.description = try container.decodeIfPresent(String.self, forKey: .description)
         if let value = self.description {
-            let memberPath = validator.path("description")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("description"), max: 2048, sensitive: false)
         }
         self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
         if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("roleArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
         if let value = self.precedence {
-            let memberPath = validator.path("precedence")
-            validator.checkNumber(value, at: memberPath, min: 0)
+            validator.checkNumber(value, at: validator.path("precedence"), min: 0)
         }
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
@@ -2184,13 +2106,11 @@ public struct HttpHeader: WireShape, WireReadable {
     {
         self.headerName = try container.decodeIfPresent(String.self, forKey: .headerName)
         if let value = self.headerName {
-            let memberPath = validator.path("headerName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("headerName"), min: 0, max: 131072, sensitive: false)
         }
         self.headerValue = try container.decodeIfPresent(String.self, forKey: .headerValue)
         if let value = self.headerValue {
-            let memberPath = validator.path("headerValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("headerValue"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -2259,54 +2179,43 @@ public struct IdentityProviderType: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
         if let value = self.providerName {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
         }
         self.providerType = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType)
         if let value = self.providerType {
-            let memberPath = validator.path("providerType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("providerType"))
         }
         self.providerDetails = try container.decodeIfPresent([String: String].self, forKey: .providerDetails)
         if let value = self.providerDetails {
-            let memberPath = validator.path("providerDetails")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("providerDetails") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("providerDetails") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
         if let value = self.attributeMapping {
-            let memberPath = validator.path("attributeMapping")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("attributeMapping") + "." + k0, min: 1, max: 32, sensitive: false)
+                validator.checkString(v0, at: validator.path("attributeMapping") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
         if let value = self.idpIdentifiers {
-            let memberPath = validator.path("idpIdentifiers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("idpIdentifiers"), min: 0, max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+                validator.checkString(e0, at: validator.path("idpIdentifiers") + ".\(n0 + 1).member", min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
             }
         }
         self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
         if let value = self.acrMapping {
-            let memberPath = validator.path("acrMapping")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            validator.checkCount(value.count, of: value, at: validator.path("acrMapping"), min: 0, max: 4)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(k0, at: validator.path("acrMapping") + "." + k0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(v0, at: validator.path("acrMapping") + "." + k0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
@@ -2384,16 +2293,14 @@ public struct InboundFederationLambdaType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(InboundFederationLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("lambdaVersion"))
             self.lambdaVersion = value
         } else {
             try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
             self.lambdaVersion = InboundFederationLambdaVersionType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("lambdaArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.lambdaArn = value
         } else {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
@@ -2455,8 +2362,7 @@ public struct InitiateAuthRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(AuthFlowType.self, forKey: .authFlow) {
-            let memberPath = validator.path("authFlow")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("authFlow"))
             self.authFlow = value
         } else {
             try validator.missing(.authFlow, in: container, path: validator.path("authFlow"))
@@ -2464,25 +2370,20 @@ public struct InitiateAuthRequest: WireShape, WireReadable {
         }
         self.authParameters = try container.decodeIfPresent([String: String].self, forKey: .authParameters)
         if let value = self.authParameters {
-            let memberPath = validator.path("authParameters")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("authParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("authParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -2492,8 +2393,7 @@ public struct InitiateAuthRequest: WireShape, WireReadable {
         self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -2566,30 +2466,24 @@ public struct InitiateAuthResponse: WireShape, WireReadable {
     {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeName"))
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
         self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
         if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
         self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
         if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("availableChallenges") + ".\(n0 + 1).member")
             }
         }
     }
@@ -2649,8 +2543,7 @@ public struct InitiatePointInTimeRecoveryRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -2739,8 +2632,7 @@ public struct IssuerConfigurationType: WireShape, WireReadable {
     {
         self.type = try container.decodeIfPresent(IssuerType.self, forKey: .type)
         if let value = self.type {
-            let memberPath = validator.path("type")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("type"))
         }
     }
 
@@ -2784,13 +2676,11 @@ public struct KeyConfigurationType: WireShape, WireReadable {
     {
         self.keyType = try container.decodeIfPresent(EncryptionKeyType.self, forKey: .keyType)
         if let value = self.keyType {
-            let memberPath = validator.path("keyType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("keyType"))
         }
         self.kmsKeyArn = try container.decodeIfPresent(String.self, forKey: .kmsKeyArn)
         if let value = self.kmsKeyArn {
-            let memberPath = validator.path("kmsKeyArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("kmsKeyArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
     }
 
@@ -2877,61 +2767,50 @@ public struct LambdaConfigType: WireShape, WireReadable {
     {
         self.preSignUp = try container.decodeIfPresent(String.self, forKey: .preSignUp)
         if let value = self.preSignUp {
-            let memberPath = validator.path("preSignUp")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("preSignUp"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.customMessage = try container.decodeIfPresent(String.self, forKey: .customMessage)
         if let value = self.customMessage {
-            let memberPath = validator.path("customMessage")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("customMessage"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.postConfirmation = try container.decodeIfPresent(String.self, forKey: .postConfirmation)
         if let value = self.postConfirmation {
-            let memberPath = validator.path("postConfirmation")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("postConfirmation"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.preAuthentication = try container.decodeIfPresent(String.self, forKey: .preAuthentication)
         if let value = self.preAuthentication {
-            let memberPath = validator.path("preAuthentication")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("preAuthentication"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.postAuthentication = try container.decodeIfPresent(String.self, forKey: .postAuthentication)
         if let value = self.postAuthentication {
-            let memberPath = validator.path("postAuthentication")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("postAuthentication"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.defineAuthChallenge = try container.decodeIfPresent(String.self, forKey: .defineAuthChallenge)
         if let value = self.defineAuthChallenge {
-            let memberPath = validator.path("defineAuthChallenge")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("defineAuthChallenge"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.createAuthChallenge = try container.decodeIfPresent(String.self, forKey: .createAuthChallenge)
         if let value = self.createAuthChallenge {
-            let memberPath = validator.path("createAuthChallenge")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("createAuthChallenge"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.verifyAuthChallengeResponse = try container.decodeIfPresent(String.self, forKey: .verifyAuthChallengeResponse)
         if let value = self.verifyAuthChallengeResponse {
-            let memberPath = validator.path("verifyAuthChallengeResponse")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("verifyAuthChallengeResponse"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.preTokenGeneration = try container.decodeIfPresent(String.self, forKey: .preTokenGeneration)
         if let value = self.preTokenGeneration {
-            let memberPath = validator.path("preTokenGeneration")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("preTokenGeneration"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.userMigration = try container.decodeIfPresent(String.self, forKey: .userMigration)
         if let value = self.userMigration {
-            let memberPath = validator.path("userMigration")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("userMigration"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.preTokenGenerationConfig = try container.decodeIfPresent(PreTokenGenerationVersionConfigType.self, forKey: .preTokenGenerationConfig)
         self.customSMSSender = try container.decodeIfPresent(CustomSMSLambdaVersionConfigType.self, forKey: .customSMSSender)
         self.customEmailSender = try container.decodeIfPresent(CustomEmailLambdaVersionConfigType.self, forKey: .customEmailSender)
         self.kmsKeyID = try container.decodeIfPresent(String.self, forKey: .kmsKeyID)
         if let value = self.kmsKeyID {
-            let memberPath = validator.path("kmsKeyID")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("kmsKeyID"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.inboundFederation = try container.decodeIfPresent(InboundFederationLambdaType.self, forKey: .inboundFederation)
     }
@@ -3031,19 +2910,16 @@ public struct LimitDefinitionType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(LimitClass.self, forKey: .limitClass) {
-            let memberPath = validator.path("limitClass")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("limitClass"))
             self.limitClass = value
         } else {
             try validator.missing(.limitClass, in: container, path: validator.path("limitClass"))
             self.limitClass = LimitClass(rawValue: "")
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .attributes) {
-            let memberPath = validator.path("attributes")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("attributes") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("attributes") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
             self.attributes = value
         } else {
@@ -3157,8 +3033,7 @@ public struct ListCIMDPoliciesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3166,13 +3041,11 @@ public struct ListCIMDPoliciesRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
         }
     }
 
@@ -3222,8 +3095,7 @@ public struct ListCIMDPoliciesResponse: WireShape, WireReadable {
     {
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
         if let value = try container.decodeIfPresent([CIMDPolicySummaryType].self, forKey: .cimdPolicies) {
             self.cimdPolicies = value
@@ -3280,16 +3152,14 @@ public struct ListClientMetadataURLsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            validator.checkString(value, at: validator.path("cimdPolicyId"), min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
             self.cimdPolicyId = value
         } else {
             try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
@@ -3297,13 +3167,11 @@ public struct ListClientMetadataURLsRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
         }
     }
 
@@ -3355,12 +3223,10 @@ public struct ListClientMetadataURLsResponse: WireShape, WireReadable {
     {
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
         if let value = try container.decodeIfPresent([ClientMetadataURLType].self, forKey: .clientMetadataURLs) {
-            let memberPath = validator.path("clientMetadataURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 60)
+            validator.checkCount(value.count, of: value, at: validator.path("clientMetadataURLs"), min: 0, max: 60)
             self.clientMetadataURLs = value
         } else {
             try validator.missing(.clientMetadataURLs, in: container, path: validator.path("clientMetadataURLs"))
@@ -3412,8 +3278,7 @@ public struct ListDevicesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -3421,13 +3286,11 @@ public struct ListDevicesRequest: WireShape, WireReadable {
         }
         self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("limit"), min: 0, max: 60)
         }
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3478,8 +3341,7 @@ public struct ListDevicesResponse: WireShape, WireReadable {
         self.devices = try container.decodeIfPresent([DeviceType].self, forKey: .devices)
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3529,8 +3391,7 @@ public struct ListGroupsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3538,13 +3399,11 @@ public struct ListGroupsRequest: WireShape, WireReadable {
         }
         self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("limit"), min: 0, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3595,8 +3454,7 @@ public struct ListGroupsResponse: WireShape, WireReadable {
         self.groups = try container.decodeIfPresent([GroupType].self, forKey: .groups)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3646,8 +3504,7 @@ public struct ListIdentityProvidersRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3655,13 +3512,11 @@ public struct ListIdentityProvidersRequest: WireShape, WireReadable {
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 0, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3710,8 +3565,7 @@ public struct ListIdentityProvidersResponse: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent([ProviderDescription].self, forKey: .providers) {
-            let memberPath = validator.path("providers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("providers"), min: 0, max: 50)
             self.providers = value
         } else {
             try validator.missing(.providers, in: container, path: validator.path("providers"))
@@ -3719,8 +3573,7 @@ public struct ListIdentityProvidersResponse: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3768,8 +3621,7 @@ public struct ListPointInTimeRecoveriesRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3777,13 +3629,11 @@ public struct ListPointInTimeRecoveriesRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
         }
     }
 
@@ -3834,8 +3684,7 @@ public struct ListPointInTimeRecoveriesResponse: WireShape, WireReadable {
         self.restorations = try container.decodeIfPresent([RestorationDescriptionType].self, forKey: .restorations)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3885,8 +3734,7 @@ public struct ListResourceServersRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3894,13 +3742,11 @@ public struct ListResourceServersRequest: WireShape, WireReadable {
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 50)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 50)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3956,8 +3802,7 @@ public struct ListResourceServersResponse: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -3999,8 +3844,7 @@ public struct ListTagsForResourceRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("resourceArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.resourceArn = value
         } else {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
@@ -4043,11 +3887,9 @@ public struct ListTagsForResourceResponse: WireShape, WireReadable {
     {
         self.tags = try container.decodeIfPresent([String: String].self, forKey: .tags)
         if let value = self.tags {
-            let memberPath = validator.path("tags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("tags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("tags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
     }
@@ -4094,8 +3936,7 @@ public struct ListTermsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -4103,13 +3944,11 @@ public struct ListTermsRequest: WireShape, WireReadable {
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -4165,8 +4004,7 @@ public struct ListTermsResponse: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -4214,16 +4052,14 @@ public struct ListUserImportJobsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
             self.maxResults = value
         } else {
             try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
@@ -4231,8 +4067,7 @@ public struct ListUserImportJobsRequest: WireShape, WireReadable {
         }
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4280,13 +4115,11 @@ public struct ListUserImportJobsResponse: WireShape, WireReadable {
     {
         self.userImportJobs = try container.decodeIfPresent([UserImportJobType].self, forKey: .userImportJobs)
         if let value = self.userImportJobs {
-            let memberPath = validator.path("userImportJobs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("userImportJobs"), min: 1, max: 50)
         }
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4336,16 +4169,14 @@ public struct ListUserPoolClientSecretsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -4353,8 +4184,7 @@ public struct ListUserPoolClientSecretsRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4403,8 +4233,7 @@ public struct ListUserPoolClientSecretsResponse: WireShape, WireReadable {
         self.clientSecrets = try container.decodeIfPresent([ClientSecretDescriptorType].self, forKey: .clientSecrets)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4457,8 +4286,7 @@ public struct ListUserPoolClientsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -4466,18 +4294,15 @@ public struct ListUserPoolClientsRequest: WireShape, WireReadable {
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
         self.clientType = try container.decodeIfPresent(ClientTypeType.self, forKey: .clientType)
         if let value = self.clientType {
-            let memberPath = validator.path("clientType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("clientType"))
         }
     }
 
@@ -4532,8 +4357,7 @@ public struct ListUserPoolClientsResponse: WireShape, WireReadable {
         self.userPoolClients = try container.decodeIfPresent([UserPoolClientDescription].self, forKey: .userPoolClients)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4580,8 +4404,7 @@ public struct ListUserPoolReplicasRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -4589,8 +4412,7 @@ public struct ListUserPoolReplicasRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4637,8 +4459,7 @@ public struct ListUserPoolReplicasResponse: WireShape, WireReadable {
         self.userPoolReplicas = try container.decodeIfPresent([UserPoolReplicaType].self, forKey: .userPoolReplicas)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4686,12 +4507,10 @@ public struct ListUserPoolsRequest: WireShape, WireReadable {
     {
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init) {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 60)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 1, max: 60)
             self.maxResults = value
         } else {
             try validator.missing(.maxResults, in: container, path: validator.path("maxResults"))
@@ -4742,8 +4561,7 @@ public struct ListUserPoolsResponse: WireShape, WireReadable {
         self.userPools = try container.decodeIfPresent([UserPoolDescriptionType].self, forKey: .userPools)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4790,8 +4608,7 @@ public struct ListUserSessionsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -4799,8 +4616,7 @@ public struct ListUserSessionsRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4846,13 +4662,11 @@ public struct ListUserSessionsResponse: WireShape, WireReadable {
     {
         self.sessions = try container.decodeIfPresent([SessionDescriptionType].self, forKey: .sessions)
         if let value = self.sessions {
-            let memberPath = validator.path("sessions")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 125)
+            validator.checkCount(value.count, of: value, at: validator.path("sessions"), min: 0, max: 125)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4905,16 +4719,14 @@ public struct ListUsersInGroupRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             self.groupName = value
         } else {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
@@ -4922,13 +4734,11 @@ public struct ListUsersInGroupRequest: WireShape, WireReadable {
         }
         self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("limit"), min: 0, max: 60)
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -4981,8 +4791,7 @@ public struct ListUsersInGroupResponse: WireShape, WireReadable {
         self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -5038,8 +4847,7 @@ public struct ListUsersRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -5047,26 +4855,21 @@ public struct ListUsersRequest: WireShape, WireReadable {
         }
         self.attributesToGet = try container.decodeIfPresent([String].self, forKey: .attributesToGet)
         if let value = self.attributesToGet {
-            let memberPath = validator.path("attributesToGet")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+                validator.checkString(e0, at: validator.path("attributesToGet") + ".\(n0 + 1).member", min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
             }
         }
         self.limit = try container.decodeIfPresent(Int32.self, forKey: .limit).map(Int.init)
         if let value = self.limit {
-            let memberPath = validator.path("limit")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("limit"), min: 0, max: 60)
         }
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
         self.filter = try container.decodeIfPresent(String.self, forKey: .filter)
         if let value = self.filter {
-            let memberPath = validator.path("filter")
-            validator.checkString(value, at: memberPath, max: 256, sensitive: false)
+            validator.checkString(value, at: validator.path("filter"), max: 256, sensitive: false)
         }
     }
 
@@ -5125,8 +4928,7 @@ public struct ListUsersResponse: WireShape, WireReadable {
         self.users = try container.decodeIfPresent([UserType].self, forKey: .users)
         self.paginationToken = try container.decodeIfPresent(String.self, forKey: .paginationToken)
         if let value = self.paginationToken {
-            let memberPath = validator.path("paginationToken")
-            validator.checkString(value, at: memberPath, min: 1, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("paginationToken"), min: 1, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -5176,8 +4978,7 @@ public struct ListWebAuthnCredentialsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -5185,13 +4986,11 @@ public struct ListWebAuthnCredentialsRequest: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
         self.maxResults = try container.decodeIfPresent(Int32.self, forKey: .maxResults).map(Int.init)
         if let value = self.maxResults {
-            let memberPath = validator.path("maxResults")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 20)
+            validator.checkNumber(value, at: validator.path("maxResults"), min: 0, max: 20)
         }
     }
 
@@ -5247,8 +5046,7 @@ public struct ListWebAuthnCredentialsResponse: WireShape, WireReadable {
         }
         self.nextToken = try container.decodeIfPresent(String.self, forKey: .nextToken)
         if let value = self.nextToken {
-            let memberPath = validator.path("nextToken")
-            validator.checkString(value, at: memberPath, min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("nextToken"), min: 1, max: 131072, pattern: WirePatterns.p4, sensitive: false)
         }
     }
 
@@ -5302,16 +5100,14 @@ public struct LogConfigurationType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(LogLevel.self, forKey: .logLevel) {
-            let memberPath = validator.path("logLevel")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("logLevel"))
             self.logLevel = value
         } else {
             try validator.missing(.logLevel, in: container, path: validator.path("logLevel"))
             self.logLevel = LogLevel(rawValue: "")
         }
         if let value = try container.decodeIfPresent(EventSourceName.self, forKey: .eventSource) {
-            let memberPath = validator.path("eventSource")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("eventSource"))
             self.eventSource = value
         } else {
             try validator.missing(.eventSource, in: container, path: validator.path("eventSource"))
@@ -5373,16 +5169,14 @@ public struct LogDeliveryConfigurationType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent([LogConfigurationType].self, forKey: .logConfigurations) {
-            let memberPath = validator.path("logConfigurations")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 2)
+            validator.checkCount(value.count, of: value, at: validator.path("logConfigurations"), min: 0, max: 2)
             self.logConfigurations = value
         } else {
             try validator.missing(.logConfigurations, in: container, path: validator.path("logConfigurations"))
@@ -5430,13 +5224,11 @@ public struct MFAOptionType: WireShape, WireReadable {
     {
         self.deliveryMedium = try container.decodeIfPresent(DeliveryMediumType.self, forKey: .deliveryMedium)
         if let value = self.deliveryMedium {
-            let memberPath = validator.path("deliveryMedium")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("deliveryMedium"))
         }
         self.attributeName = try container.decodeIfPresent(String.self, forKey: .attributeName)
         if let value = self.attributeName {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("attributeName"), min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
         }
     }
 
@@ -5499,20 +5291,17 @@ public struct ManagedLoginBrandingType: WireShape, WireReadable {
     {
         self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
         if let value = self.managedLoginBrandingId {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("managedLoginBrandingId"), pattern: WirePatterns.p31, sensitive: false)
         }
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
         self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
         self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
         if let value = self.assets {
-            let memberPath = validator.path("assets")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
+            validator.checkCount(value.count, of: value, at: validator.path("assets"), min: 0, max: 40)
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
@@ -5585,18 +5374,15 @@ public struct MessageTemplateType: WireShape, WireReadable {
     {
         self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
         if let value = self.smsMessage {
-            let memberPath = validator.path("smsMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p38, sensitive: false)
+            validator.checkString(value, at: validator.path("smsMessage"), min: 6, max: 140, pattern: WirePatterns.p38, sensitive: false)
         }
         self.emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
         if let value = self.emailMessage {
-            let memberPath = validator.path("emailMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p39, sensitive: false)
+            validator.checkString(value, at: validator.path("emailMessage"), min: 6, max: 20000, pattern: WirePatterns.p39, sensitive: false)
         }
         self.emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
         if let value = self.emailSubject {
-            let memberPath = validator.path("emailSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("emailSubject"), min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
         }
     }
 
@@ -5648,13 +5434,11 @@ public struct NewDeviceMetadataType: WireShape, WireReadable {
     {
         self.deviceKey = try container.decodeIfPresent(String.self, forKey: .deviceKey)
         if let value = self.deviceKey {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
         }
         self.deviceGroupKey = try container.decodeIfPresent(String.self, forKey: .deviceGroupKey)
         if let value = self.deviceGroupKey {
-            let memberPath = validator.path("deviceGroupKey")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceGroupKey"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -5714,17 +5498,14 @@ public struct NotifyConfigurationType: WireShape, WireReadable {
     {
         self.from = try container.decodeIfPresent(String.self, forKey: .from)
         if let value = self.from {
-            let memberPath = validator.path("from")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("from"), min: 0, max: 131072, sensitive: false)
         }
         self.replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
         if let value = self.replyTo {
-            let memberPath = validator.path("replyTo")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("replyTo"), min: 0, max: 131072, sensitive: false)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .sourceArn) {
-            let memberPath = validator.path("sourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("sourceArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.sourceArn = value
         } else {
             try validator.missing(.sourceArn, in: container, path: validator.path("sourceArn"))
@@ -5795,8 +5576,7 @@ public struct NotifyEmailType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .subject) {
-            let memberPath = validator.path("subject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("subject"), min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
             self.subject = value
         } else {
             try validator.missing(.subject, in: container, path: validator.path("subject"))
@@ -5804,13 +5584,11 @@ public struct NotifyEmailType: WireShape, WireReadable {
         }
         self.htmlBody = try container.decodeIfPresent(String.self, forKey: .htmlBody)
         if let value = self.htmlBody {
-            let memberPath = validator.path("htmlBody")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
+            validator.checkString(value, at: validator.path("htmlBody"), min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
         }
         self.textBody = try container.decodeIfPresent(String.self, forKey: .textBody)
         if let value = self.textBody {
-            let memberPath = validator.path("textBody")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
+            validator.checkString(value, at: validator.path("textBody"), min: 6, max: 20000, pattern: WirePatterns.p40, sensitive: false)
         }
     }
 
@@ -5860,13 +5638,11 @@ public struct NumberAttributeConstraintsType: WireShape, WireReadable {
     {
         self.minValue = try container.decodeIfPresent(String.self, forKey: .minValue)
         if let value = self.minValue {
-            let memberPath = validator.path("minValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("minValue"), min: 0, max: 131072, sensitive: false)
         }
         self.maxValue = try container.decodeIfPresent(String.self, forKey: .maxValue)
         if let value = self.maxValue {
-            let memberPath = validator.path("maxValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("maxValue"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -5929,8 +5705,7 @@ public struct PasswordPolicyType: WireShape, WireReadable {
     {
         self.minimumLength = try container.decodeIfPresent(Int32.self, forKey: .minimumLength).map(Int.init)
         if let value = self.minimumLength {
-            let memberPath = validator.path("minimumLength")
-            validator.checkNumber(value, at: memberPath, min: 6, max: 99)
+            validator.checkNumber(value, at: validator.path("minimumLength"), min: 6, max: 99)
         }
         self.requireUppercase = try container.decodeIfPresent(Bool.self, forKey: .requireUppercase)
         self.requireLowercase = try container.decodeIfPresent(Bool.self, forKey: .requireLowercase)
@@ -5938,13 +5713,11 @@ public struct PasswordPolicyType: WireShape, WireReadable {
         self.requireSymbols = try container.decodeIfPresent(Bool.self, forKey: .requireSymbols)
         self.passwordHistorySize = try container.decodeIfPresent(Int32.self, forKey: .passwordHistorySize).map(Int.init)
         if let value = self.passwordHistorySize {
-            let memberPath = validator.path("passwordHistorySize")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 24)
+            validator.checkNumber(value, at: validator.path("passwordHistorySize"), min: 0, max: 24)
         }
         self.temporaryPasswordValidityDays = try container.decodeIfPresent(Int32.self, forKey: .temporaryPasswordValidityDays).map(Int.init)
         if let value = self.temporaryPasswordValidityDays {
-            let memberPath = validator.path("temporaryPasswordValidityDays")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 365)
+            validator.checkNumber(value, at: validator.path("temporaryPasswordValidityDays"), min: 0, max: 365)
         }
     }
 
@@ -6011,16 +5784,14 @@ public struct PreTokenGenerationVersionConfigType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(PreTokenGenerationLambdaVersionType.self, forKey: .lambdaVersion) {
-            let memberPath = validator.path("lambdaVersion")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("lambdaVersion"))
             self.lambdaVersion = value
         } else {
             try validator.missing(.lambdaVersion, in: container, path: validator.path("lambdaVersion"))
             self.lambdaVersion = PreTokenGenerationLambdaVersionType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .lambdaArn) {
-            let memberPath = validator.path("lambdaArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("lambdaArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.lambdaArn = value
         } else {
             try validator.missing(.lambdaArn, in: container, path: validator.path("lambdaArn"))
@@ -6074,13 +5845,11 @@ public struct ProviderDescription: WireShape, WireReadable {
     {
         self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
         if let value = self.providerName {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
         }
         self.providerType = try container.decodeIfPresent(IdentityProviderTypeType.self, forKey: .providerType)
         if let value = self.providerType {
-            let memberPath = validator.path("providerType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("providerType"))
         }
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
@@ -6141,18 +5910,15 @@ public struct ProviderUserIdentifierType: WireShape, WireReadable {
     {
         self.providerName = try container.decodeIfPresent(String.self, forKey: .providerName)
         if let value = self.providerName {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
         }
         self.providerAttributeName = try container.decodeIfPresent(String.self, forKey: .providerAttributeName)
         if let value = self.providerAttributeName {
-            let memberPath = validator.path("providerAttributeName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("providerAttributeName"), min: 0, max: 131072, sensitive: false)
         }
         self.providerAttributeValue = try container.decodeIfPresent(String.self, forKey: .providerAttributeValue)
         if let value = self.providerAttributeValue {
-            let memberPath = validator.path("providerAttributeValue")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("providerAttributeValue"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -6203,16 +5969,14 @@ public struct RecoveryOptionType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .priority).map(Int.init) {
-            let memberPath = validator.path("priority")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 2)
+            validator.checkNumber(value, at: validator.path("priority"), min: 1, max: 2)
             self.priority = value
         } else {
             try validator.missing(.priority, in: container, path: validator.path("priority"))
             self.priority = 0
         }
         if let value = try container.decodeIfPresent(RecoveryOptionNameType.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("name"))
             self.name = value
         } else {
             try validator.missing(.name, in: container, path: validator.path("name"))
@@ -6259,8 +6023,7 @@ public struct RefreshTokenRotationType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(FeatureType.self, forKey: .feature) {
-            let memberPath = validator.path("feature")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("feature"))
             self.feature = value
         } else {
             try validator.missing(.feature, in: container, path: validator.path("feature"))
@@ -6268,8 +6031,7 @@ public struct RefreshTokenRotationType: WireShape, WireReadable {
         }
         self.retryGracePeriodSeconds = try container.decodeIfPresent(Int32.self, forKey: .retryGracePeriodSeconds).map(Int.init)
         if let value = self.retryGracePeriodSeconds {
-            let memberPath = validator.path("retryGracePeriodSeconds")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 60)
+            validator.checkNumber(value, at: validator.path("retryGracePeriodSeconds"), min: 0, max: 60)
         }
     }
 
@@ -6326,8 +6088,7 @@ public struct ResendConfirmationCodeRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -6335,13 +6096,11 @@ public struct ResendConfirmationCodeRequest: WireShape, WireReadable {
         }
         self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
         if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+            validator.checkString(value, at: validator.path("secretHash"), min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
         }
         self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -6350,11 +6109,9 @@ public struct ResendConfirmationCodeRequest: WireShape, WireReadable {
         self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -6452,16 +6209,14 @@ public struct ResourceServerScopeType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .scopeName) {
-            let memberPath = validator.path("scopeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p41, sensitive: false)
+            validator.checkString(value, at: validator.path("scopeName"), min: 1, max: 256, pattern: WirePatterns.p41, sensitive: false)
             self.scopeName = value
         } else {
             try validator.missing(.scopeName, in: container, path: validator.path("scopeName"))
             self.scopeName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .scopeDescription) {
-            let memberPath = validator.path("scopeDescription")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, sensitive: false)
+            validator.checkString(value, at: validator.path("scopeDescription"), min: 1, max: 256, sensitive: false)
             self.scopeDescription = value
         } else {
             try validator.missing(.scopeDescription, in: container, path: validator.path("scopeDescription"))
@@ -6518,28 +6273,23 @@ public struct ResourceServerType: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.identifier = try container.decodeIfPresent(String.self, forKey: .identifier)
         if let value = self.identifier {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("identifier"), min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
         }
         self.name = try container.decodeIfPresent(String.self, forKey: .name)
         if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("name"), min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
         }
         self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
         if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("scopes"), max: 100)
         }
         self.managedBy = try container.decodeIfPresent(ResourceServerManagedByType.self, forKey: .managedBy)
         if let value = self.managedBy {
-            let memberPath = validator.path("managedBy")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("managedBy"))
         }
     }
 
@@ -6613,16 +6363,14 @@ public struct RespondToAuthChallengeRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName) {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeName"))
             self.challengeName = value
         } else {
             try validator.missing(.challengeName, in: container, path: validator.path("challengeName"))
@@ -6630,27 +6378,22 @@ public struct RespondToAuthChallengeRequest: WireShape, WireReadable {
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
         self.challengeResponses = try container.decodeIfPresent([String: String].self, forKey: .challengeResponses)
         if let value = self.challengeResponses {
-            let memberPath = validator.path("challengeResponses")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("challengeResponses") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("challengeResponses") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.analyticsMetadata = try container.decodeIfPresent(AnalyticsMetadataType.self, forKey: .analyticsMetadata)
         self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -6724,30 +6467,24 @@ public struct RespondToAuthChallengeResponse: WireShape, WireReadable {
     {
         self.challengeName = try container.decodeIfPresent(ChallengeNameType.self, forKey: .challengeName)
         if let value = self.challengeName {
-            let memberPath = validator.path("challengeName")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("challengeName"))
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
         self.challengeParameters = try container.decodeIfPresent([String: String].self, forKey: .challengeParameters)
         if let value = self.challengeParameters {
-            let memberPath = validator.path("challengeParameters")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("challengeParameters") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.authenticationResult = try container.decodeIfPresent(AuthenticationResultType.self, forKey: .authenticationResult)
         self.availableChallenges = try container.decodeIfPresent([ChallengeNameType].self, forKey: .availableChallenges)
         if let value = self.availableChallenges {
-            let memberPath = validator.path("availableChallenges")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("availableChallenges") + ".\(n0 + 1).member")
             }
         }
     }
@@ -6811,13 +6548,11 @@ public struct RestorationDescriptionType: WireShape, WireReadable {
     {
         self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
         if let value = self.restoreId {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            validator.checkString(value, at: validator.path("restoreId"), min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
         }
         self.restoreStatus = try container.decodeIfPresent(RestoreStatusType.self, forKey: .restoreStatus)
         if let value = self.restoreStatus {
-            let memberPath = validator.path("restoreStatus")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("restoreStatus"))
         }
         self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
     }
@@ -6879,13 +6614,11 @@ public struct RestorationType: WireShape, WireReadable {
     {
         self.restoreId = try container.decodeIfPresent(String.self, forKey: .restoreId)
         if let value = self.restoreId {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            validator.checkString(value, at: validator.path("restoreId"), min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
         }
         self.restoreStatus = try container.decodeIfPresent(RestoreStatusType.self, forKey: .restoreStatus)
         if let value = self.restoreStatus {
-            let memberPath = validator.path("restoreStatus")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("restoreStatus"))
         }
         self.restoreTimestamp = try container.decodeIfPresent(Date.self, forKey: .restoreTimestamp)
         self.triggerTimestamp = try container.decodeIfPresent(Date.self, forKey: .triggerTimestamp)
@@ -6954,8 +6687,7 @@ public struct RestorePreviewType: WireShape, WireReadable {
     {
         self.entity = try container.decodeIfPresent(String.self, forKey: .entity)
         if let value = self.entity {
-            let memberPath = validator.path("entity")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("entity"), min: 0, max: 131072, sensitive: false)
         }
         self.createCount = try container.decodeIfPresent(Int.self, forKey: .createCount)
         self.updateCount = try container.decodeIfPresent(Int.self, forKey: .updateCount)
@@ -7019,16 +6751,14 @@ public struct RevokeTokenRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .token) {
-            let memberPath = validator.path("token")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("token"), pattern: WirePatterns.p12, sensitive: true)
             self.token = value
         } else {
             try validator.missing(.token, in: container, path: validator.path("token"))
             self.token = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -7036,13 +6766,11 @@ public struct RevokeTokenRequest: WireShape, WireReadable {
         }
         self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
         if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientSecret"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
         self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
         if let value = self.revokeAssociatedSessions {
-            let memberPath = validator.path("revokeAssociatedSessions")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("revokeAssociatedSessions"))
         }
     }
 
@@ -7116,16 +6844,14 @@ public struct RevokeUserSessionRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .sessionId) {
-            let memberPath = validator.path("sessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+            validator.checkString(value, at: validator.path("sessionId"), min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
             self.sessionId = value
         } else {
             try validator.missing(.sessionId, in: container, path: validator.path("sessionId"))
@@ -7133,8 +6859,7 @@ public struct RevokeUserSessionRequest: WireShape, WireReadable {
         }
         self.revokeAssociatedSessions = try container.decodeIfPresent(RevokeAssociatedSessionsType.self, forKey: .revokeAssociatedSessions)
         if let value = self.revokeAssociatedSessions {
-            let memberPath = validator.path("revokeAssociatedSessions")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("revokeAssociatedSessions"))
         }
     }
 
@@ -7214,13 +6939,11 @@ public struct RiskConfigurationType: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.compromisedCredentialsRiskConfiguration = try container.decodeIfPresent(CompromisedCredentialsRiskConfigurationType.self, forKey: .compromisedCredentialsRiskConfiguration)
         self.accountTakeoverRiskConfiguration = try container.decodeIfPresent(AccountTakeoverRiskConfigurationType.self, forKey: .accountTakeoverRiskConfiguration)
@@ -7288,20 +7011,16 @@ public struct RiskExceptionConfigurationType: WireShape, WireReadable {
     {
         self.blockedIPRangeList = try container.decodeIfPresent([String].self, forKey: .blockedIPRangeList)
         if let value = self.blockedIPRangeList {
-            let memberPath = validator.path("blockedIPRangeList")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 200)
+            validator.checkCount(value.count, of: value, at: validator.path("blockedIPRangeList"), max: 200)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("blockedIPRangeList") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
         self.skippedIPRangeList = try container.decodeIfPresent([String].self, forKey: .skippedIPRangeList)
         if let value = self.skippedIPRangeList {
-            let memberPath = validator.path("skippedIPRangeList")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 200)
+            validator.checkCount(value.count, of: value, at: validator.path("skippedIPRangeList"), max: 200)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("skippedIPRangeList") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
     }

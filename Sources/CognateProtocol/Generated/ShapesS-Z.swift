@@ -28,8 +28,7 @@ public struct S3ConfigurationType: WireShape, WireReadable {
     {
         self.bucketArn = try container.decodeIfPresent(String.self, forKey: .bucketArn)
         if let value = self.bucketArn {
-            let memberPath = validator.path("bucketArn")
-            validator.checkString(value, at: memberPath, min: 3, max: 1024, pattern: WirePatterns.p42, sensitive: false)
+            validator.checkString(value, at: validator.path("bucketArn"), min: 3, max: 1024, pattern: WirePatterns.p42, sensitive: false)
         }
     }
 
@@ -134,13 +133,11 @@ public struct SchemaAttributeType: WireShape, WireReadable {
     {
         self.name = try container.decodeIfPresent(String.self, forKey: .name)
         if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 20, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("name"), min: 1, max: 20, pattern: WirePatterns.p3, sensitive: false)
         }
         self.attributeDataType = try container.decodeIfPresent(AttributeDataType.self, forKey: .attributeDataType)
         if let value = self.attributeDataType {
-            let memberPath = validator.path("attributeDataType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("attributeDataType"))
         }
         self.developerOnlyAttribute = try container.decodeIfPresent(Bool.self, forKey: .developerOnlyAttribute)
         self.mutable = try container.decodeIfPresent(Bool.self, forKey: .mutable)
@@ -237,36 +234,30 @@ public struct SessionDescriptionType: WireShape, WireReadable {
     {
         self.sessionId = try container.decodeIfPresent(String.self, forKey: .sessionId)
         if let value = self.sessionId {
-            let memberPath = validator.path("sessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+            validator.checkString(value, at: validator.path("sessionId"), min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
         }
         self.sessionType = try container.decodeIfPresent(SessionTypeType.self, forKey: .sessionType)
         if let value = self.sessionType {
-            let memberPath = validator.path("sessionType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("sessionType"))
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.createDate = try container.decodeIfPresent(Date.self, forKey: .createDate)
         self.lastActiveDate = try container.decodeIfPresent(Date.self, forKey: .lastActiveDate)
         self.deviceType = try container.decodeIfPresent(String.self, forKey: .deviceType)
         if let value = self.deviceType {
-            let memberPath = validator.path("deviceType")
-            validator.checkString(value, at: memberPath, min: 0, max: 1024, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceType"), min: 0, max: 1024, sensitive: false)
         }
         self.lastIPAddress = try container.decodeIfPresent(String.self, forKey: .lastIPAddress)
         if let value = self.lastIPAddress {
-            let memberPath = validator.path("lastIPAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 128, sensitive: true)
+            validator.checkString(value, at: validator.path("lastIPAddress"), min: 0, max: 128, sensitive: true)
         }
         self.lastLocation = try container.decodeIfPresent(SessionLocationType.self, forKey: .lastLocation)
         self.originSessionId = try container.decodeIfPresent(String.self, forKey: .originSessionId)
         if let value = self.originSessionId {
-            let memberPath = validator.path("originSessionId")
-            validator.checkString(value, at: memberPath, min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
+            validator.checkString(value, at: validator.path("originSessionId"), min: 28, max: 28, pattern: WirePatterns.p7, sensitive: false)
         }
         self.isCurrentSession = try container.decodeIfPresent(Bool.self, forKey: .isCurrentSession)
     }
@@ -347,13 +338,11 @@ public struct SessionLocationType: WireShape, WireReadable {
     {
         self.city = try container.decodeIfPresent(String.self, forKey: .city)
         if let value = self.city {
-            let memberPath = validator.path("city")
-            validator.checkString(value, at: memberPath, min: 0, max: 256, sensitive: false)
+            validator.checkString(value, at: validator.path("city"), min: 0, max: 256, sensitive: false)
         }
         self.country = try container.decodeIfPresent(String.self, forKey: .country)
         if let value = self.country {
-            let memberPath = validator.path("country")
-            validator.checkString(value, at: memberPath, min: 0, max: 256, sensitive: false)
+            validator.checkString(value, at: validator.path("country"), min: 0, max: 256, sensitive: false)
         }
     }
 
@@ -400,16 +389,14 @@ public struct SetLogDeliveryConfigurationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent([LogConfigurationType].self, forKey: .logConfigurations) {
-            let memberPath = validator.path("logConfigurations")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 2)
+            validator.checkCount(value.count, of: value, at: validator.path("logConfigurations"), min: 0, max: 2)
             self.logConfigurations = value
         } else {
             try validator.missing(.logConfigurations, in: container, path: validator.path("logConfigurations"))
@@ -503,8 +490,7 @@ public struct SetRiskConfigurationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -512,8 +498,7 @@ public struct SetRiskConfigurationRequest: WireShape, WireReadable {
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.compromisedCredentialsRiskConfiguration = try container.decodeIfPresent(CompromisedCredentialsRiskConfigurationType.self, forKey: .compromisedCredentialsRiskConfiguration)
         self.accountTakeoverRiskConfiguration = try container.decodeIfPresent(AccountTakeoverRiskConfigurationType.self, forKey: .accountTakeoverRiskConfiguration)
@@ -620,8 +605,7 @@ public struct SetUICustomizationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -629,18 +613,15 @@ public struct SetUICustomizationRequest: WireShape, WireReadable {
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.css = try container.decodeIfPresent(String.self, forKey: .css)
         if let value = self.css {
-            let memberPath = validator.path("css")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("css"), min: 0, max: 131072, sensitive: false)
         }
         self.imageFile = try container.decodeIfPresent(Data.self, forKey: .imageFile)
         if let value = self.imageFile {
-            let memberPath = validator.path("imageFile")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 131072)
+            validator.checkCount(value.count, of: value, at: validator.path("imageFile"), min: 0, max: 131072)
         }
     }
 
@@ -747,8 +728,7 @@ public struct SetUserMFAPreferenceRequest: WireShape, WireReadable {
         self.emailMfaSettings = try container.decodeIfPresent(EmailMfaSettingsType.self, forKey: .emailMfaSettings)
         self.webAuthnMfaSettings = try container.decodeIfPresent(WebAuthnMfaSettingsType.self, forKey: .webAuthnMfaSettings)
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -832,16 +812,14 @@ public struct SetUserPoolClientSessionConfigurationRequest: WireShape, WireReada
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -900,13 +878,11 @@ public struct SetUserPoolClientSessionConfigurationResponse: WireShape, WireRead
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.ssoSession = try container.decodeIfPresent(ClientSSOSessionConfigType.self, forKey: .ssoSession)
     }
@@ -970,8 +946,7 @@ public struct SetUserPoolMfaConfigRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -982,8 +957,7 @@ public struct SetUserPoolMfaConfigRequest: WireShape, WireReadable {
         self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
         self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
         if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("mfaConfiguration"))
         }
         self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
     }
@@ -1058,8 +1032,7 @@ public struct SetUserPoolMfaConfigResponse: WireShape, WireReadable {
         self.emailMfaConfiguration = try container.decodeIfPresent(EmailMfaConfigType.self, forKey: .emailMfaConfiguration)
         self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
         if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("mfaConfiguration"))
         }
         self.webAuthnConfiguration = try container.decodeIfPresent(WebAuthnConfigurationType.self, forKey: .webAuthnConfiguration)
     }
@@ -1122,16 +1095,14 @@ public struct SetUserPoolSessionConfigurationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking) {
-            let memberPath = validator.path("userSessionTracking")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userSessionTracking"))
             self.userSessionTracking = value
         } else {
             try validator.missing(.userSessionTracking, in: container, path: validator.path("userSessionTracking"))
@@ -1190,13 +1161,11 @@ public struct SetUserPoolSessionConfigurationResponse: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.userSessionTracking = try container.decodeIfPresent(UserSessionTrackingType.self, forKey: .userSessionTracking)
         if let value = self.userSessionTracking {
-            let memberPath = validator.path("userSessionTracking")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userSessionTracking"))
         }
         self.tokenSession = try container.decodeIfPresent(UserPoolTokenSessionConfigType.self, forKey: .tokenSession)
     }
@@ -1248,8 +1217,7 @@ public struct SetUserSettingsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -1320,11 +1288,9 @@ public struct SignInPolicyType: WireShape, WireReadable {
     {
         self.allowedFirstAuthFactors = try container.decodeIfPresent([AuthFactorType].self, forKey: .allowedFirstAuthFactors)
         if let value = self.allowedFirstAuthFactors {
-            let memberPath = validator.path("allowedFirstAuthFactors")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedFirstAuthFactors"), min: 1, max: 5)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("allowedFirstAuthFactors") + ".\(n0 + 1).member")
             }
         }
     }
@@ -1389,8 +1355,7 @@ public struct SignUpRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -1398,12 +1363,10 @@ public struct SignUpRequest: WireShape, WireReadable {
         }
         self.secretHash = try container.decodeIfPresent(String.self, forKey: .secretHash)
         if let value = self.secretHash {
-            let memberPath = validator.path("secretHash")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
+            validator.checkString(value, at: validator.path("secretHash"), min: 1, max: 128, pattern: WirePatterns.p19, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
@@ -1411,8 +1374,7 @@ public struct SignUpRequest: WireShape, WireReadable {
         }
         self.password = try container.decodeIfPresent(String.self, forKey: .password)
         if let value = self.password {
-            let memberPath = validator.path("password")
-            validator.checkString(value, at: memberPath, max: 256, pattern: WirePatterns.p4, sensitive: true)
+            validator.checkString(value, at: validator.path("password"), max: 256, pattern: WirePatterns.p4, sensitive: true)
         }
         self.userAttributes = try container.decodeIfPresent([AttributeType].self, forKey: .userAttributes)
         self.validationData = try container.decodeIfPresent([AttributeType].self, forKey: .validationData)
@@ -1420,11 +1382,9 @@ public struct SignUpRequest: WireShape, WireReadable {
         self.userContextData = try container.decodeIfPresent(UserContextDataType.self, forKey: .userContextData)
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -1509,8 +1469,7 @@ public struct SignUpResponse: WireShape, WireReadable {
         }
         self.codeDeliveryDetails = try container.decodeIfPresent(CodeDeliveryDetailsType.self, forKey: .codeDeliveryDetails)
         if let value = try container.decodeIfPresent(String.self, forKey: .userSub) {
-            let memberPath = validator.path("userSub")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("userSub"), min: 0, max: 131072, sensitive: false)
             self.userSub = value
         } else {
             try validator.missing(.userSub, in: container, path: validator.path("userSub"))
@@ -1518,8 +1477,7 @@ public struct SignUpResponse: WireShape, WireReadable {
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -1577,18 +1535,15 @@ public struct SmsConfigurationType: WireShape, WireReadable {
     {
         self.snsCallerArn = try container.decodeIfPresent(String.self, forKey: .snsCallerArn)
         if let value = self.snsCallerArn {
-            let memberPath = validator.path("snsCallerArn")
-            validator.checkString(value, at: memberPath, min: 0, max: 2048, pattern: WirePatterns.p43, sensitive: false)
+            validator.checkString(value, at: validator.path("snsCallerArn"), min: 0, max: 2048, pattern: WirePatterns.p43, sensitive: false)
         }
         self.externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
         if let value = self.externalId {
-            let memberPath = validator.path("externalId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("externalId"), min: 0, max: 131072, sensitive: false)
         }
         self.snsRegion = try container.decodeIfPresent(String.self, forKey: .snsRegion)
         if let value = self.snsRegion {
-            let memberPath = validator.path("snsRegion")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            validator.checkString(value, at: validator.path("snsRegion"), min: 5, max: 32, sensitive: false)
         }
         self.eumsSms = try container.decodeIfPresent(EumsSmsConfigurationType.self, forKey: .eumsSms)
     }
@@ -1645,8 +1600,7 @@ public struct SmsMfaConfigType: WireShape, WireReadable {
     {
         self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
         if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsAuthenticationMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
     }
@@ -1778,16 +1732,14 @@ public struct StartPointInTimeRecoveryRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .restoreId) {
-            let memberPath = validator.path("restoreId")
-            validator.checkString(value, at: memberPath, min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
+            validator.checkString(value, at: validator.path("restoreId"), min: 36, max: 36, pattern: WirePatterns.p17, sensitive: false)
             self.restoreId = value
         } else {
             try validator.missing(.restoreId, in: container, path: validator.path("restoreId"))
@@ -1872,16 +1824,14 @@ public struct StartUserImportJobRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+            validator.checkString(value, at: validator.path("jobId"), min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
             self.jobId = value
         } else {
             try validator.missing(.jobId, in: container, path: validator.path("jobId"))
@@ -1963,8 +1913,7 @@ public struct StartWebAuthnRegistrationRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -2050,16 +1999,14 @@ public struct StopUserImportJobRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .jobId) {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+            validator.checkString(value, at: validator.path("jobId"), min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
             self.jobId = value
         } else {
             try validator.missing(.jobId, in: container, path: validator.path("jobId"))
@@ -2145,13 +2092,11 @@ public struct StringAttributeConstraintsType: WireShape, WireReadable {
     {
         self.minLength = try container.decodeIfPresent(String.self, forKey: .minLength)
         if let value = self.minLength {
-            let memberPath = validator.path("minLength")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("minLength"), min: 0, max: 131072, sensitive: false)
         }
         self.maxLength = try container.decodeIfPresent(String.self, forKey: .maxLength)
         if let value = self.maxLength {
-            let memberPath = validator.path("maxLength")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("maxLength"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -2198,19 +2143,16 @@ public struct TagResourceRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("resourceArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.resourceArn = value
         } else {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
             self.resourceArn = ""
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .tags) {
-            let memberPath = validator.path("tags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("tags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("tags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
             self.tags = value
         } else {
@@ -2287,24 +2229,21 @@ public struct TermsDescriptionType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("termsId"), pattern: WirePatterns.p31, sensitive: false)
             self.termsId = value
         } else {
             try validator.missing(.termsId, in: container, path: validator.path("termsId"))
             self.termsId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            validator.checkString(value, at: validator.path("termsName"), pattern: WirePatterns.p24, sensitive: false)
             self.termsName = value
         } else {
             try validator.missing(.termsName, in: container, path: validator.path("termsName"))
             self.termsName = ""
         }
         if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("enforcement"))
             self.enforcement = value
         } else {
             try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
@@ -2390,60 +2329,52 @@ public struct TermsType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("termsId"), pattern: WirePatterns.p31, sensitive: false)
             self.termsId = value
         } else {
             try validator.missing(.termsId, in: container, path: validator.path("termsId"))
             self.termsId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
             self.clientId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .termsName) {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            validator.checkString(value, at: validator.path("termsName"), pattern: WirePatterns.p24, sensitive: false)
             self.termsName = value
         } else {
             try validator.missing(.termsName, in: container, path: validator.path("termsName"))
             self.termsName = ""
         }
         if let value = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource) {
-            let memberPath = validator.path("termsSource")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("termsSource"))
             self.termsSource = value
         } else {
             try validator.missing(.termsSource, in: container, path: validator.path("termsSource"))
             self.termsSource = TermsSourceType(rawValue: "")
         }
         if let value = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement) {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("enforcement"))
             self.enforcement = value
         } else {
             try validator.missing(.enforcement, in: container, path: validator.path("enforcement"))
             self.enforcement = TermsEnforcementType(rawValue: "")
         }
         if let value = try container.decodeIfPresent([String: String].self, forKey: .links) {
-            let memberPath = validator.path("links")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
+            validator.checkCount(value.count, of: value, at: validator.path("links"), min: 1, max: 13)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
+                validator.checkString(k0, at: validator.path("links") + "." + k0, pattern: WirePatterns.p25, sensitive: false)
+                validator.checkString(v0, at: validator.path("links") + "." + k0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
             }
             self.links = value
         } else {
@@ -2521,18 +2452,15 @@ public struct TokenValidityUnitsType: WireShape, WireReadable {
     {
         self.accessToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .accessToken)
         if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("accessToken"))
         }
         self.idToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .idToken)
         if let value = self.idToken {
-            let memberPath = validator.path("idToken")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("idToken"))
         }
         self.refreshToken = try container.decodeIfPresent(TimeUnitsType.self, forKey: .refreshToken)
         if let value = self.refreshToken {
-            let memberPath = validator.path("refreshToken")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("refreshToken"))
         }
     }
 
@@ -2599,19 +2527,16 @@ public struct UICustomizationType: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.imageUrl = try container.decodeIfPresent(String.self, forKey: .imageUrl)
         self.css = try container.decodeIfPresent(String.self, forKey: .css)
         if let value = self.css {
-            let memberPath = validator.path("css")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("css"), min: 0, max: 131072, sensitive: false)
         }
         self.cssVersion = try container.decodeIfPresent(String.self, forKey: .cssVersion)
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
@@ -2681,18 +2606,15 @@ public struct UntagResourceRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .resourceArn) {
-            let memberPath = validator.path("resourceArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("resourceArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
             self.resourceArn = value
         } else {
             try validator.missing(.resourceArn, in: container, path: validator.path("resourceArn"))
             self.resourceArn = ""
         }
         if let value = try container.decodeIfPresent([String].self, forKey: .tagKeys) {
-            let memberPath = validator.path("tagKeys")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 128, sensitive: false)
+                validator.checkString(e0, at: validator.path("tagKeys") + ".\(n0 + 1).member", min: 1, max: 128, sensitive: false)
             }
             self.tagKeys = value
         } else {
@@ -2769,40 +2691,35 @@ public struct UpdateAuthEventFeedbackRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .username) {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
             self.username = value
         } else {
             try validator.missing(.username, in: container, path: validator.path("username"))
             self.username = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .eventId) {
-            let memberPath = validator.path("eventId")
-            validator.checkString(value, at: memberPath, min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
+            validator.checkString(value, at: validator.path("eventId"), min: 1, max: 50, pattern: WirePatterns.p8, sensitive: false)
             self.eventId = value
         } else {
             try validator.missing(.eventId, in: container, path: validator.path("eventId"))
             self.eventId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .feedbackToken) {
-            let memberPath = validator.path("feedbackToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("feedbackToken"), pattern: WirePatterns.p12, sensitive: true)
             self.feedbackToken = value
         } else {
             try validator.missing(.feedbackToken, in: container, path: validator.path("feedbackToken"))
             self.feedbackToken = ""
         }
         if let value = try container.decodeIfPresent(FeedbackValueType.self, forKey: .feedbackValue) {
-            let memberPath = validator.path("feedbackValue")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("feedbackValue"))
             self.feedbackValue = value
         } else {
             try validator.missing(.feedbackValue, in: container, path: validator.path("feedbackValue"))
@@ -2887,24 +2804,21 @@ public struct UpdateCIMDPolicyRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            validator.checkString(value, at: validator.path("cimdPolicyId"), min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
             self.cimdPolicyId = value
         } else {
             try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
             self.cimdPolicyId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -2912,20 +2826,16 @@ public struct UpdateCIMDPolicyRequest: WireShape, WireReadable {
         }
         self.policyName = try container.decodeIfPresent(String.self, forKey: .policyName)
         if let value = self.policyName {
-            let memberPath = validator.path("policyName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("policyName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
         }
         self.cacheDuration = try container.decodeIfPresent(Int32.self, forKey: .cacheDuration).map(Int.init)
         if let value = self.cacheDuration {
-            let memberPath = validator.path("cacheDuration")
-            validator.checkNumber(value, at: memberPath, min: 86400, max: 31556952)
+            validator.checkNumber(value, at: validator.path("cacheDuration"), min: 86400, max: 31556952)
         }
         if let value = try container.decodeIfPresent([String].self, forKey: .urlPatterns) {
-            let memberPath = validator.path("urlPatterns")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 5)
+            validator.checkCount(value.count, of: value, at: validator.path("urlPatterns"), min: 1, max: 5)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
+                validator.checkString(e0, at: validator.path("urlPatterns") + ".\(n0 + 1).member", min: 12, max: 256, pattern: WirePatterns.p16, sensitive: false)
             }
             self.urlPatterns = value
         } else {
@@ -3032,32 +2942,28 @@ public struct UpdateClientMetadataURLStateRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .cimdPolicyId) {
-            let memberPath = validator.path("cimdPolicyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
+            validator.checkString(value, at: validator.path("cimdPolicyId"), min: 1, max: 64, pattern: WirePatterns.p14, sensitive: false)
             self.cimdPolicyId = value
         } else {
             try validator.missing(.cimdPolicyId, in: container, path: validator.path("cimdPolicyId"))
             self.cimdPolicyId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .url) {
-            let memberPath = validator.path("url")
-            validator.checkString(value, at: memberPath, min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
+            validator.checkString(value, at: validator.path("url"), min: 12, max: 256, pattern: WirePatterns.p18, sensitive: false)
             self.url = value
         } else {
             try validator.missing(.url, in: container, path: validator.path("url"))
             self.url = ""
         }
         if let value = try container.decodeIfPresent(CIMDCacheActionType.self, forKey: .action) {
-            let memberPath = validator.path("action")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("action"))
             self.action = value
         } else {
             try validator.missing(.action, in: container, path: validator.path("action"))
@@ -3131,16 +3037,14 @@ public struct UpdateDeviceStatusRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .deviceKey) {
-            let memberPath = validator.path("deviceKey")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
+            validator.checkString(value, at: validator.path("deviceKey"), min: 1, max: 55, pattern: WirePatterns.p6, sensitive: false)
             self.deviceKey = value
         } else {
             try validator.missing(.deviceKey, in: container, path: validator.path("deviceKey"))
@@ -3148,8 +3052,7 @@ public struct UpdateDeviceStatusRequest: WireShape, WireReadable {
         }
         self.deviceRememberedStatus = try container.decodeIfPresent(DeviceRememberedStatusType.self, forKey: .deviceRememberedStatus)
         if let value = self.deviceRememberedStatus {
-            let memberPath = validator.path("deviceRememberedStatus")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("deviceRememberedStatus"))
         }
     }
 
@@ -3225,16 +3128,14 @@ public struct UpdateGroupRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .groupName) {
-            let memberPath = validator.path("groupName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("groupName"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: false)
             self.groupName = value
         } else {
             try validator.missing(.groupName, in: container, path: validator.path("groupName"))
             self.groupName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3242,18 +3143,15 @@ public struct UpdateGroupRequest: WireShape, WireReadable {
         }
         self.description = try container.decodeIfPresent(String.self, forKey: .description)
         if let value = self.description {
-            let memberPath = validator.path("description")
-            validator.checkString(value, at: memberPath, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("description"), max: 2048, sensitive: false)
         }
         self.roleArn = try container.decodeIfPresent(String.self, forKey: .roleArn)
         if let value = self.roleArn {
-            let memberPath = validator.path("roleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("roleArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.precedence = try container.decodeIfPresent(Int32.self, forKey: .precedence).map(Int.init)
         if let value = self.precedence {
-            let memberPath = validator.path("precedence")
-            validator.checkNumber(value, at: memberPath, min: 0)
+            validator.checkNumber(value, at: validator.path("precedence"), min: 0)
         }
     }
 
@@ -3358,16 +3256,14 @@ public struct UpdateIdentityProviderRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .providerName) {
-            let memberPath = validator.path("providerName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+            validator.checkString(value, at: validator.path("providerName"), min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             self.providerName = value
         } else {
             try validator.missing(.providerName, in: container, path: validator.path("providerName"))
@@ -3375,39 +3271,31 @@ public struct UpdateIdentityProviderRequest: WireShape, WireReadable {
         }
         self.providerDetails = try container.decodeIfPresent([String: String].self, forKey: .providerDetails)
         if let value = self.providerDetails {
-            let memberPath = validator.path("providerDetails")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("providerDetails") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("providerDetails") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.attributeMapping = try container.decodeIfPresent([String: String].self, forKey: .attributeMapping)
         if let value = self.attributeMapping {
-            let memberPath = validator.path("attributeMapping")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 32, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("attributeMapping") + "." + k0, min: 1, max: 32, sensitive: false)
+                validator.checkString(v0, at: validator.path("attributeMapping") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
         self.idpIdentifiers = try container.decodeIfPresent([String].self, forKey: .idpIdentifiers)
         if let value = self.idpIdentifiers {
-            let memberPath = validator.path("idpIdentifiers")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("idpIdentifiers"), min: 0, max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
+                validator.checkString(e0, at: validator.path("idpIdentifiers") + ".\(n0 + 1).member", min: 1, max: 40, pattern: WirePatterns.p21, sensitive: false)
             }
         }
         self.acrMapping = try container.decodeIfPresent([String: String].self, forKey: .acrMapping)
         if let value = self.acrMapping {
-            let memberPath = validator.path("acrMapping")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            validator.checkCount(value.count, of: value, at: validator.path("acrMapping"), min: 0, max: 4)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(k0, at: validator.path("acrMapping") + "." + k0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(v0, at: validator.path("acrMapping") + "." + k0, min: 1, max: 64, pattern: WirePatterns.p0, sensitive: false)
             }
         }
     }
@@ -3518,20 +3406,17 @@ public struct UpdateManagedLoginBrandingRequest: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.managedLoginBrandingId = try container.decodeIfPresent(String.self, forKey: .managedLoginBrandingId)
         if let value = self.managedLoginBrandingId {
-            let memberPath = validator.path("managedLoginBrandingId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("managedLoginBrandingId"), pattern: WirePatterns.p31, sensitive: false)
         }
         self.useCognitoProvidedValues = try container.decodeIfPresent(Bool.self, forKey: .useCognitoProvidedValues)
         self.settings = try container.decodeIfPresent(JSONValue.self, forKey: .settings)
         self.assets = try container.decodeIfPresent([AssetType].self, forKey: .assets)
         if let value = self.assets {
-            let memberPath = validator.path("assets")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 40)
+            validator.checkCount(value.count, of: value, at: validator.path("assets"), min: 0, max: 40)
         }
     }
 
@@ -3727,24 +3612,21 @@ public struct UpdateResourceServerRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .identifier) {
-            let memberPath = validator.path("identifier")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+            validator.checkString(value, at: validator.path("identifier"), min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             self.identifier = value
         } else {
             try validator.missing(.identifier, in: container, path: validator.path("identifier"))
             self.identifier = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .name) {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("name"), min: 1, max: 256, pattern: WirePatterns.p23, sensitive: false)
             self.name = value
         } else {
             try validator.missing(.name, in: container, path: validator.path("name"))
@@ -3752,8 +3634,7 @@ public struct UpdateResourceServerRequest: WireShape, WireReadable {
         }
         self.scopes = try container.decodeIfPresent([ResourceServerScopeType].self, forKey: .scopes)
         if let value = self.scopes {
-            let memberPath = validator.path("scopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("scopes"), max: 100)
         }
     }
 
@@ -3855,16 +3736,14 @@ public struct UpdateTermsRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .termsId) {
-            let memberPath = validator.path("termsId")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p31, sensitive: false)
+            validator.checkString(value, at: validator.path("termsId"), pattern: WirePatterns.p31, sensitive: false)
             self.termsId = value
         } else {
             try validator.missing(.termsId, in: container, path: validator.path("termsId"))
             self.termsId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -3872,27 +3751,22 @@ public struct UpdateTermsRequest: WireShape, WireReadable {
         }
         self.termsName = try container.decodeIfPresent(String.self, forKey: .termsName)
         if let value = self.termsName {
-            let memberPath = validator.path("termsName")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p24, sensitive: false)
+            validator.checkString(value, at: validator.path("termsName"), pattern: WirePatterns.p24, sensitive: false)
         }
         self.termsSource = try container.decodeIfPresent(TermsSourceType.self, forKey: .termsSource)
         if let value = self.termsSource {
-            let memberPath = validator.path("termsSource")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("termsSource"))
         }
         self.enforcement = try container.decodeIfPresent(TermsEnforcementType.self, forKey: .enforcement)
         if let value = self.enforcement {
-            let memberPath = validator.path("enforcement")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("enforcement"))
         }
         self.links = try container.decodeIfPresent([String: String].self, forKey: .links)
         if let value = self.links {
-            let memberPath = validator.path("links")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 13)
+            validator.checkCount(value.count, of: value, at: validator.path("links"), min: 1, max: 13)
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p25, sensitive: false)
-                validator.checkString(v0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
+                validator.checkString(k0, at: validator.path("links") + "." + k0, pattern: WirePatterns.p25, sensitive: false)
+                validator.checkString(v0, at: validator.path("links") + "." + k0, min: 1, max: 1024, pattern: WirePatterns.p26, sensitive: false)
             }
         }
     }
@@ -3999,8 +3873,7 @@ public struct UpdateUserAttributesRequest: WireShape, WireReadable {
             self.userAttributes = []
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
@@ -4008,11 +3881,9 @@ public struct UpdateUserAttributesRequest: WireShape, WireReadable {
         }
         self.clientMetadata = try container.decodeIfPresent([String: String].self, forKey: .clientMetadata)
         if let value = self.clientMetadata {
-            let memberPath = validator.path("clientMetadata")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 0, max: 131072, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(k0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(v0, at: validator.path("clientMetadata") + "." + k0, min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -4164,16 +4035,14 @@ public struct UpdateUserPoolClientRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .clientId) {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
             self.clientId = value
         } else {
             try validator.missing(.clientId, in: container, path: validator.path("clientId"))
@@ -4181,111 +4050,88 @@ public struct UpdateUserPoolClientRequest: WireShape, WireReadable {
         }
         self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
         if let value = self.clientName {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("clientName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
         self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
         if let value = self.refreshTokenValidity {
-            let memberPath = validator.path("refreshTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
+            validator.checkNumber(value, at: validator.path("refreshTokenValidity"), min: 0, max: 315360000)
         }
         self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
         if let value = self.accessTokenValidity {
-            let memberPath = validator.path("accessTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+            validator.checkNumber(value, at: validator.path("accessTokenValidity"), min: 1, max: 86400)
         }
         self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
         if let value = self.idTokenValidity {
-            let memberPath = validator.path("idTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+            validator.checkNumber(value, at: validator.path("idTokenValidity"), min: 1, max: 86400)
         }
         self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
         self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
         if let value = self.readAttributes {
-            let memberPath = validator.path("readAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("readAttributes") + ".\(n0 + 1).member", min: 1, max: 2048, sensitive: false)
             }
         }
         self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
         if let value = self.writeAttributes {
-            let memberPath = validator.path("writeAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("writeAttributes") + ".\(n0 + 1).member", min: 1, max: 2048, sensitive: false)
             }
         }
         self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
         if let value = self.explicitAuthFlows {
-            let memberPath = validator.path("explicitAuthFlows")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("explicitAuthFlows") + ".\(n0 + 1).member")
             }
         }
         self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
         if let value = self.supportedIdentityProviders {
-            let memberPath = validator.path("supportedIdentityProviders")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+                validator.checkString(e0, at: validator.path("supportedIdentityProviders") + ".\(n0 + 1).member", min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             }
         }
         self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
         if let value = self.callbackURLs {
-            let memberPath = validator.path("callbackURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("callbackURLs"), min: 0, max: 100)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(e0, at: validator.path("callbackURLs") + ".\(n0 + 1).member", min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
         if let value = self.logoutURLs {
-            let memberPath = validator.path("logoutURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("logoutURLs"), min: 0, max: 100)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(e0, at: validator.path("logoutURLs") + ".\(n0 + 1).member", min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
         if let value = self.defaultRedirectURI {
-            let memberPath = validator.path("defaultRedirectURI")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("defaultRedirectURI"), min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
         }
         self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
         if let value = self.allowedOAuthFlows {
-            let memberPath = validator.path("allowedOAuthFlows")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedOAuthFlows"), min: 0, max: 3)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("allowedOAuthFlows") + ".\(n0 + 1).member")
             }
         }
         self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
         if let value = self.allowedOAuthScopes {
-            let memberPath = validator.path("allowedOAuthScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedOAuthScopes"), max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("allowedOAuthScopes") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
         self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
         self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
         if let value = self.preventUserExistenceErrors {
-            let memberPath = validator.path("preventUserExistenceErrors")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("preventUserExistenceErrors"))
         }
         self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
         self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
         self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
         if let value = self.authSessionValidity {
-            let memberPath = validator.path("authSessionValidity")
-            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
+            validator.checkNumber(value, at: validator.path("authSessionValidity"), min: 3, max: 15)
         }
         self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
         self.publishSecretsInAWSSecretsManager = try container.decodeIfPresent(Bool.self, forKey: .publishSecretsInAWSSecretsManager)
@@ -4465,16 +4311,14 @@ public struct UpdateUserPoolDomainRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .domain) {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("domain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
             self.domain = value
         } else {
             try validator.missing(.domain, in: container, path: validator.path("domain"))
             self.domain = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -4541,8 +4385,7 @@ public struct UpdateUserPoolDomainResponse: WireShape, WireReadable {
         self.managedLoginVersion = try container.decodeIfPresent(Int32.self, forKey: .managedLoginVersion).map(Int.init)
         self.cloudFrontDomain = try container.decodeIfPresent(String.self, forKey: .cloudFrontDomain)
         if let value = self.cloudFrontDomain {
-            let memberPath = validator.path("cloudFrontDomain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("cloudFrontDomain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
         }
         self.routing = try container.decodeIfPresent(RoutingType.self, forKey: .routing)
     }
@@ -4597,24 +4440,21 @@ public struct UpdateUserPoolReplicaRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
             self.userPoolId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .regionName) {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            validator.checkString(value, at: validator.path("regionName"), min: 5, max: 32, sensitive: false)
             self.regionName = value
         } else {
             try validator.missing(.regionName, in: container, path: validator.path("regionName"))
             self.regionName = ""
         }
         if let value = try container.decodeIfPresent(UpdateReplicaStatusType.self, forKey: .status) {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("status"))
             self.status = value
         } else {
             try validator.missing(.status, in: container, path: validator.path("status"))
@@ -4770,8 +4610,7 @@ public struct UpdateUserPoolRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .userPoolId) {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
             self.userPoolId = value
         } else {
             try validator.missing(.userPoolId, in: container, path: validator.path("userPoolId"))
@@ -4780,55 +4619,45 @@ public struct UpdateUserPoolRequest: WireShape, WireReadable {
         self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
         self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
         if let value = self.deletionProtection {
-            let memberPath = validator.path("deletionProtection")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("deletionProtection"))
         }
         self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
         self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
         if let value = self.autoVerifiedAttributes {
-            let memberPath = validator.path("autoVerifiedAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("autoVerifiedAttributes") + ".\(n0 + 1).member")
             }
         }
         self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
         if let value = self.smsVerificationMessage {
-            let memberPath = validator.path("smsVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsVerificationMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
         if let value = self.emailVerificationMessage {
-            let memberPath = validator.path("emailVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+            validator.checkString(value, at: validator.path("emailVerificationMessage"), min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
         }
         self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
         if let value = self.emailVerificationSubject {
-            let memberPath = validator.path("emailVerificationSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("emailVerificationSubject"), min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
         }
         self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
         self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
         if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsAuthenticationMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
         self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
         if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("mfaConfiguration"))
         }
         self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
         self.emailConfiguration = try container.decodeIfPresent(EmailConfigurationType.self, forKey: .emailConfiguration)
         self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
         self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
         if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("userPoolTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("userPoolTags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
         self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
@@ -4837,23 +4666,19 @@ public struct UpdateUserPoolRequest: WireShape, WireReadable {
         self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
         self.poolName = try container.decodeIfPresent(String.self, forKey: .poolName)
         if let value = self.poolName {
-            let memberPath = validator.path("poolName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("poolName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
         self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
         if let value = self.userPoolTier {
-            let memberPath = validator.path("userPoolTier")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userPoolTier"))
         }
         self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
         self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
         self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
         if let value = self.acrConfiguration {
-            let memberPath = validator.path("acrConfiguration")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            validator.checkCount(value.count, of: value, at: validator.path("acrConfiguration"), min: 0, max: 4)
             for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(k0, at: validator.path("acrConfiguration") + "." + k0, pattern: WirePatterns.p22, sensitive: false)
             }
         }
     }
@@ -5009,10 +4834,8 @@ public struct UserAttributeUpdateSettingsType: WireShape, WireReadable {
     {
         self.attributesRequireVerificationBeforeUpdate = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .attributesRequireVerificationBeforeUpdate)
         if let value = self.attributesRequireVerificationBeforeUpdate {
-            let memberPath = validator.path("attributesRequireVerificationBeforeUpdate")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("attributesRequireVerificationBeforeUpdate") + ".\(n0 + 1).member")
             }
         }
     }
@@ -5057,13 +4880,11 @@ public struct UserContextDataType: WireShape, WireReadable {
     {
         self.ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
         if let value = self.ipAddress {
-            let memberPath = validator.path("ipAddress")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("ipAddress"), min: 0, max: 131072, sensitive: false)
         }
         self.encodedData = try container.decodeIfPresent(String.self, forKey: .encodedData)
         if let value = self.encodedData {
-            let memberPath = validator.path("encodedData")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("encodedData"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -5147,49 +4968,41 @@ public struct UserImportJobType: WireShape, WireReadable {
     {
         self.jobName = try container.decodeIfPresent(String.self, forKey: .jobName)
         if let value = self.jobName {
-            let memberPath = validator.path("jobName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("jobName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
         self.jobId = try container.decodeIfPresent(String.self, forKey: .jobId)
         if let value = self.jobId {
-            let memberPath = validator.path("jobId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
+            validator.checkString(value, at: validator.path("jobId"), min: 1, max: 55, pattern: WirePatterns.p32, sensitive: false)
         }
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.preSignedUrl = try container.decodeIfPresent(String.self, forKey: .preSignedUrl)
         if let value = self.preSignedUrl {
-            let memberPath = validator.path("preSignedUrl")
-            validator.checkString(value, at: memberPath, min: 0, max: 2048, sensitive: false)
+            validator.checkString(value, at: validator.path("preSignedUrl"), min: 0, max: 2048, sensitive: false)
         }
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.startDate = try container.decodeIfPresent(Date.self, forKey: .startDate)
         self.completionDate = try container.decodeIfPresent(Date.self, forKey: .completionDate)
         self.status = try container.decodeIfPresent(UserImportJobStatusType.self, forKey: .status)
         if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("status"))
         }
         self.cloudWatchLogsRoleArn = try container.decodeIfPresent(String.self, forKey: .cloudWatchLogsRoleArn)
         if let value = self.cloudWatchLogsRoleArn {
-            let memberPath = validator.path("cloudWatchLogsRoleArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("cloudWatchLogsRoleArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.importedUsers = try container.decodeIfPresent(Int.self, forKey: .importedUsers)
         self.skippedUsers = try container.decodeIfPresent(Int.self, forKey: .skippedUsers)
         self.failedUsers = try container.decodeIfPresent(Int.self, forKey: .failedUsers)
         self.completionMessage = try container.decodeIfPresent(String.self, forKey: .completionMessage)
         if let value = self.completionMessage {
-            let memberPath = validator.path("completionMessage")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p44, sensitive: false)
+            validator.checkString(value, at: validator.path("completionMessage"), min: 1, max: 128, pattern: WirePatterns.p44, sensitive: false)
         }
         self.passwordHashingAlgorithm = try container.decodeIfPresent(PasswordHashingAlgorithmType.self, forKey: .passwordHashingAlgorithm)
         if let value = self.passwordHashingAlgorithm {
-            let memberPath = validator.path("passwordHashingAlgorithm")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("passwordHashingAlgorithm"))
         }
     }
 
@@ -5284,8 +5097,7 @@ public struct UserPoolAddOnsType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(AdvancedSecurityModeType.self, forKey: .advancedSecurityMode) {
-            let memberPath = validator.path("advancedSecurityMode")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("advancedSecurityMode"))
             self.advancedSecurityMode = value
         } else {
             try validator.missing(.advancedSecurityMode, in: container, path: validator.path("advancedSecurityMode"))
@@ -5339,18 +5151,15 @@ public struct UserPoolClientDescription: WireShape, WireReadable {
     {
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
         if let value = self.clientName {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("clientName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
     }
 
@@ -5480,139 +5289,111 @@ public struct UserPoolClientType: WireShape, WireReadable {
     {
         self.userPoolId = try container.decodeIfPresent(String.self, forKey: .userPoolId)
         if let value = self.userPoolId {
-            let memberPath = validator.path("userPoolId")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolId"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
         if let value = self.clientName {
-            let memberPath = validator.path("clientName")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("clientName"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
         self.clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
         if let value = self.clientId {
-            let memberPath = validator.path("clientId")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientId"), min: 1, max: 128, pattern: WirePatterns.p2, sensitive: true)
         }
         self.clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
         if let value = self.clientSecret {
-            let memberPath = validator.path("clientSecret")
-            validator.checkString(value, at: memberPath, min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
+            validator.checkString(value, at: validator.path("clientSecret"), min: 24, max: 64, pattern: WirePatterns.p2, sensitive: true)
         }
         self.clientSecretArn = try container.decodeIfPresent(String.self, forKey: .clientSecretArn)
         if let value = self.clientSecretArn {
-            let memberPath = validator.path("clientSecretArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p45, sensitive: false)
+            validator.checkString(value, at: validator.path("clientSecretArn"), min: 20, max: 2048, pattern: WirePatterns.p45, sensitive: false)
         }
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.refreshTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .refreshTokenValidity).map(Int.init)
         if let value = self.refreshTokenValidity {
-            let memberPath = validator.path("refreshTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 0, max: 315360000)
+            validator.checkNumber(value, at: validator.path("refreshTokenValidity"), min: 0, max: 315360000)
         }
         self.accessTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .accessTokenValidity).map(Int.init)
         if let value = self.accessTokenValidity {
-            let memberPath = validator.path("accessTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+            validator.checkNumber(value, at: validator.path("accessTokenValidity"), min: 1, max: 86400)
         }
         self.idTokenValidity = try container.decodeIfPresent(Int32.self, forKey: .idTokenValidity).map(Int.init)
         if let value = self.idTokenValidity {
-            let memberPath = validator.path("idTokenValidity")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 86400)
+            validator.checkNumber(value, at: validator.path("idTokenValidity"), min: 1, max: 86400)
         }
         self.tokenValidityUnits = try container.decodeIfPresent(TokenValidityUnitsType.self, forKey: .tokenValidityUnits)
         self.readAttributes = try container.decodeIfPresent([String].self, forKey: .readAttributes)
         if let value = self.readAttributes {
-            let memberPath = validator.path("readAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("readAttributes") + ".\(n0 + 1).member", min: 1, max: 2048, sensitive: false)
             }
         }
         self.writeAttributes = try container.decodeIfPresent([String].self, forKey: .writeAttributes)
         if let value = self.writeAttributes {
-            let memberPath = validator.path("writeAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 2048, sensitive: false)
+                validator.checkString(e0, at: validator.path("writeAttributes") + ".\(n0 + 1).member", min: 1, max: 2048, sensitive: false)
             }
         }
         self.explicitAuthFlows = try container.decodeIfPresent([ExplicitAuthFlowsType].self, forKey: .explicitAuthFlows)
         if let value = self.explicitAuthFlows {
-            let memberPath = validator.path("explicitAuthFlows")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("explicitAuthFlows") + ".\(n0 + 1).member")
             }
         }
         self.supportedIdentityProviders = try container.decodeIfPresent([String].self, forKey: .supportedIdentityProviders)
         if let value = self.supportedIdentityProviders {
-            let memberPath = validator.path("supportedIdentityProviders")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
+                validator.checkString(e0, at: validator.path("supportedIdentityProviders") + ".\(n0 + 1).member", min: 1, max: 32, pattern: WirePatterns.p15, sensitive: false)
             }
         }
         self.callbackURLs = try container.decodeIfPresent([String].self, forKey: .callbackURLs)
         if let value = self.callbackURLs {
-            let memberPath = validator.path("callbackURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("callbackURLs"), min: 0, max: 100)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(e0, at: validator.path("callbackURLs") + ".\(n0 + 1).member", min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.logoutURLs = try container.decodeIfPresent([String].self, forKey: .logoutURLs)
         if let value = self.logoutURLs {
-            let memberPath = validator.path("logoutURLs")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 100)
+            validator.checkCount(value.count, of: value, at: validator.path("logoutURLs"), min: 0, max: 100)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+                validator.checkString(e0, at: validator.path("logoutURLs") + ".\(n0 + 1).member", min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
             }
         }
         self.defaultRedirectURI = try container.decodeIfPresent(String.self, forKey: .defaultRedirectURI)
         if let value = self.defaultRedirectURI {
-            let memberPath = validator.path("defaultRedirectURI")
-            validator.checkString(value, at: memberPath, min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
+            validator.checkString(value, at: validator.path("defaultRedirectURI"), min: 1, max: 1024, pattern: WirePatterns.p3, sensitive: false)
         }
         self.allowedOAuthFlows = try container.decodeIfPresent([OAuthFlowType].self, forKey: .allowedOAuthFlows)
         if let value = self.allowedOAuthFlows {
-            let memberPath = validator.path("allowedOAuthFlows")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 3)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedOAuthFlows"), min: 0, max: 3)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("allowedOAuthFlows") + ".\(n0 + 1).member")
             }
         }
         self.allowedOAuthScopes = try container.decodeIfPresent([String].self, forKey: .allowedOAuthScopes)
         if let value = self.allowedOAuthScopes {
-            let memberPath = validator.path("allowedOAuthScopes")
-            validator.checkCount(value.count, of: value, at: memberPath, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("allowedOAuthScopes"), max: 50)
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
+                validator.checkString(e0, at: validator.path("allowedOAuthScopes") + ".\(n0 + 1).member", min: 1, max: 256, pattern: WirePatterns.p0, sensitive: false)
             }
         }
         self.allowedOAuthFlowsUserPoolClient = try container.decodeIfPresent(Bool.self, forKey: .allowedOAuthFlowsUserPoolClient)
         self.analyticsConfiguration = try container.decodeIfPresent(AnalyticsConfigurationType.self, forKey: .analyticsConfiguration)
         self.preventUserExistenceErrors = try container.decodeIfPresent(PreventUserExistenceErrorTypes.self, forKey: .preventUserExistenceErrors)
         if let value = self.preventUserExistenceErrors {
-            let memberPath = validator.path("preventUserExistenceErrors")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("preventUserExistenceErrors"))
         }
         self.enableTokenRevocation = try container.decodeIfPresent(Bool.self, forKey: .enableTokenRevocation)
         self.enablePropagateAdditionalUserContextData = try container.decodeIfPresent(Bool.self, forKey: .enablePropagateAdditionalUserContextData)
         self.authSessionValidity = try container.decodeIfPresent(Int32.self, forKey: .authSessionValidity).map(Int.init)
         if let value = self.authSessionValidity {
-            let memberPath = validator.path("authSessionValidity")
-            validator.checkNumber(value, at: memberPath, min: 3, max: 15)
+            validator.checkNumber(value, at: validator.path("authSessionValidity"), min: 3, max: 15)
         }
         self.refreshTokenRotation = try container.decodeIfPresent(RefreshTokenRotationType.self, forKey: .refreshTokenRotation)
         self.clientType = try container.decodeIfPresent(ClientTypeType.self, forKey: .clientType)
         if let value = self.clientType {
-            let memberPath = validator.path("clientType")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("clientType"))
         }
     }
 
@@ -5779,28 +5560,23 @@ public struct UserPoolDescriptionType: WireShape, WireReadable {
     {
         self.id = try container.decodeIfPresent(String.self, forKey: .id)
         if let value = self.id {
-            let memberPath = validator.path("id")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("id"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.name = try container.decodeIfPresent(String.self, forKey: .name)
         if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("name"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
         self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
         self.status = try container.decodeIfPresent(StatusType.self, forKey: .status)
         if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("status"))
         }
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.replicaRegions = try container.decodeIfPresent([String].self, forKey: .replicaRegions)
         if let value = self.replicaRegions {
-            let memberPath = validator.path("replicaRegions")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkString(e0, at: i0, min: 0, max: 131072, sensitive: false)
+                validator.checkString(e0, at: validator.path("replicaRegions") + ".\(n0 + 1).member", min: 0, max: 131072, sensitive: false)
             }
         }
     }
@@ -5921,23 +5697,19 @@ public struct UserPoolReplicaType: WireShape, WireReadable {
     {
         self.regionName = try container.decodeIfPresent(String.self, forKey: .regionName)
         if let value = self.regionName {
-            let memberPath = validator.path("regionName")
-            validator.checkString(value, at: memberPath, min: 5, max: 32, sensitive: false)
+            validator.checkString(value, at: validator.path("regionName"), min: 5, max: 32, sensitive: false)
         }
         self.status = try container.decodeIfPresent(ReplicaStatusType.self, forKey: .status)
         if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("status"))
         }
         self.role = try container.decodeIfPresent(ReplicaRoleType.self, forKey: .role)
         if let value = self.role {
-            let memberPath = validator.path("role")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("role"))
         }
         self.userPoolArn = try container.decodeIfPresent(String.self, forKey: .userPoolArn)
         if let value = self.userPoolArn {
-            let memberPath = validator.path("userPoolArn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("userPoolArn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
     }
 
@@ -5989,8 +5761,7 @@ public struct UserPoolTokenSessionConfigType: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(Int32.self, forKey: .maxPerUser).map(Int.init) {
-            let memberPath = validator.path("maxPerUser")
-            validator.checkNumber(value, at: memberPath, min: 1, max: 100)
+            validator.checkNumber(value, at: validator.path("maxPerUser"), min: 1, max: 100)
             self.maxPerUser = value
         } else {
             try validator.missing(.maxPerUser, in: container, path: validator.path("maxPerUser"))
@@ -6144,83 +5915,67 @@ public struct UserPoolType: WireShape, WireReadable {
     {
         self.id = try container.decodeIfPresent(String.self, forKey: .id)
         if let value = self.id {
-            let memberPath = validator.path("id")
-            validator.checkString(value, at: memberPath, min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
+            validator.checkString(value, at: validator.path("id"), min: 1, max: 55, pattern: WirePatterns.p1, sensitive: false)
         }
         self.name = try container.decodeIfPresent(String.self, forKey: .name)
         if let value = self.name {
-            let memberPath = validator.path("name")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
+            validator.checkString(value, at: validator.path("name"), min: 1, max: 128, pattern: WirePatterns.p23, sensitive: false)
         }
         self.policies = try container.decodeIfPresent(UserPoolPolicyType.self, forKey: .policies)
         self.deletionProtection = try container.decodeIfPresent(DeletionProtectionType.self, forKey: .deletionProtection)
         if let value = self.deletionProtection {
-            let memberPath = validator.path("deletionProtection")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("deletionProtection"))
         }
         self.lambdaConfig = try container.decodeIfPresent(LambdaConfigType.self, forKey: .lambdaConfig)
         self.status = try container.decodeIfPresent(StatusType.self, forKey: .status)
         if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("status"))
         }
         self.lastModifiedDate = try container.decodeIfPresent(Date.self, forKey: .lastModifiedDate)
         self.creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
         self.schemaAttributes = try container.decodeIfPresent([SchemaAttributeType].self, forKey: .schemaAttributes)
         if let value = self.schemaAttributes {
-            let memberPath = validator.path("schemaAttributes")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 1, max: 50)
+            validator.checkCount(value.count, of: value, at: validator.path("schemaAttributes"), min: 1, max: 50)
         }
         self.autoVerifiedAttributes = try container.decodeIfPresent([VerifiedAttributeType].self, forKey: .autoVerifiedAttributes)
         if let value = self.autoVerifiedAttributes {
-            let memberPath = validator.path("autoVerifiedAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("autoVerifiedAttributes") + ".\(n0 + 1).member")
             }
         }
         self.aliasAttributes = try container.decodeIfPresent([AliasAttributeType].self, forKey: .aliasAttributes)
         if let value = self.aliasAttributes {
-            let memberPath = validator.path("aliasAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("aliasAttributes") + ".\(n0 + 1).member")
             }
         }
         self.usernameAttributes = try container.decodeIfPresent([UsernameAttributeType].self, forKey: .usernameAttributes)
         if let value = self.usernameAttributes {
-            let memberPath = validator.path("usernameAttributes")
             for (n0, e0) in value.enumerated() {
-                let i0 = memberPath + ".\(n0 + 1).member"
-                validator.checkEnum(e0, at: i0)
+                validator.checkEnum(e0, at: validator.path("usernameAttributes") + ".\(n0 + 1).member")
             }
         }
         self.smsVerificationMessage = try container.decodeIfPresent(String.self, forKey: .smsVerificationMessage)
         if let value = self.smsVerificationMessage {
-            let memberPath = validator.path("smsVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsVerificationMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.emailVerificationMessage = try container.decodeIfPresent(String.self, forKey: .emailVerificationMessage)
         if let value = self.emailVerificationMessage {
-            let memberPath = validator.path("emailVerificationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+            validator.checkString(value, at: validator.path("emailVerificationMessage"), min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
         }
         self.emailVerificationSubject = try container.decodeIfPresent(String.self, forKey: .emailVerificationSubject)
         if let value = self.emailVerificationSubject {
-            let memberPath = validator.path("emailVerificationSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("emailVerificationSubject"), min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
         }
         self.verificationMessageTemplate = try container.decodeIfPresent(VerificationMessageTemplateType.self, forKey: .verificationMessageTemplate)
         self.smsAuthenticationMessage = try container.decodeIfPresent(String.self, forKey: .smsAuthenticationMessage)
         if let value = self.smsAuthenticationMessage {
-            let memberPath = validator.path("smsAuthenticationMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsAuthenticationMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.userAttributeUpdateSettings = try container.decodeIfPresent(UserAttributeUpdateSettingsType.self, forKey: .userAttributeUpdateSettings)
         self.mfaConfiguration = try container.decodeIfPresent(UserPoolMfaType.self, forKey: .mfaConfiguration)
         if let value = self.mfaConfiguration {
-            let memberPath = validator.path("mfaConfiguration")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("mfaConfiguration"))
         }
         self.deviceConfiguration = try container.decodeIfPresent(DeviceConfigurationType.self, forKey: .deviceConfiguration)
         self.estimatedNumberOfUsers = try container.decodeIfPresent(Int32.self, forKey: .estimatedNumberOfUsers).map(Int.init)
@@ -6228,32 +5983,26 @@ public struct UserPoolType: WireShape, WireReadable {
         self.smsConfiguration = try container.decodeIfPresent(SmsConfigurationType.self, forKey: .smsConfiguration)
         self.userPoolTags = try container.decodeIfPresent([String: String].self, forKey: .userPoolTags)
         if let value = self.userPoolTags {
-            let memberPath = validator.path("userPoolTags")
             for (k0, v0) in value {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, min: 1, max: 128, sensitive: false)
-                validator.checkString(v0, at: i0, min: 0, max: 256, sensitive: false)
+                validator.checkString(k0, at: validator.path("userPoolTags") + "." + k0, min: 1, max: 128, sensitive: false)
+                validator.checkString(v0, at: validator.path("userPoolTags") + "." + k0, min: 0, max: 256, sensitive: false)
             }
         }
         self.smsConfigurationFailure = try container.decodeIfPresent(String.self, forKey: .smsConfigurationFailure)
         if let value = self.smsConfigurationFailure {
-            let memberPath = validator.path("smsConfigurationFailure")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("smsConfigurationFailure"), min: 0, max: 131072, sensitive: false)
         }
         self.emailConfigurationFailure = try container.decodeIfPresent(String.self, forKey: .emailConfigurationFailure)
         if let value = self.emailConfigurationFailure {
-            let memberPath = validator.path("emailConfigurationFailure")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("emailConfigurationFailure"), min: 0, max: 131072, sensitive: false)
         }
         self.domain = try container.decodeIfPresent(String.self, forKey: .domain)
         if let value = self.domain {
-            let memberPath = validator.path("domain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("domain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
         }
         self.customDomain = try container.decodeIfPresent(String.self, forKey: .customDomain)
         if let value = self.customDomain {
-            let memberPath = validator.path("customDomain")
-            validator.checkString(value, at: memberPath, min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
+            validator.checkString(value, at: validator.path("customDomain"), min: 1, max: 63, pattern: WirePatterns.p27, sensitive: false)
         }
         self.adminCreateUserConfig = try container.decodeIfPresent(AdminCreateUserConfigType.self, forKey: .adminCreateUserConfig)
         self.userPoolAddOns = try container.decodeIfPresent(UserPoolAddOnsType.self, forKey: .userPoolAddOns)
@@ -6261,24 +6010,20 @@ public struct UserPoolType: WireShape, WireReadable {
         self.usernameConfiguration = try container.decodeIfPresent(UsernameConfigurationType.self, forKey: .usernameConfiguration)
         self.arn = try container.decodeIfPresent(String.self, forKey: .arn)
         if let value = self.arn {
-            let memberPath = validator.path("arn")
-            validator.checkString(value, at: memberPath, min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
+            validator.checkString(value, at: validator.path("arn"), min: 20, max: 2048, pattern: WirePatterns.p10, sensitive: false)
         }
         self.accountRecoverySetting = try container.decodeIfPresent(AccountRecoverySettingType.self, forKey: .accountRecoverySetting)
         self.userPoolTier = try container.decodeIfPresent(UserPoolTierType.self, forKey: .userPoolTier)
         if let value = self.userPoolTier {
-            let memberPath = validator.path("userPoolTier")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userPoolTier"))
         }
         self.keyConfiguration = try container.decodeIfPresent(KeyConfigurationType.self, forKey: .keyConfiguration)
         self.issuerConfiguration = try container.decodeIfPresent(IssuerConfigurationType.self, forKey: .issuerConfiguration)
         self.acrConfiguration = try container.decodeIfPresent([String: AcrLevelConfigType].self, forKey: .acrConfiguration)
         if let value = self.acrConfiguration {
-            let memberPath = validator.path("acrConfiguration")
-            validator.checkCount(value.count, of: value, at: memberPath, min: 0, max: 4)
+            validator.checkCount(value.count, of: value, at: validator.path("acrConfiguration"), min: 0, max: 4)
             for k0 in value.keys {
-                let i0 = memberPath + "." + k0
-                validator.checkString(k0, at: i0, pattern: WirePatterns.p22, sensitive: false)
+                validator.checkString(k0, at: validator.path("acrConfiguration") + "." + k0, pattern: WirePatterns.p22, sensitive: false)
             }
         }
     }
@@ -6486,8 +6231,7 @@ public struct UserType: WireShape, WireReadable {
     {
         self.username = try container.decodeIfPresent(String.self, forKey: .username)
         if let value = self.username {
-            let memberPath = validator.path("username")
-            validator.checkString(value, at: memberPath, min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
+            validator.checkString(value, at: validator.path("username"), min: 1, max: 128, pattern: WirePatterns.p3, sensitive: true)
         }
         self.attributes = try container.decodeIfPresent([AttributeType].self, forKey: .attributes)
         self.userCreateDate = try container.decodeIfPresent(Date.self, forKey: .userCreateDate)
@@ -6495,8 +6239,7 @@ public struct UserType: WireShape, WireReadable {
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         self.userStatus = try container.decodeIfPresent(UserStatusType.self, forKey: .userStatus)
         if let value = self.userStatus {
-            let memberPath = validator.path("userStatus")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userStatus"))
         }
         self.mfaOptions = try container.decodeIfPresent([MFAOptionType].self, forKey: .mfaOptions)
     }
@@ -6618,33 +6361,27 @@ public struct VerificationMessageTemplateType: WireShape, WireReadable {
     {
         self.smsMessage = try container.decodeIfPresent(String.self, forKey: .smsMessage)
         if let value = self.smsMessage {
-            let memberPath = validator.path("smsMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
+            validator.checkString(value, at: validator.path("smsMessage"), min: 6, max: 140, pattern: WirePatterns.p28, sensitive: false)
         }
         self.emailMessage = try container.decodeIfPresent(String.self, forKey: .emailMessage)
         if let value = self.emailMessage {
-            let memberPath = validator.path("emailMessage")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
+            validator.checkString(value, at: validator.path("emailMessage"), min: 6, max: 20000, pattern: WirePatterns.p29, sensitive: false)
         }
         self.emailSubject = try container.decodeIfPresent(String.self, forKey: .emailSubject)
         if let value = self.emailSubject {
-            let memberPath = validator.path("emailSubject")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("emailSubject"), min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
         }
         self.emailMessageByLink = try container.decodeIfPresent(String.self, forKey: .emailMessageByLink)
         if let value = self.emailMessageByLink {
-            let memberPath = validator.path("emailMessageByLink")
-            validator.checkString(value, at: memberPath, min: 6, max: 20000, pattern: WirePatterns.p46, sensitive: false)
+            validator.checkString(value, at: validator.path("emailMessageByLink"), min: 6, max: 20000, pattern: WirePatterns.p46, sensitive: false)
         }
         self.emailSubjectByLink = try container.decodeIfPresent(String.self, forKey: .emailSubjectByLink)
         if let value = self.emailSubjectByLink {
-            let memberPath = validator.path("emailSubjectByLink")
-            validator.checkString(value, at: memberPath, min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
+            validator.checkString(value, at: validator.path("emailSubjectByLink"), min: 1, max: 140, pattern: WirePatterns.p30, sensitive: false)
         }
         self.defaultEmailOption = try container.decodeIfPresent(DefaultEmailOptionType.self, forKey: .defaultEmailOption)
         if let value = self.defaultEmailOption {
-            let memberPath = validator.path("defaultEmailOption")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("defaultEmailOption"))
         }
     }
 
@@ -6714,17 +6451,14 @@ public struct VerifySoftwareTokenRequest: WireShape, WireReadable {
     {
         self.accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
         if let value = self.accessToken {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .userCode) {
-            let memberPath = validator.path("userCode")
-            validator.checkString(value, at: memberPath, min: 6, max: 6, pattern: WirePatterns.p33, sensitive: true)
+            validator.checkString(value, at: validator.path("userCode"), min: 6, max: 6, pattern: WirePatterns.p33, sensitive: true)
             self.userCode = value
         } else {
             try validator.missing(.userCode, in: container, path: validator.path("userCode"))
@@ -6732,8 +6466,7 @@ public struct VerifySoftwareTokenRequest: WireShape, WireReadable {
         }
         self.friendlyDeviceName = try container.decodeIfPresent(String.self, forKey: .friendlyDeviceName)
         if let value = self.friendlyDeviceName {
-            let memberPath = validator.path("friendlyDeviceName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("friendlyDeviceName"), min: 0, max: 131072, sensitive: false)
         }
     }
 
@@ -6787,13 +6520,11 @@ public struct VerifySoftwareTokenResponse: WireShape, WireReadable {
     {
         self.status = try container.decodeIfPresent(VerifySoftwareTokenResponseType.self, forKey: .status)
         if let value = self.status {
-            let memberPath = validator.path("status")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("status"))
         }
         self.session = try container.decodeIfPresent(String.self, forKey: .session)
         if let value = self.session {
-            let memberPath = validator.path("session")
-            validator.checkString(value, at: memberPath, min: 20, max: 4096, sensitive: true)
+            validator.checkString(value, at: validator.path("session"), min: 20, max: 4096, sensitive: true)
         }
     }
 
@@ -6843,24 +6574,21 @@ public struct VerifyUserAttributeRequest: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .accessToken) {
-            let memberPath = validator.path("accessToken")
-            validator.checkString(value, at: memberPath, pattern: WirePatterns.p12, sensitive: true)
+            validator.checkString(value, at: validator.path("accessToken"), pattern: WirePatterns.p12, sensitive: true)
             self.accessToken = value
         } else {
             try validator.missing(.accessToken, in: container, path: validator.path("accessToken"))
             self.accessToken = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .attributeName) {
-            let memberPath = validator.path("attributeName")
-            validator.checkString(value, at: memberPath, min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
+            validator.checkString(value, at: validator.path("attributeName"), min: 1, max: 32, pattern: WirePatterns.p5, sensitive: false)
             self.attributeName = value
         } else {
             try validator.missing(.attributeName, in: container, path: validator.path("attributeName"))
             self.attributeName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .code) {
-            let memberPath = validator.path("code")
-            validator.checkString(value, at: memberPath, min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
+            validator.checkString(value, at: validator.path("code"), min: 1, max: 2048, pattern: WirePatterns.p4, sensitive: false)
             self.code = value
         } else {
             try validator.missing(.code, in: container, path: validator.path("code"))
@@ -6933,18 +6661,15 @@ public struct WebAuthnConfigurationType: WireShape, WireReadable {
     {
         self.relyingPartyId = try container.decodeIfPresent(String.self, forKey: .relyingPartyId)
         if let value = self.relyingPartyId {
-            let memberPath = validator.path("relyingPartyId")
-            validator.checkString(value, at: memberPath, min: 1, max: 127, sensitive: false)
+            validator.checkString(value, at: validator.path("relyingPartyId"), min: 1, max: 127, sensitive: false)
         }
         self.userVerification = try container.decodeIfPresent(UserVerificationType.self, forKey: .userVerification)
         if let value = self.userVerification {
-            let memberPath = validator.path("userVerification")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("userVerification"))
         }
         self.factorConfiguration = try container.decodeIfPresent(WebAuthnFactorConfigurationType.self, forKey: .factorConfiguration)
         if let value = self.factorConfiguration {
-            let memberPath = validator.path("factorConfiguration")
-            validator.checkEnum(value, at: memberPath)
+            validator.checkEnum(value, at: validator.path("factorConfiguration"))
         }
     }
 
@@ -7007,24 +6732,21 @@ public struct WebAuthnCredentialDescription: WireShape, WireReadable {
         where Container.Key == CodingKeys
     {
         if let value = try container.decodeIfPresent(String.self, forKey: .credentialId) {
-            let memberPath = validator.path("credentialId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("credentialId"), min: 0, max: 131072, sensitive: false)
             self.credentialId = value
         } else {
             try validator.missing(.credentialId, in: container, path: validator.path("credentialId"))
             self.credentialId = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .friendlyCredentialName) {
-            let memberPath = validator.path("friendlyCredentialName")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("friendlyCredentialName"), min: 0, max: 131072, sensitive: false)
             self.friendlyCredentialName = value
         } else {
             try validator.missing(.friendlyCredentialName, in: container, path: validator.path("friendlyCredentialName"))
             self.friendlyCredentialName = ""
         }
         if let value = try container.decodeIfPresent(String.self, forKey: .relyingPartyId) {
-            let memberPath = validator.path("relyingPartyId")
-            validator.checkString(value, at: memberPath, min: 0, max: 131072, sensitive: false)
+            validator.checkString(value, at: validator.path("relyingPartyId"), min: 0, max: 131072, sensitive: false)
             self.relyingPartyId = value
         } else {
             try validator.missing(.relyingPartyId, in: container, path: validator.path("relyingPartyId"))

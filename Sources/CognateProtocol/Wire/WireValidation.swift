@@ -27,23 +27,25 @@ public final class WireValidationReport: @unchecked Sendable {
 /// and a missing required member throws `DecodingError.keyNotFound`.
 public struct WireValidator {
     let report: WireValidationReport?
-    let basePath: String
+    /// Where the shape being read is; worded into a path only for a failure.
+    let codingPath: [any CodingKey]
 
     public init(_ decoder: any Decoder) {
         self.report = decoder.userInfo[.wireValidation] as? WireValidationReport
-        self.basePath = report == nil ? "" : Self.path(of: decoder.codingPath)
+        self.codingPath = report == nil ? [] : decoder.codingPath
     }
 
     /// For generated `init(wire:)` readers: the decoder's report without a look-up.
     init(_ decoder: WireValueDecoder) {
         self.report = decoder.report
-        self.basePath = report == nil ? "" : Self.path(of: decoder.codingPath)
+        self.codingPath = report == nil ? [] : decoder.codingPath
     }
 
-    /// The AWS-style path of a member: `userAttributes.1.member.name`.
+    /// The AWS-style path of a member: `userAttributes.1.member.name`. The checks take their
+    /// path as an autoclosure: it is worded only when a check fails.
     public func path(_ member: String) -> String {
         guard report != nil else { return "" }
-        return basePath.isEmpty ? member : basePath + "." + member
+        return codingPath.isEmpty ? member : Self.path(of: codingPath) + "." + member
     }
 
     /// A required member is absent (or null): recorded while validating, thrown otherwise.
@@ -58,14 +60,14 @@ public struct WireValidator {
     }
 
     public func checkString(
-        _ value: String, at path: String, min: Int? = nil, max: Int? = nil, pattern: WirePattern? = nil,
+        _ value: String, at path: @autoclosure () -> String, min: Int? = nil, max: Int? = nil, pattern: WirePattern? = nil,
         sensitive: Bool
     ) {
         guard let report else { return }
         // Counted only for a bound (a token's pattern has none).
         let length = min == nil && max == nil ? 0 : Self.scalarCount(value)
         // Worded only for a failure: every string member of every request is checked.
-        var subject: String { sensitive ? "Value at '\(path)'" : "Value '\(value)' at '\(path)'" }
+        var subject: String { sensitive ? "Value at '\(path())'" : "Value '\(value)' at '\(path())'" }
         if let max, length > max {
             report.add("\(subject) failed to satisfy constraint: Member must have length less than or equal to \(max)")
         }
@@ -77,30 +79,30 @@ public struct WireValidator {
         }
     }
 
-    public func checkNumber(_ value: Int, at path: String, min: Int? = nil, max: Int? = nil) {
+    public func checkNumber(_ value: Int, at path: @autoclosure () -> String, min: Int? = nil, max: Int? = nil) {
         guard let report else { return }
         if let max, value > max {
-            report.add("Value '\(value)' at '\(path)' failed to satisfy constraint: Member must have value less than or equal to \(max)")
+            report.add("Value '\(value)' at '\(path())' failed to satisfy constraint: Member must have value less than or equal to \(max)")
         }
         if let min, value < min {
-            report.add("Value '\(value)' at '\(path)' failed to satisfy constraint: Member must have value greater than or equal to \(min)")
+            report.add("Value '\(value)' at '\(path())' failed to satisfy constraint: Member must have value greater than or equal to \(min)")
         }
     }
 
-    public func checkCount<Value>(_ count: Int, of value: Value, at path: String, min: Int? = nil, max: Int? = nil) {
+    public func checkCount<Value>(_ count: Int, of value: Value, at path: @autoclosure () -> String, min: Int? = nil, max: Int? = nil) {
         guard let report else { return }
         if let max, count > max {
-            report.add("Value at '\(path)' failed to satisfy constraint: Member must have length less than or equal to \(max)")
+            report.add("Value at '\(path())' failed to satisfy constraint: Member must have length less than or equal to \(max)")
         }
         if let min, count < min {
-            report.add("Value at '\(path)' failed to satisfy constraint: Member must have length greater than or equal to \(min)")
+            report.add("Value at '\(path())' failed to satisfy constraint: Member must have length greater than or equal to \(min)")
         }
     }
 
-    public func checkEnum<E: WireEnum>(_ value: E, at path: String) {
+    public func checkEnum<E: WireEnum>(_ value: E, at path: @autoclosure () -> String) {
         guard let report, !value.isKnown else { return }
         let set = E.allValues.map(\.rawValue).joined(separator: ", ")
-        report.add("Value '\(value.rawValue)' at '\(path)' failed to satisfy constraint: Member must satisfy enum value set: [\(set)]")
+        report.add("Value '\(value.rawValue)' at '\(path())' failed to satisfy constraint: Member must satisfy enum value set: [\(set)]")
     }
 
     /// The number of Unicode scalars (what the model's lengths count), in one pass over the
@@ -137,9 +139,10 @@ public struct WireValidator {
 
 /// A member pattern of the model, matched against the whole value as Java's `matches()` does.
 ///
-/// Most of the model's patterns are one character class repeated (`[A-Za-z0-9-_=.]+`); for
-/// those, an ASCII value is checked byte by byte against a table built from the class, which
-/// gives the regular expression's answer at a fraction of its cost. Other patterns, and values
+/// Most of the model's patterns are one character class repeated (`[A-Za-z0-9-_=.]+`,
+/// `[\p{L}\p{M}\p{S}\p{N}\p{P}]+`); for those, an ASCII value is checked byte by byte against a
+/// table built from the class, which gives the regular expression's answer at a fraction of its
+/// cost. Other patterns, and values
 /// with non-ASCII characters, go to the regular expression.
 public final class WirePattern: @unchecked Sendable {
     /// The pattern as the model writes it (quoted in error messages).
@@ -182,64 +185,32 @@ public final class WirePattern: @unchecked Sendable {
         return regex.firstMatch(in: value, options: [], range: range) != nil
     }
 
-    /// The table of a pattern `[…]+` (optionally anchored `^[…]+$`) whose class holds only
-    /// ASCII characters, ranges, `\xHH`, `\s` and escaped punctuation; nil for anything else.
+    /// The table of a pattern that is one character class repeated, `[…]+` (optionally
+    /// anchored `^[…]+$`, negated or not, with any escapes or properties ICU knows: `\S`,
+    /// `\p{L}`): each ASCII character is asked of the class's own regular expression once, so
+    /// the table gives the pattern's answer by construction. Nil for any other pattern.
     static func asciiClass(of pattern: String) -> [Bool]? {
         var body = Substring(pattern)
         if body.hasPrefix("^") && body.hasSuffix("$") { body = body.dropFirst().dropLast() }
-        guard body.hasPrefix("["), body.hasSuffix("]+"), !body.hasPrefix("[^") else { return nil }
-        let characters = Array(body.dropFirst().dropLast(2).unicodeScalars)
-        guard !characters.contains("[") && !characters.contains("]") || characters.isEmpty else { return nil }
-        var members: [UInt8] = []   // in order, with ranges still to resolve
-        var isRangeMarker: [Bool] = []
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if character == "\\" {
-                guard index + 1 < characters.count else { return nil }
-                let escaped = characters[index + 1]
-                switch escaped {
-                case "x":
-                    guard index + 3 < characters.count,
-                        let value = UInt8(String(String.UnicodeScalarView(characters[(index + 2)...(index + 3)])), radix: 16),
-                        value < 0x80
-                    else { return nil }
-                    members.append(value)
-                    isRangeMarker.append(false)
-                    index += 4
-                    continue
-                case "s":
-                    for whitespace: UInt8 in [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D] {
-                        members.append(whitespace)
-                        isRangeMarker.append(false)
-                    }
-                case _ where escaped.isASCII && !escaped.properties.isAlphabetic && !("0"..."9").contains(escaped):
-                    members.append(UInt8(escaped.value))
-                    isRangeMarker.append(false)
-                default: return nil
-                }
-                index += 2
-                continue
-            }
-            guard character.isASCII else { return nil }
-            members.append(UInt8(character.value))
-            isRangeMarker.append(character == "-")
-            index += 1
-        }
-        var table = [Bool](repeating: false, count: 128)
-        var position = 0
-        while position < members.count {
-            // A "-" between two members is a range; first or last, it is the character itself.
-            if position + 2 < members.count, isRangeMarker[position + 1] {
-                let (low, high) = (members[position], members[position + 2])
-                guard low <= high else { return nil }
-                for value in low...high { table[Int(value)] = true }
-                position += 3
-            } else {
-                table[Int(members[position])] = true
-                position += 1
+        guard body.hasPrefix("["), body.hasSuffix("]+") else { return nil }
+        let inner = body.dropFirst().dropLast(2)
+        // One class: a bracket inside that is not escaped would nest a set or end the class.
+        var escaped = false
+        for character in inner.unicodeScalars {
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "[" || character == "]" {
+                return nil
             }
         }
-        return table
+        guard !inner.isEmpty, !escaped,
+            let single = try? NSRegularExpression(pattern: "^[" + inner + "]\\z", options: [])
+        else { return nil }
+        return (0..<128).map { byte in
+            let character = String(UnicodeScalar(UInt8(byte)))
+            return single.firstMatch(in: character, options: [], range: NSRange(location: 0, length: 1)) != nil
+        }
     }
 }
