@@ -254,6 +254,26 @@ struct WireJSONDecoderTests {
         #expect(disagreements.isEmpty, "\(disagreements.count): \(disagreements.prefix(3).joined(separator: "\n"))")
     }
 
+    /// String maps and lists, read without a container, as `Dictionary` and `Array` read them
+    /// through one, and as Foundation does: null, wrong kinds, repeated names (the first is
+    /// read), names that are integers, a bad element.
+    @Test func stringMapsAndListsReadAsTheStandardLibraryReadsThem() {
+        let maps = [
+            #"null"#, #"{}"#, #"{"a":"1","b":"2"}"#, #"{"a":"1","a":"2"}"#, #"{"a":7}"#, #"{"5":null}"#, #"{"5":"x","5":1}"#,
+            #"{"a":"1","b":[],"a":"2"}"#, #"[]"#, #""s""#, #"7"#, #"{"a\u0000b":"\ud83d\ude00","":""}"#,
+        ]
+        let lists = [#"null"#, #"[]"#, #"["a","b","a"]"#, #"["a",null]"#, #"[7]"#, #"{}"#, #""s""#, #"[["a"]]"#]
+        var bodies = maps.map { #"{"ClientId":"c","Username":"u","ClientMetadata":"# + $0 + "}" }
+        bodies += lists.map { #"{"UserPoolId":"us-east-1_a","AttributesToGet":"# + $0 + "}" }
+        for body in bodies {
+            let bytes = Array(body.utf8)
+            let disagreements = body.contains("ClientMetadata")
+                ? [Self.readerDisagreement(SignUpRequest.self, bytes), Self.disagreement(SignUpRequest.self, bytes)]
+                : [Self.readerDisagreement(ListUsersRequest.self, bytes), Self.disagreement(ListUsersRequest.self, bytes)]
+            #expect(disagreements.compactMap { $0 }.isEmpty, "\(disagreements.compactMap { $0 })")
+        }
+    }
+
     /// The generated reader against `init(from:)`, both on the server's decoder; nil where they agree.
     static func readerDisagreement<Shape: WireShape>(_ type: Shape.Type, _ body: [UInt8]) -> String? {
         let data = Data(body)

@@ -16,7 +16,8 @@ import Foundation
 ///
 /// The shapes of the user-pool model read themselves (``WireReadable``, generated): the same
 /// steps as their `init(from:)`, on this decoder's own container, with no `Decoder` protocol
-/// in between.
+/// in between; maps and lists of strings (`AuthParameters`, `ClientMetadata`) are read straight
+/// from the document.
 package enum WireJSONDecoder {
     /// `throughInitFromDecoder`: every shape through its `init(from:)`, even those that read
     /// themselves — the reference the generated readers are tested against.
@@ -45,7 +46,8 @@ final class WireValueDecoder: Decoder, SingleValueDecodingContainer {
     /// `userInfo[.wireValidation]` (made when asked: most requests never ask).
     let report: WireValidationReport?
     var userInfo: [CodingUserInfoKey: Any] { report.map { [.wireValidation: $0] } ?? [:] }
-    /// Whether ``WireReadable`` shapes read themselves (else through `init(from:)`).
+    /// Whether ``WireReadable`` shapes read themselves, and string maps and lists are read
+    /// without a container (else all of them through `init(from:)`).
     let readsShapes: Bool
 
     init(_ value: WireJSON, in source: WireJSONSource, codingPath: [any CodingKey], report: WireValidationReport?,
@@ -69,23 +71,11 @@ final class WireValueDecoder: Decoder, SingleValueDecodingContainer {
     /// The keyed container itself, for ``WireReadable`` shapes: its members are read without
     /// the `KeyedDecodingContainer` box.
     func wireContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> WireKeyedContainer<Key> {
-        switch value {
-        case .object(let object): return try WireKeyedContainer<Key>(object, decoder: self)
-        case .null:
-            throw DecodingError.valueNotFound([String: Any].self, .init(
-                codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
-        default: throw WireRead.mismatch([String: Any].self, value, codingPath)
-        }
+        try WireKeyedContainer<Key>(WireRead.object(value, codingPath), decoder: self)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        switch value {
-        case .array(let elements): return WireUnkeyedContainer(elements, decoder: self)
-        case .null:
-            throw DecodingError.valueNotFound([Any].self, .init(
-                codingPath: codingPath, debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
-        default: throw WireRead.mismatch([Any].self, value, codingPath)
-        }
+        WireUnkeyedContainer(try WireRead.array(value, codingPath), decoder: self)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -148,10 +138,68 @@ enum WireRead {
             }
             return url as! T
         }
+        if decoder.readsShapes, T.self == [String: String].self {
+            return try stringMap(value, codingPath: codingPath(), decoder: decoder) as! T
+        }
+        if decoder.readsShapes, T.self == [String].self {
+            return try stringList(value, codingPath: codingPath(), decoder: decoder) as! T
+        }
         if decoder.readsShapes, let readable = T.self as? any WireReadable.Type {
             return try readable.init(wire: decoder.child(value, at: codingPath())) as! T
         }
         return try T(from: decoder.child(value, at: codingPath()))
+    }
+
+    /// A map of strings as `Dictionary.init(from:)` reads it through a keyed container (every
+    /// name read first; each distinct name once, in document order, with its first value; the
+    /// same errors), without the container, its key set or its coding keys.
+    static func stringMap(_ value: WireJSON, codingPath: [any CodingKey], decoder: WireValueDecoder) throws
+        -> [String: String]
+    {
+        let object = try object(value, codingPath)
+        let source = decoder.source
+        let names = try object.names.map(source.string)
+        var map: [String: String] = [:]
+        map.reserveCapacity(names.count)
+        for (name, member) in zip(names, object.values) where map[name] == nil {
+            map[name] = try string(source, member, codingPath + [WireMapKey(name)])
+        }
+        return map
+    }
+
+    /// A list of strings as `Array.init(from:)` reads it through an unkeyed container (the same
+    /// values and errors), without the container.
+    static func stringList(_ value: WireJSON, codingPath: [any CodingKey], decoder: WireValueDecoder) throws -> [String] {
+        let elements = try array(value, codingPath)
+        let source = decoder.source
+        var list: [String] = []
+        list.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            list.append(try string(source, element, codingPath + [WireIndexKey(index)]))
+        }
+        return list
+    }
+
+    /// The members of an object, or the keyed container's error for anything else.
+    static func object(_ value: WireJSON, _ codingPath: [any CodingKey]) throws -> WireJSONObject {
+        switch value {
+        case .object(let object): return object
+        case .null:
+            throw DecodingError.valueNotFound([String: Any].self, .init(
+                codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+        default: throw mismatch([String: Any].self, value, codingPath)
+        }
+    }
+
+    /// The elements of an array, or the unkeyed container's error for anything else.
+    static func array(_ value: WireJSON, _ codingPath: [any CodingKey]) throws -> [WireJSON] {
+        switch value {
+        case .array(let elements): return elements
+        case .null:
+            throw DecodingError.valueNotFound([Any].self, .init(
+                codingPath: codingPath, debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+        default: throw mismatch([Any].self, value, codingPath)
+        }
     }
 
     static func string(_ source: WireJSONSource, _ value: WireJSON, _ codingPath: @autoclosure () -> [any CodingKey]) throws
@@ -310,6 +358,25 @@ struct WireKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
         return value
+    }
+}
+
+/// A map entry's name in a coding path, as the standard library's dictionaries name it (with
+/// an integer value when the name is one).
+struct WireMapKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(_ name: String) {
+        stringValue = name
+        intValue = Int(name)
+    }
+
+    init?(stringValue: String) { self.init(stringValue) }
+
+    init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
     }
 }
 
