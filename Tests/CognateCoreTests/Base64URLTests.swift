@@ -12,6 +12,8 @@ struct Base64URLTests {
             let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             #expect(encoded == foundation)
+            #expect(Base64URL.encode(Data(bytes)) == foundation)
+            #expect(Base64URL.encode(bytes[...]) == foundation)
             #expect(Base64URL.decode(encoded) == Data(bytes))
             #expect(Base64URL.decode(Data(bytes).base64EncodedString()) == Data(bytes))  // standard alphabet, padded
         }

@@ -13,4 +13,17 @@ struct JSONValueBytesTests {
         let parsed = try JSONDecoder().decode(JSONValue.self, from: Data(value.jsonBytes))
         #expect(parsed == value)
     }
+
+    /// Strings with escapes anywhere (first, last, only, in a row) read back as they were.
+    @Test func escapesWhereverTheyFall() throws {
+        #expect(String(decoding: JSONValue.string("").jsonBytes, as: UTF8.self) == #""""#)
+        #expect(String(decoding: JSONValue.string("\"\u{1F}\u{7F}/").jsonBytes, as: UTF8.self) == "\"\\\"\\u001f\u{7F}/\"")
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "é", "😀", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "/", " "]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let value = JSONValue.object([text: .string(text), "k": .array([.string(text)])])
+            #expect(try JSONDecoder().decode(JSONValue.self, from: Data(value.jsonBytes)) == value, "\(text.debugDescription)")
+        }
+    }
 }

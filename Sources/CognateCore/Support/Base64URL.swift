@@ -13,22 +13,37 @@ public enum Base64URL {
     }()
 
     public static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
-        let input = Array(bytes)
-        var output = [UInt8]()
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 2 < input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            for shift in [18, 12, 6, 0] { output.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
-            index += 3
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return encoded }
+        return Array(bytes).withUnsafeBytes { encode($0) }
+    }
+
+    /// Four symbols per three bytes, two or three for the last one or two; no padding.
+    private static func encode(_ input: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: (input.count * 4 + 2) / 3) { output in
+            var index = 0, written = 0
+            while index + 2 < input.count {
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                output[written] = alphabet[Int(chunk >> 18 & 63)]
+                output[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+                output[written + 2] = alphabet[Int(chunk >> 6 & 63)]
+                output[written + 3] = alphabet[Int(chunk & 63)]
+                index += 3
+                written += 4
+            }
+            let rest = input.count - index
+            if rest > 0 {
+                var chunk = UInt32(input[index]) << 16
+                if rest == 2 { chunk |= UInt32(input[index + 1]) << 8 }
+                output[written] = alphabet[Int(chunk >> 18 & 63)]
+                output[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+                written += 2
+                if rest == 2 {
+                    output[written] = alphabet[Int(chunk >> 6 & 63)]
+                    written += 1
+                }
+            }
+            return written
         }
-        let rest = input.count - index
-        if rest > 0 {
-            var chunk = UInt32(input[index]) << 16
-            if rest == 2 { chunk |= UInt32(input[index + 1]) << 8 }
-            for shift in [18, 12, 6, 0].prefix(rest + 1) { output.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes base64url; standard base64 (`+`, `/`) and trailing `=` padding are accepted too.

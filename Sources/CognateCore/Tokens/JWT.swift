@@ -10,9 +10,7 @@ enum JWT {
     }
 
     static func sign(claims: [String: JSONValue], with key: SigningKey) throws -> String {
-        let header = JSONValue.object(["alg": "RS256", "kid": .string(key.kid)]).jsonBytes
-        let payload = JSONValue.object(claims).jsonBytes
-        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
+        let signingInput = key.encodedHeader + "." + Base64URL.encode(JSONValue.object(claims).jsonBytes)
         let signature = try key.signer.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }

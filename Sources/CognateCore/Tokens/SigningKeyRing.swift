@@ -10,6 +10,8 @@ public struct SigningKey: Sendable {
     public let publicKey: _RSA.Signing.PublicKey
     let signer: RSASigner
     public let activatesAt: Date
+    /// The base64url JWT header of the tokens it signs (the same for every one of them).
+    let encodedHeader: String
 
     init(record: SigningKeyRecord) throws {
         self.kid = record.kid
@@ -17,6 +19,7 @@ public struct SigningKey: Sendable {
         self.publicKey = try _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM).publicKey
         self.signer = try RSASigner(pem: record.privateKeyPEM)
         self.activatesAt = record.activatesAt
+        self.encodedHeader = Base64URL.encode(JSONValue.object(["alg": "RS256", "kid": .string(record.kid)]).jsonBytes)
     }
 
     /// A new 2048-bit key for `poolId`; its kid is the base64url SHA-256 of the public key

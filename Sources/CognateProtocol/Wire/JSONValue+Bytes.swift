@@ -15,15 +15,15 @@ extension JSONValue {
 
     private func write(into output: inout [UInt8]) {
         switch self {
-        case .null: output += Array("null".utf8)
-        case .bool(let value): output += Array((value ? "true" : "false").utf8)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let value):
             if value.isFinite, value.rounded() == value, abs(value) < 9e15 {
-                output += Array(String(Int64(value)).utf8)
+                output.append(contentsOf: String(Int64(value)).utf8)
             } else if value.isFinite {
-                output += Array(String(value).utf8)
+                output.append(contentsOf: String(value).utf8)
             } else {
-                output += Array("null".utf8)
+                output.append(contentsOf: "null".utf8)
             }
         case .string(let value): Self.writeString(value, into: &output)
         case .array(let values):
@@ -35,11 +35,11 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &output)
+                Self.writeString(member.key, into: &output)
                 output.append(UInt8(ascii: ":"))
-                members[key]!.write(into: &output)
+                member.value.write(into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -47,20 +47,26 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Runs of bytes that need no escape (nearly all of a claim) are copied whole.
     private static func writeString(_ value: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                output += Array("\\u00".utf8)
-                output += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]]
-            default: output.append(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            var start = 0
+            // Controls, quotes and backslashes are escaped.
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                switch byte {
+                case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                default: output += Array("\\u00".utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]]
+                }
+                start = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         output.append(UInt8(ascii: "\""))
     }
