@@ -274,6 +274,25 @@ struct WireJSONDecoderTests {
         }
     }
 
+    /// Strings scanned eight bytes at a time: quotes, backslashes, escapes, raw control bytes,
+    /// DEL and multi-byte characters at every offset of long strings read as Foundation reads
+    /// them.
+    @Test func longStringsReadAsFoundationReadsThem() {
+        var random = SeededRandom(seed: 2811)
+        let pieces: [[UInt8]] = ["a", "Z", "~", " ", "\\\"", "\\\\", "\\n", "\\u0041", "\\u00e9", "é", "😀", "\u{7F}", "\t", "\u{1}", "\"", "\\"]
+            .map { Array($0.utf8) }
+        var disagreements: [String] = []
+        for _ in 0..<3_000 {
+            var text: [UInt8] = Array(repeating: UInt8(ascii: "x"), count: random.next(20))
+            for _ in 0..<random.next(4) { text.insert(contentsOf: pieces[random.next(pieces.count)], at: random.next(text.count + 1)) }
+            text += Array(repeating: UInt8(ascii: "y"), count: random.next(20))
+            let body = Array(#"{"AccessToken":""#.utf8) + text + Array(#""}"#.utf8)
+            if let disagreement = Self.disagreement(GetUserRequest.self, body) { disagreements.append(disagreement) }
+            if let disagreement = Self.readerDisagreement(GetUserRequest.self, body) { disagreements.append(disagreement) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count): \(disagreements.prefix(3).joined(separator: "\n"))")
+    }
+
     /// The generated reader against `init(from:)`, both on the server's decoder; nil where they agree.
     static func readerDisagreement<Shape: WireShape>(_ type: Shape.Type, _ body: [UInt8]) -> String? {
         let data = Data(body)
