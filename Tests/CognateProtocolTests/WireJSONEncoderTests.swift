@@ -19,6 +19,25 @@ struct WireJSONEncoderTests {
         try expectSameJSON(value, sourceLocation: sourceLocation)
     }
 
+    /// Strings scanned eight bytes at a time: every escape at every offset of long strings,
+    /// byte for byte as Foundation writes them.
+    @Test func longStringsAreWrittenAsFoundationWritesThem() throws {
+        struct Text: Encodable { let value: String }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "é", "😀", "\"", "\\", "/", "\n", "\u{8}", "\u{C}", "\u{0}", "\u{1F}", "\u{7F}", " ", "~"]
+        for _ in 0..<1_000 {
+            var text = String(repeating: "x", count: Int.random(in: 0...20, using: &generator))
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                let at = text.index(text.startIndex, offsetBy: Int.random(in: 0...text.count, using: &generator))
+                text.insert(contentsOf: pieces.randomElement(using: &generator)!, at: at)
+            }
+            text += String(repeating: "y", count: Int.random(in: 0...20, using: &generator))
+            let ours = try WireJSONEncoder.encode(Text(value: text))
+            let foundations = try WireCoding.makeEncoder().encode(Text(value: text))
+            #expect(ours == foundations, "\(text.debugDescription): \(String(decoding: ours, as: UTF8.self))")
+        }
+    }
+
     @Test func responsesOfTheHotPathsAndNestedShapes() throws {
         try expectSameJSON(GetUserResponse.self, from: #"""
             {"Username":"alice","UserAttributes":[{"Name":"sub","Value":"1b2c"},{"Name":"email","Value":"a/b\"c@example.com"}],

@@ -77,16 +77,32 @@ public final class JSONOutput {
         var string = string
         string.withUTF8 { utf8 in
             // Runs of bytes that need no escape (all of a token, nearly all of anything else)
-            // are copied whole.
+            // are copied whole, found eight bytes at a time where they can be.
             var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x2F || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                writeEscaped(byte)
-                start = index + 1
+            var index = 0
+            while index < utf8.count {
+                if index + 8 <= utf8.count, !Self.needsEscape(ByteWord.load(utf8, at: index)) {
+                    index += 8
+                    continue
+                }
+                let byte = utf8[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x2F || byte == 0x5C {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    writeEscaped(byte)
+                    start = index + 1
+                }
+                index += 1
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of `word` is one JSON (or JSONEncoder, for `/`) writes escaped.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(UInt8(ascii: "\""), in: word)
+            || ByteWord.hasByte(UInt8(ascii: "/"), in: word) || ByteWord.hasByte(UInt8(ascii: "\\"), in: word)
     }
 
     /// A byte that JSON (or JSONEncoder, for `/`) writes escaped.

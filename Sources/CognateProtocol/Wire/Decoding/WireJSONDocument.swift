@@ -303,9 +303,7 @@ private struct WireJSONParser {
         while position < bytes.count {
             // Eight printable bytes at a time that are neither a quote nor a backslash (all of
             // a token); anything else is looked at byte by byte below.
-            if position + 8 <= bytes.count,
-                Self.isPlainPrintable(UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            {
+            if position + 8 <= bytes.count, Self.isPlainPrintable(ByteWord.load(bytes, at: position)) {
                 position += 8
                 continue
             }
@@ -335,19 +333,11 @@ private struct WireJSONParser {
         throw WireJSON.notValidJSON()
     }
 
-    /// Whether all eight bytes of `word` are in 0x20..<0x7F and none is `"` or `\\` (exact: each
-    /// test finds a byte below a bound, or a zero byte, in the whole word at once).
+    /// Whether all eight bytes of `word` are in 0x20..<0x7F and none is `"` or `\\`.
     @inline(__always)
     private static func isPlainPrintable(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasByteBelow(_ word: UInt64, _ bound: UInt8) -> Bool { (word &- ones &* UInt64(bound)) & ~word & highs != 0 }
-        func hasZeroByte(_ word: UInt64) -> Bool { hasByteBelow(word, 1) }
-        let control = hasByteBelow(word, 0x20)
-        let deleteOrHigh = (word | (word &+ ones)) & highs != 0   // 0x7F becomes 0x80; 0x80 and above have it
-        let quote = hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
-        let backslash = hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
-        return !(control || deleteOrHigh || quote || backslash)
+        !(ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByteFromDelete(in: word)
+            || ByteWord.hasByte(UInt8(ascii: "\""), in: word) || ByteWord.hasByte(UInt8(ascii: "\\"), in: word))
     }
 
     private mutating func number() -> Range<Int> {
