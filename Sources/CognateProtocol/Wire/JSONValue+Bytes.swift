@@ -25,7 +25,7 @@ extension JSONValue {
             } else {
                 output.append(contentsOf: "null".utf8)
             }
-        case .string(let value): Self.writeString(value, into: &output)
+        case .string(let value): JSONStringWriter.append(value, to: &output, style: .compact)
         case .array(let values):
             output.append(UInt8(ascii: "["))
             for (index, element) in values.enumerated() {
@@ -37,37 +37,11 @@ extension JSONValue {
             output.append(UInt8(ascii: "{"))
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, into: &output)
+                JSONStringWriter.append(member.key, to: &output, style: .compact)
                 output.append(UInt8(ascii: ":"))
                 member.value.write(into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Runs of bytes that need no escape (nearly all of a claim) are copied whole.
-    private static func writeString(_ value: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            var start = 0
-            // Controls, quotes and backslashes are escaped.
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                switch byte {
-                case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-                case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-                case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                default: output += Array("\\u00".utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]]
-                }
-                start = index + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

@@ -73,54 +73,7 @@ public final class JSONOutput {
     }
 
     public func writeString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            // Runs of bytes that need no escape (all of a token, nearly all of anything else)
-            // are copied whole, found eight bytes at a time where they can be.
-            var start = 0
-            var index = 0
-            while index < utf8.count {
-                if index + 8 <= utf8.count, !Self.needsEscape(ByteWord.load(utf8, at: index)) {
-                    index += 8
-                    continue
-                }
-                let byte = utf8[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x2F || byte == 0x5C {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    writeEscaped(byte)
-                    start = index + 1
-                }
-                index += 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether a byte of `word` is one JSON (or JSONEncoder, for `/`) writes escaped.
-    @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
-        ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(UInt8(ascii: "\""), in: word)
-            || ByteWord.hasByte(UInt8(ascii: "/"), in: word) || ByteWord.hasByte(UInt8(ascii: "\\"), in: word)
-    }
-
-    /// A byte that JSON (or JSONEncoder, for `/`) writes escaped.
-    private func writeEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-        case UInt8(ascii: "/"): bytes.append(contentsOf: [0x5C, 0x2F])
-        case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-        case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-        case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x00..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-        default: bytes.append(byte)
-        }
+        JSONStringWriter.append(string, to: &bytes, style: .foundation)
     }
 }
 

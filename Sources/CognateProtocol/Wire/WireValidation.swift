@@ -142,8 +142,7 @@ public struct WireValidator {
 /// Most of the model's patterns are one character class repeated (`[A-Za-z0-9-_=.]+`,
 /// `[\p{L}\p{M}\p{S}\p{N}\p{P}]+`); for those, an ASCII value is checked byte by byte against a
 /// table built from the class, which gives the regular expression's answer at a fraction of its
-/// cost. Other patterns, and values
-/// with non-ASCII characters, go to the regular expression.
+/// cost. Other patterns, and values with non-ASCII characters, go to the regular expression.
 public final class WirePattern: @unchecked Sendable {
     /// The pattern as the model writes it (quoted in error messages).
     public let source: String

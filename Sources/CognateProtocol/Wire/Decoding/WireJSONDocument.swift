@@ -333,7 +333,7 @@ private struct WireJSONParser {
         throw WireJSON.notValidJSON()
     }
 
-    /// Whether all eight bytes of `word` are in 0x20..<0x7F and none is `"` or `\\`.
+    /// Whether all eight bytes of `word` are in 0x20..<0x7F and none is `"` or `\`.
     @inline(__always)
     private static func isPlainPrintable(_ word: UInt64) -> Bool {
         !(ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByteFromDelete(in: word)
