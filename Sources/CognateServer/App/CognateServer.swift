@@ -72,8 +72,8 @@ public struct CognateServer: Sendable {
     public func makeRouter() -> Router<CognateRequestContext> {
         let router = Router(context: CognateRequestContext.self)
         let auditLog = configuration.auditLogPath.map(AuditLog.init(path:))
-        router.add(middleware: ClientAddressMiddleware(header: configuration.clientAddressHeader))
-        router.add(middleware: RequestObservation(logger: logger, auditLog: auditLog))
+        router.add(middleware: RequestObservation(
+            logger: logger, auditLog: auditLog, clientAddressHeader: configuration.clientAddressHeader))
         if configuration.mode == .dev {
             let table = OperationTable.cognate
             router.add(middleware: DevModeGuard(

@@ -24,9 +24,14 @@ final class ObservedRequest: Sendable {
     var naming: (operation: String, outcome: String, audited: Bool)? { named.withLock { $0 } }
 }
 
-/// Every route's request id, metrics, access log line and audit line, in one place.
+/// Every route's request scope, request id, metrics, access log line and audit line, in one place.
 ///
-/// Contract: every response carries `x-amzn-RequestId`; `cognate_requests_total` and
+/// Contract: every route runs inside a ``RequestScope`` naming the caller's address
+/// (``RequestOrigin/clientAddress``: the peer, or the last entry of a trusted proxy's header) and
+/// user agent, so that every use case a request reaches — the API, the hosted pages, the OAuth
+/// endpoints — applies the same per-address limits, blocked address ranges and risk signals.
+/// One middleware rather than two: each layer of Hummingbird's middleware chain costs a request
+/// several task switches. Every response carries `x-amzn-RequestId`; `cognate_requests_total` and
 /// `cognate_request_duration_seconds` count every request by `operation` — the API's operation
 /// name (`SignUp`), or the route (`POST /oauth2/token`, `GET /login`; `unmatched` for no route)
 /// — and `outcome` (`ok`, the API error's `__type`, a hosted page's refusal, or the HTTP
@@ -37,6 +42,8 @@ struct RequestObservation: RouterMiddleware {
     typealias Context = CognateRequestContext
     let logger: Logger
     let auditLog: AuditLog?
+    /// A trusted proxy's header naming the caller (`X-Forwarded-For`); nil: the peer.
+    let clientAddressHeader: String?
     let requestIds = RequestIdentifiers()
 
     /// Routes besides the API that sign in or change something: audited.
@@ -51,17 +58,15 @@ struct RequestObservation: RouterMiddleware {
     {
         let started = ContinuousClock.now
         let observed = ObservedRequest(id: requestIds.next())
-        // Opened by ClientAddressMiddleware, outside this one; bound here if a router lacks it,
-        // so the reports read below are always the ones the use case writes.
-        let bound = RequestOrigin.scope
-        let scope = bound ?? RequestScope(clientAddress: nil, userAgent: nil)
+        let scope = RequestScope(
+            clientAddress: request.clientAddress(peer: context.remoteAddress, header: clientAddressHeader),
+            userAgent: request.headers[.userAgent])
         let caller = scope.verifiedCaller
         let hostedStep = scope.hostedStep
         var response: Response
         do {
-            response = try await ObservedRequest.$current.withValue(observed) {
-                if bound != nil { return try await next(request, context) }
-                return try await RequestOrigin.$scope.withValue(scope) { try await next(request, context) }
+            response = try await RequestOrigin.$scope.withValue(scope) {
+                try await ObservedRequest.$current.withValue(observed) { try await next(request, context) }
             }
         } catch let error as any HTTPResponseError {
             response = Response(status: error.status)
@@ -84,12 +89,12 @@ struct RequestObservation: RouterMiddleware {
         logger.debug("request", metadata: [
             "request_id": .string(observed.id), "operation": .string(operation), "outcome": .string(outcome),
             "status": .stringConvertible(response.status.code), "ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
-            "client": .string(RequestOrigin.clientAddress ?? ""),
+            "client": .string(scope.clientAddress ?? ""),
         ])
         if let auditLog, naming?.audited != true, Self.auditedRoutes.contains(route) {
             let written = auditLog.record(AuditLog.Call(
                 requestId: observed.id, operation: route, isAdmin: false, outcome: outcome, status: Int(response.status.code),
-                clientAddress: RequestOrigin.clientAddress, accessKeyId: nil, verifiedUser: caller.user,
+                clientAddress: scope.clientAddress, accessKeyId: nil, verifiedUser: caller.user,
                 clientId: hostedStep.clientId ?? request.uri.queryParameters["client_id"].map(String.init), body: nil))
             if !written { logger.error("Cannot write the audit log \(auditLog.path).") }
         }
