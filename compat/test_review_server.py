@@ -356,6 +356,15 @@ def test_retiring_a_leaked_key_stops_it_on_the_running_server_within_a_second(se
     assert idp.get_user(AccessToken=fresh["AccessToken"])["Username"] == username
 
 
+def test_a_kid_that_begins_with_a_dash_is_read_as_the_kid(server):
+    # Kids are base64url: one in 64 begins with "-", and must not be taken for an option.
+    for words in (["-xigfmfTyzbmbBNYXdEEBuXsn"], ["--", "-xigfmfTyzbmbBNYXdEEBuXsn"]):
+        result = subprocess.run(
+            [str(BINARY), "keys", "retire", "--database", server.database, *words], capture_output=True, text=True, timeout=60)
+        assert result.returncode != 0
+        assert "No signing key has the kid -xigfmfTyzbmbBNYXdEEBuXsn." in result.stderr, result.stderr
+
+
 def test_rotating_one_pool_leaves_the_others_alone(server, idp, pool):
     other = idp.create_user_pool(PoolName="untouched")["UserPool"]
     before = requests.get(f"{server.endpoint}/{other['Id']}/.well-known/jwks.json", timeout=10).json()

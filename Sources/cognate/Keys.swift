@@ -73,7 +73,17 @@ struct Keys: AsyncParsableCommand {
                 + "from now on. Tokens it signed stop verifying: their users sign in again or refresh.")
 
         @OptionGroup var database: DatabaseOption
-        @Argument(help: "The kid of the key to retire (see `cognate keys list`).") var kid: String
+        /// Kids are base64url, so one in 64 begins with `-`: the argument takes it as it is (with or
+        /// without a `--` before it) instead of reading it as options.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The kid of the key to retire (see `cognate keys list`).", valueName: "kid"))
+        var words: [String]
+
+        private var kids: [String] { words.filter { $0 != "--" } }
+        var kid: String { kids[0] }
+
+        func validate() throws {
+            guard kids.count == 1 else { throw ValidationError("Name exactly one kid; `cognate keys list` shows them.") }
+        }
 
         func run() async throws {
             let outcome = try await database.withStore { store in try await SigningKeyRing.retire(kid: kid, in: store, now: Date()) }
