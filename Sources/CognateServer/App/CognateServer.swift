@@ -69,26 +69,34 @@ public struct CognateServer: Sendable {
     }
 
     /// The router with every route; tests drive it in-process.
-    public func makeRouter() -> Router<CognateRequestContext> {
+    public func makeRouter() -> Router<CognateRequestContext> { makeRoutes().router }
+
+    /// The router, and the API's `POST /` as ``WholeRequests`` answers it: the same middleware
+    /// and the same responder.
+    func makeRoutes() -> (router: Router<CognateRequestContext>, middleware: RouteMiddleware, api: RouteMiddleware.Answer) {
         let router = Router(context: CognateRequestContext.self)
         let auditLog = configuration.auditLogPath.map(AuditLog.init(path:))
-        router.add(middleware: RequestObservation(
-            logger: logger, auditLog: auditLog, clientAddressHeader: configuration.clientAddressHeader))
+        var layers: [RouteMiddleware.Layer] = [
+            RequestObservation(logger: logger, auditLog: auditLog, clientAddressHeader: configuration.clientAddressHeader)
+        ]
         if configuration.mode == .dev {
             let table = OperationTable.cognate
-            router.add(middleware: DevModeGuard(
+            layers.append(DevModeGuard(
                 publicHost: URL(string: configuration.resolvedPublicBaseURL)?.host?.lowercased(),
                 isAdminOperation: { target in
                     table.handler(forTarget: target)?.authorization == .sigV4
                 }))
         }
         let cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
-        router.add(middleware: CORSPreflightMiddleware(policy: cors))
+        layers.append(CORSPreflightMiddleware(policy: cors))
+        let middleware = RouteMiddleware(layers: layers)
+        middleware.add(to: router)
         let verifier = configuration.mode == .production ? SigV4Verifier(credentials: configuration.adminCredentials, region: configuration.region) : nil
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
             placement: placement, logger: logger, auditLog: auditLog)
-        router.post("/") { request, _ in await api.respond(to: request) }
+        let answer: RouteMiddleware.Answer = { request, _ in await api.respond(to: request) }
+        router.post("/", use: answer)
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)
         ConfirmationLinkRoutes.add(to: router, service: service)
@@ -98,7 +106,7 @@ public struct CognateServer: Sendable {
         OAuthRoutes.add(to: router, service: service, secureCookies: secureCookies, placement: placement)
         SAMLRoutes.add(to: router, service: service, secureCookies: secureCookies, placement: placement)
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
-        return router
+        return (router, middleware, answer)
     }
 
     /// Names of the user-pool operations served.
@@ -109,13 +117,21 @@ public struct CognateServer: Sendable {
     /// Serves until SIGTERM or SIGINT, then finishes in-flight requests and closes the
     /// database (every committed transaction is already on disk).
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let server = certificates?.serverBuilder() ?? HTTPServerBuilder.eventLoopBoundHTTP1()
+        let routes = makeRoutes()
+        let responder = routes.router.buildResponder()
+        let serverName = "Cognate"
+        // The API's requests are read whole and answered on their connection.
+        let wholeRequests = WholeRequests(
+            middleware: routes.middleware, api: routes.api, maxBodyBytes: configuration.maxBodyBytes, serverName: serverName,
+            logger: logger)
+        let server = certificates?.serverBuilder(wholeRequests: wholeRequests)
+            ?? HTTPServerBuilder.eventLoopBoundHTTP1(wholeRequests: wholeRequests)
         let reloadSignal = Self.reloadOnHangUp(certificates, logger: logger)
         defer { reloadSignal.cancel() }
         let app = Application(
-            router: makeRouter(),
+            responder: responder,
             server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cognate"),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             services: [
                 Periodic("signing key refresh", every: configuration.keyRefreshSeconds, logger: logger) {
                     try await service.housekeeping.refreshSigningKeys()
@@ -132,9 +148,11 @@ public struct CognateServer: Sendable {
             await close()
             throw PortInUse(host: configuration.host, port: configuration.port)
         } catch {
+            await wholeRequests.inFlight.drained()
             await close()
             throw error
         }
+        await wholeRequests.inFlight.drained()
         await close()
     }
 

@@ -47,6 +47,27 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 with each connection's requests handled on its event loop (public for the
     /// benchmark's HTTP floor, which must run on the same stack).
     public static func eventLoopBoundHTTP1() -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in EventLoopBoundChannel(base: HTTP1Channel(responder: responder)) }
+        eventLoopBoundHTTP1(wholeRequests: nil)
+    }
+
+    /// The same, with the requests `wholeRequests` takes read whole and answered on the channel.
+    static func eventLoopBoundHTTP1(wholeRequests: WholeRequests?) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            EventLoopBoundChannel(base: HTTP1Channel(responder: responder, wholeRequests: wholeRequests))
+        }
+    }
+}
+
+extension HTTP1Channel {
+    /// Hummingbird's HTTP/1.1 channel, with a ``WholeRequestHandler`` after the codec when
+    /// `wholeRequests` is given.
+    init(responder: @escaping HTTPChannelHandler.Responder, wholeRequests: WholeRequests?) {
+        guard let wholeRequests else {
+            self.init(responder: responder)
+            return
+        }
+        self.init(
+            responder: responder,
+            configuration: .init(additionalChannelHandlers: [WholeRequestHandler(requests: wholeRequests)]))
     }
 }

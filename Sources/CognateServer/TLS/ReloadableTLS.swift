@@ -37,9 +37,10 @@ public final class TLSCertificates: Sendable {
     }
 
     /// The HTTP/1.1 server over TLS with these certificates.
-    func serverBuilder() -> HTTPServerBuilder {
+    func serverBuilder(wholeRequests: WholeRequests?) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            EventLoopBoundChannel(base: ReloadableTLSChannel(base: HTTP1Channel(responder: responder), certificates: self))
+            EventLoopBoundChannel(base: ReloadableTLSChannel(
+                base: HTTP1Channel(responder: responder, wholeRequests: wholeRequests), certificates: self))
         }
     }
 }

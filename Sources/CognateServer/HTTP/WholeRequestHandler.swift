@@ -1,0 +1,205 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTPTypes
+
+/// Answers the requests that ``WholeRequests`` takes (the Cognito API's `POST /`) on the
+/// connection's channel: the request is read whole here and answered in one task, without
+/// Hummingbird's per-connection async streams and response writer; every other request passes
+/// on to Hummingbird unchanged. It sits after the HTTP codec and before Hummingbird's
+/// connection-state handler.
+///
+/// Contract: responses leave in the order their requests arrived (HTTP/1.1 pipelining) —
+/// while a request of its own is being answered, or one of Hummingbird's has not been answered
+/// yet, the requests behind it are held and the socket is not read; while the channel is not
+/// writable (a client that sends and does not read) no request of its own starts and the
+/// socket is not read either, so answers never pile up in memory; a body is kept up to one
+/// byte past ``WholeRequests/maxBodyBytes`` (enough for the API to refuse it as too large) and
+/// the rest is dropped; a request with `Connection: close` closes the connection after its
+/// answer, as Hummingbird does; a graceful shutdown closes the connection once the request in
+/// hand has been answered. A parse error is passed on in turn, and Hummingbird answers it.
+final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum State {
+        case idle
+        /// Reading a request of its own.
+        case reading(HTTPRequest, ByteBuffer)
+        /// A request of its own is being answered.
+        case answering
+    }
+
+    /// What arrived while a request was in hand, in order.
+    private enum Held {
+        case part(HTTPRequestPart)
+        case error(any Error)
+    }
+
+    private let requests: WholeRequests
+    private var state = State.idle
+    /// Requests passed to Hummingbird whose response has not ended yet.
+    private var passedOn = 0
+    private var held = CircularBuffer<Held>()
+    /// Hummingbird asked for more input while input was held.
+    private var readWanted = false
+    /// The server is shutting down: close once the request in hand is answered.
+    private var quiescing = false
+
+    /// The connection's event loop, preferred by the tasks that answer.
+    private var executor: EventLoopTaskExecutor?
+
+    init(requests: WholeRequests) {
+        self.requests = requests
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        executor = EventLoopTaskExecutor(context.eventLoop)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        guard held.isEmpty, take(part, context: context) else {
+            held.append(.part(part))
+            return
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard held.isEmpty, !isAnswering else {
+            held.append(.error(error))
+            return
+        }
+        state = .idle  // a request being read ends with the error; Hummingbird answers it
+        context.fireErrorCaught(error)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard held.isEmpty, !isAnswering, context.channel.isWritable else {
+            readWanted = true
+            return
+        }
+        context.read()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Only Hummingbird's responses pass here: this handler's own go out below it.
+        let ended: Bool
+        if case .end = unwrapOutboundIn(data) { ended = true } else { ended = false }
+        context.write(data, promise: promise)
+        // A parse error's answer ends a request that was never passed on.
+        if ended, passedOn > 0 {
+            passedOn -= 1
+            if passedOn == 0 { release(context: context) }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        context.fireChannelWritabilityChanged()
+        if context.channel.isWritable { release(context: context) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, !(held.isEmpty && isIdle) {
+            quiescing = true
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private var isAnswering: Bool {
+        if case .answering = state { return true }
+        return false
+    }
+
+    private var isIdle: Bool {
+        if case .idle = state { return true }
+        return false
+    }
+
+    /// Handles `part` now, or returns false when it must wait (held until then).
+    private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) -> Bool {
+        switch (state, part) {
+        case (.answering, _):
+            return false
+        case (.idle, .head(let head)) where requests.takes(head):
+            guard passedOn == 0, context.channel.isWritable else { return false }
+            state = .reading(head, context.channel.allocator.buffer(capacity: 0))
+        case (.reading(let head, var body), .body(let bytes)):
+            let room = requests.maxBodyBytes + 1 - body.readableBytes
+            if room > 0 {
+                var bytes = bytes
+                if var kept = bytes.readSlice(length: min(room, bytes.readableBytes)) { body.writeBuffer(&kept) }
+            }
+            state = .reading(head, body)
+        case (.reading(let head, let body), .end):
+            state = .answering
+            answer(Request(head: head, body: RequestBody(buffer: body)), context: context)
+        case (_, .head):
+            passedOn += 1
+            context.fireChannelRead(wrapInboundOut(part))
+        default:
+            context.fireChannelRead(wrapInboundOut(part))
+        }
+        return true
+    }
+
+    private func answer(_ request: Request, context: ChannelHandlerContext) {
+        let closes = request.headers[.connection]?.lowercased() == "close"
+        let requests = self.requests
+        let channel = context.channel
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        requests.inFlight.begin()
+        Task(executorPreference: executor) {
+            let (head, body) = await requests.answer(request, channel: channel)
+            requests.inFlight.end()
+            loop.execute {
+                let (handler, context) = bound.value
+                handler.finish(head: head, body: body, closes: closes, context: context)
+            }
+        }
+    }
+
+    private func finish(head: HTTPResponse, body: ByteBuffer, closes: Bool, context: ChannelHandlerContext) {
+        state = .idle
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if closes || quiescing {
+            held.removeAll()
+            context.close(promise: nil)
+            return
+        }
+        release(context: context)
+    }
+
+    /// Takes what was held until something must wait again; reads again when nothing is held.
+    private func release(context: ChannelHandlerContext) {
+        if quiescing, isIdle, passedOn == 0 {
+            held.removeAll()
+            context.close(promise: nil)
+            return
+        }
+        var took = false
+        loop: while let next = held.first {
+            switch next {
+            case .part(let part):
+                guard take(part, context: context) else { break loop }
+            case .error(let error):
+                guard !isAnswering else { break loop }
+                state = .idle
+                context.fireErrorCaught(error)
+            }
+            held.removeFirst()
+            took = true
+        }
+        if took { context.fireChannelReadComplete() }
+        if held.isEmpty, !isAnswering, readWanted, context.channel.isWritable {
+            readWanted = false
+            context.read()
+        }
+    }
+}
