@@ -168,3 +168,35 @@ def test_a_client_that_sends_without_reading_gets_every_answer_in_order(server):
             assert json.loads(body)["message"] == f"User pool us-east-1_flood{i} does not exist."
         sender.join(timeout=20)
         assert not sender.is_alive()
+
+
+def test_a_client_that_closes_its_side_after_sending_still_gets_every_answer(server, idp):
+    pool = idp.create_user_pool(PoolName="half-closed")["UserPool"]
+    with connect(server) as connection:
+        connection.sendall(api_request("DescribeUserPool", {"UserPoolId": pool["Id"]}) + get_request("/health")
+                           + api_request("ListUserPools", {"MaxResults": 60}))
+        connection.shutdown(socket.SHUT_WR)
+        reader = Reader(connection)
+        status, _, body = reader.response()
+        assert status == 200 and json.loads(body)["UserPool"]["Id"] == pool["Id"]
+        assert reader.response()[0] == 200
+        status, _, body = reader.response()
+        assert status == 200 and any(p["Id"] == pool["Id"] for p in json.loads(body)["UserPools"])
+
+
+def test_nothing_after_a_request_that_closes_the_connection_is_run(server, idp):
+    with connect(server) as connection:
+        connection.sendall(get_request("/health", close=True) + api_request("CreateUserPool", {"PoolName": "after-get-close"}))
+        reader = Reader(connection)
+        assert reader.response()[0] == 200
+        assert reader.closed()
+    with connect(server) as connection:
+        connection.sendall(api_request("DescribeUserPool", {"UserPoolId": "us-east-1_x"}, close=True)
+                           + api_request("CreateUserPool", {"PoolName": "after-api-close"}) + b"trailing bytes")
+        reader = Reader(connection)
+        status, _, body = reader.response()   # answered whole, though unread bytes follow
+        assert status == 400 and json.loads(body)["__type"] == "ResourceNotFoundException"
+        assert reader.closed()
+    time.sleep(0.5)
+    names = {p["Name"] for p in idp.list_user_pools(MaxResults=60)["UserPools"]}
+    assert not names & {"after-get-close", "after-api-close"}

@@ -36,6 +36,8 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private enum Held {
         case part(HTTPRequestPart)
         case error(any Error)
+        /// The client closed its side (`ChannelEvent.inputClosed`): after what it sent before.
+        case inputClosed(Any)
     }
 
     private let requests: WholeRequests
@@ -47,6 +49,12 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var readWanted = false
     /// The server is shutting down: close once the request in hand is answered.
     private var quiescing = false
+    /// A request asked to close the connection after its answer: nothing after it is taken.
+    private var closing = false
+    /// This handler closes the connection once its last answer is written.
+    private var closeScheduled = false
+    /// A request passed on asked to close the connection (Hummingbird closes it after its answer).
+    private var closesAfterPassedOn = false
 
     /// The connection's event loop, preferred by the tasks that answer.
     private var executor: EventLoopTaskExecutor?
@@ -102,9 +110,16 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ChannelShouldQuiesceEvent, !(held.isEmpty && isIdle) {
+        if event is ChannelShouldQuiesceEvent {
             quiescing = true
-            return
+            guard held.isEmpty, isIdle, passedOn == 0 else { return }
+        }
+        if case .some(.inputClosed) = event as? ChannelEvent {
+            guard held.isEmpty, !isAnswering else {
+                held.append(.inputClosed(event))
+                return
+            }
+            state = .idle  // a request cut short is dropped
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -121,6 +136,7 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Handles `part` now, or returns false when it must wait (held until then).
     private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) -> Bool {
+        if closing { return true }  // after a request that closes the connection: dropped
         switch (state, part) {
         case (.answering, _):
             return false
@@ -137,7 +153,8 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case (.reading(let head, let body), .end):
             state = .answering
             answer(Request(head: head, body: RequestBody(buffer: body)), context: context)
-        case (_, .head):
+        case (_, .head(let head)):
+            if head.headerFields[.connection]?.lowercased() == "close" { closesAfterPassedOn = true }
             passedOn += 1
             context.fireChannelRead(wrapInboundOut(part))
         default:
@@ -165,22 +182,50 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func finish(head: HTTPResponse, body: ByteBuffer, closes: Bool, context: ChannelHandlerContext) {
         state = .idle
+        var inputClosed: [Any] = []
+        if closes || quiescing {
+            // Decided before writing: a write may re-enter through a writability change.
+            closing = true
+            inputClosed = takeInputClosed()
+        }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        if closes || quiescing {
-            held.removeAll()
-            context.close(promise: nil)
+        guard closing else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            release(context: context)
             return
         }
-        release(context: context)
+        // Only the output is closed, after the answer is written (as Hummingbird closes it):
+        // a full close would drop unwritten bytes, and unread input would reset the connection.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        let quiescing = self.quiescing
+        closeScheduled = true
+        written.futureResult.assumeIsolated().whenComplete { _ in
+            context.close(mode: quiescing ? .all : .output, promise: nil)
+            for event in inputClosed { context.fireUserInboundEventTriggered(event) }
+        }
+    }
+
+    /// Empties what is held (nothing more is taken), keeping the client's close to pass on.
+    private func takeInputClosed() -> [Any] {
+        let events = held.compactMap { held -> Any? in
+            if case .inputClosed(let event) = held { return event }
+            return nil
+        }
+        held.removeAll()
+        return events
     }
 
     /// Takes what was held until something must wait again; reads again when nothing is held.
     private func release(context: ChannelHandlerContext) {
-        if quiescing, isIdle, passedOn == 0 {
-            held.removeAll()
-            context.close(promise: nil)
+        if closesAfterPassedOn, passedOn == 0 {
+            closing = true  // Hummingbird closes the connection after that answer
+        }
+        if (quiescing || closing), isIdle, passedOn == 0 {
+            let inputClosed = takeInputClosed()
+            if quiescing, !closeScheduled { context.close(promise: nil) }
+            for event in inputClosed { context.fireUserInboundEventTriggered(event) }
             return
         }
         var took = false
@@ -192,6 +237,10 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 guard !isAnswering else { break loop }
                 state = .idle
                 context.fireErrorCaught(error)
+            case .inputClosed(let event):
+                guard !isAnswering else { break loop }
+                state = .idle
+                context.fireUserInboundEventTriggered(event)
             }
             held.removeFirst()
             took = true
