@@ -73,3 +73,18 @@ def test_every_route_is_counted_by_its_route(server, idp):
         assert value(after, "cognate_requests_total", operation=operation, outcome=outcome) > \
             value(before, "cognate_requests_total", operation=operation, outcome=outcome), (operation, outcome)
     assert value(after, "cognate_request_duration_seconds_count", operation="POST /oauth2/token") >= 2
+
+
+def test_a_refusal_before_the_api_is_counted_under_its_route(server):
+    """A dev-mode server refuses a web page's admin call before the API reads it (403): counted
+    as `POST /`, not as an unmatched route."""
+    before = scrape(server)
+    refused = requests.post(server.endpoint + "/", data=b"{}", timeout=10, headers={
+        "Origin": "https://page.example", "Content-Type": "application/x-amz-json-1.1",
+        "X-Amz-Target": "AWSCognitoIdentityProviderService.AdminDeleteUser"})
+    assert refused.status_code == 403 and refused.headers["x-amzn-RequestId"]
+    after = scrape(server)
+    assert value(after, "cognate_requests_total", operation="POST /", outcome="403") == \
+        value(before, "cognate_requests_total", operation="POST /", outcome="403") + 1
+    assert value(after, "cognate_requests_total", operation="unmatched", outcome="403") == \
+        value(before, "cognate_requests_total", operation="unmatched", outcome="403")

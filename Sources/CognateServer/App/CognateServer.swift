@@ -73,7 +73,7 @@ public struct CognateServer: Sendable {
 
     /// The router, and the API's `POST /` as ``WholeRequests`` answers it: the same middleware
     /// and the same responder.
-    func makeRoutes() -> (router: Router<CognateRequestContext>, middleware: RouteMiddleware, api: RouteMiddleware.Answer) {
+    func makeRoutes() -> (router: Router<CognateRequestContext>, middleware: RouteMiddleware, api: WholeRequests.API) {
         let router = Router(context: CognateRequestContext.self)
         let auditLog = configuration.auditLogPath.map(AuditLog.init(path:))
         var layers: [RouteMiddleware.Layer] = [
@@ -95,8 +95,7 @@ public struct CognateServer: Sendable {
         let api = CognitoAPIResponder(
             service: service, table: .cognate, verifier: verifier, cors: cors, maxBodyBytes: configuration.maxBodyBytes,
             placement: placement, logger: logger, auditLog: auditLog)
-        let answer: RouteMiddleware.Answer = { request, _ in await api.respond(to: request) }
-        router.post("/", use: answer)
+        router.post("/") { request, _ in await api.respond(to: request) }
         WellKnownRoutes.add(to: router, service: service, cors: cors)
         OperationalRoutes.add(to: router, service: service, metrics: configuration.metricsRegistry)
         ConfirmationLinkRoutes.add(to: router, service: service)
@@ -106,7 +105,7 @@ public struct CognateServer: Sendable {
         OAuthRoutes.add(to: router, service: service, secureCookies: secureCookies, placement: placement)
         SAMLRoutes.add(to: router, service: service, secureCookies: secureCookies, placement: placement)
         if configuration.mode == .dev { DevRoutes.add(to: router, store: store) }
-        return (router, middleware, answer)
+        return (router, middleware, { request, _, body in await api.respond(to: request, body: body) })
     }
 
     /// Names of the user-pool operations served.

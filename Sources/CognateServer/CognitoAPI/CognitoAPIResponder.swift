@@ -27,11 +27,13 @@ struct CognitoAPIResponder: Sendable {
     /// Where audited calls are written; nil: no audit log.
     var auditLog: AuditLog? = nil
 
-    func respond(to request: Request) async -> Response {
+    /// `readBody`: the request's body when it was read already (``WholeRequests``); nil: read
+    /// from the request.
+    func respond(to request: Request, body readBody: ByteBuffer? = nil) async -> Response {
         let target = request.headers[HTTPField.Name("x-amz-target")!]
         let handler = table.handler(forTarget: target)
         let name = handler?.name
-        let (response, body, verifiedKey) = await answer(request, target: target, handler: handler)
+        let (response, body, verifiedKey) = await answer(request, readBody: readBody, target: target, handler: handler)
         let operation = name ?? "unknown"
         let outcome = response.status == .ok ? "ok" : response.headers[Self.errorTypeHeader] ?? "error"
         ObservedRequest.current?.name(operation: operation, outcome: outcome, audited: auditLog != nil)
@@ -50,13 +52,18 @@ struct CognitoAPIResponder: Sendable {
 
     /// The response, the body when it could be read, and the access key whose signature was
     /// verified (for the audit log: an admin call that fails its signature check names no key).
-    private func answer(_ request: Request, target: String?, handler: OperationTable.Handler?) async
+    private func answer(_ request: Request, readBody: ByteBuffer?, target: String?, handler: OperationTable.Handler?) async
         -> (Response, Data?, String?)
     {
         let requestId = ObservedRequest.current?.id ?? RequestIdentifiers.shared.next()
         let body: Data
         do {
-            body = try await Self.collect(request.body, limit: maxBodyBytes)
+            if let readBody {
+                guard readBody.readableBytes <= maxBodyBytes else { throw WireFault.bodyTooLarge(limit: maxBodyBytes) }
+                body = Data(readBody.readableBytesView)
+            } else {
+                body = try await Self.collect(request.body, limit: maxBodyBytes)
+            }
         } catch {
             return (failure(error, requestId: requestId), nil, nil)
         }

@@ -152,7 +152,7 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             state = .reading(head, body)
         case (.reading(let head, let body), .end):
             state = .answering
-            answer(Request(head: head, body: RequestBody(buffer: body)), context: context)
+            answer(head, body: body, context: context)
         case (_, .head(let head)):
             if head.headerFields[.connection]?.lowercased() == "close" { closesAfterPassedOn = true }
             passedOn += 1
@@ -163,15 +163,15 @@ final class WholeRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return true
     }
 
-    private func answer(_ request: Request, context: ChannelHandlerContext) {
-        let closes = request.headers[.connection]?.lowercased() == "close"
+    private func answer(_ request: HTTPRequest, body: ByteBuffer, context: ChannelHandlerContext) {
+        let closes = request.headerFields[.connection]?.lowercased() == "close"
         let requests = self.requests
         let channel = context.channel
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         requests.inFlight.begin()
         Task(executorPreference: executor) {
-            let (head, body) = await requests.answer(request, channel: channel)
+            let (head, body) = await requests.answer(request, body: body, channel: channel)
             requests.inFlight.end()
             loop.execute {
                 let (handler, context) = bound.value

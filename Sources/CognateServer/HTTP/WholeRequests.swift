@@ -16,9 +16,13 @@ import NIOCore
 /// A class: every connection's handler holds it, and the service behind the API is a large
 /// value that must not be copied per request.
 final class WholeRequests: Sendable {
+    /// The API's route given the body's bytes as read (the request's `RequestBody` is not read
+    /// again).
+    typealias API = @Sendable (Request, CognateRequestContext, ByteBuffer) async throws -> Response
+
     let middleware: RouteMiddleware
     /// The API's route, behind the middleware.
-    let api: RouteMiddleware.Answer
+    let api: API
     /// The API's limit: bodies are read up to one byte more, so that the API refuses them.
     let maxBodyBytes: Int
     let serverName: String
@@ -27,7 +31,7 @@ final class WholeRequests: Sendable {
     /// that hung up leaves its connection closed while its answer is still being computed).
     let inFlight = InFlightCount()
 
-    init(middleware: RouteMiddleware, api: @escaping RouteMiddleware.Answer, maxBodyBytes: Int, serverName: String, logger: Logger) {
+    init(middleware: RouteMiddleware, api: @escaping API, maxBodyBytes: Int, serverName: String, logger: Logger) {
         self.middleware = middleware
         self.api = api
         self.maxBodyBytes = maxBodyBytes
@@ -41,12 +45,18 @@ final class WholeRequests: Sendable {
         return path == "/" || path.hasPrefix("/?")
     }
 
-    /// The router's answer, as a head and a body.
-    func answer(_ request: Request, channel: any Channel) async -> (HTTPResponse, ByteBuffer) {
+    /// The router's answer to a request read whole, as a head and a body.
+    func answer(_ head: HTTPRequest, body: ByteBuffer, channel: any Channel) async -> (HTTPResponse, ByteBuffer) {
+        let request = Request(head: head, body: RequestBody(buffer: body))
         let context = CognateRequestContext(source: .init(channel: channel, logger: logger))
+        // The route, for metrics: also for a request a middleware answers before the API does.
+        context.coreContext.endpointPath.value = "/"
         var response: Response
         do {
-            response = try await middleware.run(request, context: context, answer: api)
+            let api = self.api
+            response = try await middleware.run(request, context: context) { request, context in
+                try await api(request, context, body)
+            }
         } catch {
             logger.debug("Unrecognised Error", metadata: ["error.type": "\(error)"])
             response = Response(status: .internalServerError)
