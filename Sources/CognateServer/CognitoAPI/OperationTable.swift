@@ -46,11 +46,17 @@ struct OperationTable: Sendable {
     /// The handler of an `X-Amz-Target` value.
     func handler(forTarget target: String?) -> Handler? { target.flatMap { handlers[$0] } }
 
+    /// An operation's use case, called with the service and the decoded input. A call, not a
+    /// method reference (`{ $0.signIn.initiateAuth }`): a partial application copies the use
+    /// case's whole value into a closure on every request.
+    typealias UseCase<Operation: CognitoOperation> =
+        @Sendable (IdentityService, Operation.Input) async throws -> Operation.Output
+
     /// `authorization`: where the operation's own credentials authorize it although the model
     /// marks it signed (GetClientToken: the client secret; Cognito evaluates no IAM policy).
     mutating func register<Operation: CognitoOperation>(
         _ operation: Operation.Type,
-        _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output,
+        _ useCase: @escaping UseCase<Operation>,
         work: Work = .light, authorization: OperationAuthorization? = nil
     ) {
         register(operation, useCase, work: { _ in work }, authorization: authorization)
@@ -60,7 +66,7 @@ struct OperationTable: Sendable {
     /// sign-in exponentiates).
     mutating func register<Operation: CognitoOperation>(
         _ operation: Operation.Type,
-        _ useCase: @escaping @Sendable (IdentityService) -> (Operation.Input) async throws -> Operation.Output,
+        _ useCase: @escaping UseCase<Operation>,
         work: @escaping @Sendable (Operation.Input) -> Work, authorization: OperationAuthorization? = nil
     ) {
         let name = Operation.targetPrefix == WireCoding.targetPrefix ? Operation.name : "cognito-identity:" + Operation.name
@@ -69,8 +75,8 @@ struct OperationTable: Sendable {
         ) { body, service, placement in
             let input = try Self.decode(Operation.Input.self, from: body)
             let output = switch work(input) {
-            case .light: try await useCase(service)(input)
-            case .cryptographic: try await placement.run { try await useCase(service)(input) }
+            case .light: try await useCase(service, input)
+            case .cryptographic: try await placement.run { try await useCase(service, input) }
             }
             return try WireJSONEncoder.encode(output)
         }
