@@ -6,7 +6,9 @@ request, Cognate's p99 at half of its peak rate, and the Cognate/moto ratios, as
 table. Without options it also measures the HTTP floor (`http-floor`: Cognate's server stack
 answering GetUser's number of bytes) and, as root, a throwaway durable PostgreSQL with one node
 and then two, each node under a CPU quota (--target-node-cpus, 0.4 cores), and ends with the
-targets table (bench/verdicts.py): each target, its ratio in this run, met or not met. Usage:
+targets table (bench/verdicts.py): each target, its ratio in this run, met or not met, and under
+it the floor's own p99 at half of its peak and how steady the machine's cores were
+(`cognate-load steadiness`), which that p99 target is read beside. Usage:
 
     python3 bench/run.py [--seconds 10] [--connections 16] [--database postgres://...] [--nodes 2]
                          [--node-cpus 0.4] [--users 1000000] [--only GetUser] [--pool-mfa]
@@ -307,6 +309,14 @@ def machine_srp_limit(binary):
             "rsa_sign_ms": result["rsaSignMilliseconds"], "srp_sign_in_ms": result["srpSignInMilliseconds"]}
 
 
+def machine_steadiness(binary):
+    """How steady this machine's CPUs are (`cognate-load steadiness`): the share of time in
+    stretches where fixed arithmetic ran over 1.5 × slower than its fastest, how much slower,
+    and the longest. A stretch overloads any server at half of its peak while it lasts."""
+    out = subprocess.run([load_tool(binary), "steadiness", "10"], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
 def table(results, limit, title, database_column=False):
     """The Markdown table; with `database_column`, PostgreSQL's own CPU per request beside the server's."""
     database_header = " PostgreSQL CPU per request (ms) |" if database_column else ""
@@ -361,7 +371,7 @@ def response_size(server, operation, body):
 
 def measure_floor(args, workdir, size):
     """The HTTP floor: `http-floor` (Cognate's server stack answering a fixed body of `size`
-    bytes) under the same load as GetUser; its CPU per request."""
+    bytes) under the same load as GetUser; its CPU per request, and its p99 at half of its peak."""
     port = free_port()
     log = open(pathlib.Path(workdir) / "floor.log", "ab")
     process = subprocess.Popen([str(pathlib.Path(args.binary).with_name("http-floor")), str(port), str(size)],
@@ -372,6 +382,8 @@ def measure_floor(args, workdir, size):
         before = floor.cpu()
         result = run_wrk(floor.endpoints, "GetUser", {"AccessToken": "x"}, args.seconds, args.connections)
         result["cpu_ms"] = 1000 * (floor.cpu() - before) / max(result["requests"], 1)
+        result["half"] = run_rate(floor, "GetUser", json.dumps({"AccessToken": "x"}),
+                                  max(1, int(result["throughput"] / 2)), args.seconds, args.binary)
         return result
     finally:
         floor.stop()
@@ -515,6 +527,9 @@ def main():
             subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
 
     limit = machine_srp_limit(args.binary)   # first, on a quiet machine
+    full = not (args.database or args.nodes > 1 or args.node_cpus or args.only or args.no_moto or args.users
+                or args.pool_mfa or args.no_targets or args.compare_users)
+    steadiness = machine_steadiness(args.binary) if full or args.floor else None
     if args.compare_users:
         if args.database or args.nodes > 1 or args.node_cpus or args.users:
             sys.exit("--compare-users measures two SQLite pools on one node; it takes none of --database, --nodes, "
@@ -522,8 +537,6 @@ def main():
         compare_pool_sizes(args, limit)
         return
     # Without options, the whole run: the targets need the HTTP floor and PostgreSQL beside SQLite.
-    full = not (args.database or args.nodes > 1 or args.node_cpus or args.only or args.no_moto or args.users
-                or args.pool_mfa or args.no_targets)
     results, floor, pg_one, pg_two = {}, None, None, None
     with tempfile.TemporaryDirectory(prefix="cognate-bench-") as workdir:
         servers = [start_cognate(args.binary, workdir, args.database, args.nodes, args.node_cpus)]
@@ -567,12 +580,17 @@ def main():
     title = (f"{storage}, {args.nodes} node{'s' if args.nodes > 1 else ''}{limit_text}, {args.connections} connections, "
              f"{args.seconds} s per operation, {USERS + args.users} users in the pool"
              + (", MFA optional in the pool" if args.pool_mfa else ""))
-    print(json.dumps({"results": results, "floor": floor, "pg_one": pg_one, "pg_two": pg_two}), file=sys.stderr)
+    print(json.dumps({"results": results, "floor": floor, "pg_one": pg_one, "pg_two": pg_two,
+                      "steadiness": steadiness}), file=sys.stderr)
     print(table(results, limit, title, database_column=storage == "PostgreSQL"))
     if args.floor and not full and floor and "GetUser" in results:
         cpu = results["GetUser"]["Cognate"]["cpu_ms"]
         print(f"\nGetUser's CPU per request: {cpu:.3f} ms, {cpu / floor['cpu_ms']:.2f} × the HTTP floor's "
               f"{floor['cpu_ms']:.3f} ms (`http-floor`, {size} bytes, the same load).")
+    if floor and not full:
+        print(f"\n{verdicts.floor_latency(floor)}")
+    if steadiness and not full:
+        print(f"\n{verdicts.steadiness(steadiness)}")
     if full:
         for label, pg, nodes in (("one node", pg_one, 1), ("two nodes", pg_two, 2)):
             if pg:
@@ -581,7 +599,7 @@ def main():
                                        f"(cgroup quota), {args.connections} connections, {args.seconds} s per operation",
                             database_column=True))
         print()
-        print(verdicts.table(limit, results, floor, pg_one, pg_two, args.target_node_cpus))
+        print(verdicts.table(limit, results, floor, pg_one, pg_two, args.target_node_cpus, steadiness))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,24 @@ def _row(target, measured, met):
     return f"| {target} | {measured} | {'met' if met else '**not met**'} |"
 
 
-def table(limit, sqlite, floor, pg_one=None, pg_two=None, node_cpus=None):
+def floor_latency(floor):
+    """The HTTP floor's own p99 at half of its peak: what the server stack alone shows."""
+    half = floor.get("half") if floor else None
+    if not half:
+        return ""
+    return (f"The HTTP floor's p99 at half of its peak: {half['p99_ms']:.2f} ms at {half['rate']}/s "
+            f"(p50 {half['p50_ms']:.2f} ms).")
+
+
+def steadiness(result):
+    """The machine's slow stretches, in words (`cognate-load steadiness`)."""
+    return (f"This machine's CPUs ran fixed arithmetic over 1.5 × slower than their fastest for "
+            f"{100 * result['slow_share']:.1f}% of 10 s, {result['slow_factor']:.1f} × slower on average there, "
+            f"in stretches of up to {result['longest_slow_ms']:.0f} ms (`cognate-load steadiness`). "
+            f"A server at half of its peak is overloaded for as long as such a stretch lasts.")
+
+
+def table(limit, sqlite, floor, pg_one=None, pg_two=None, node_cpus=None, machine=None):
     lines = ["### Targets", "", "| target | measured in this run | verdict |", "| --- | --- | --- |"]
     cognate = {name: pair["Cognate"] for name, pair in sqlite.items()}
     for name in (SRP, PASSWORD, REFRESH, SIGN_UP):
@@ -71,4 +88,7 @@ def table(limit, sqlite, floor, pg_one=None, pg_two=None, node_cpus=None):
             lines.append(_row(f"{name}: Cognate/moto ≥ 0.8 × {reference}", f"{ratio:.1f}", ratio >= 0.8 * reference))
     met = sum(1 for line in lines[4:] if line.endswith("| met |"))
     lines += ["", f"{met} of {len(lines) - 4} targets met."]
+    context = [text for text in (floor_latency(floor), steadiness(machine) if machine else "") if text]
+    if context:
+        lines += [""] + context
     return "\n".join(lines)
