@@ -5,7 +5,7 @@ import Foundation
 struct CryptoCostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crypto-cost",
-        abstract: "Measure what a sign-in's cryptography costs on this machine (the floor under the server's CPU per sign-in).")
+        abstract: "Measure what a sign-in's cryptography costs on this machine, each operation's mean over 2 s (the floor under the server's CPU per sign-in).")
 
     @Flag(name: .long, help: "Print JSON.")
     var json = false

@@ -35,34 +35,47 @@ public enum CryptoCost {
         }
     }
 
-    public static func measure(iterations: Int = 200) throws -> Result {
+    /// Each operation is timed for `seconds` and its cost is the mean over that time: the
+    /// server's CPU per request is a mean over its run too, so stretches in which the machine
+    /// runs slower (shared hosts have them) count in both alike. The best of a few short runs
+    /// would leave them out of the cryptography's cost and charge them to the server.
+    public static func measure(seconds: Double = 2) throws -> Result {
         let random = SystemRandom()
         let verifier = SRPServer.verifier(salt: random.bytes(16), realm: "pool", identity: "user", secret: "password")
-        let exponents = (0..<iterations).map { _ in random.bytes(32) }
-        let fixedBase = best {
-            for b in exponents { _ = SRPServer.serverPublicValue(verifier: verifier, ephemeral: b) }
-        } / Double(iterations)
+        let exponents = (0..<64).map { _ in random.bytes(32) }
+        let fixedBase = mean(seconds: seconds) { index in
+            _ = SRPServer.serverPublicValue(verifier: verifier, ephemeral: exponents[index % exponents.count])
+        }
         let base = BigNumber(bytes: verifier)
-        let modexp = best {
-            for b in exponents { _ = base.power(BigNumber(bytes: b), modulus: SRPServer.n) }
-        } / Double(iterations)
+        let modexp = mean(seconds: seconds) { index in
+            _ = base.power(BigNumber(bytes: exponents[index % exponents.count]), modulus: SRPServer.n)
+        }
         let signer = try RSASigner(pem: try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation)
         let payload = [UInt8](repeating: 0x61, count: 700)
-        let sign = try best {
-            for _ in 0..<iterations / 2 { _ = try signer.sign(payload) }
-        } / Double(iterations / 2)
+        var failure: (any Error)?
+        let sign = mean(seconds: seconds) { _ in
+            do { _ = try signer.sign(payload) } catch { failure = error }
+        }
+        if let failure { throw failure }
         return Result(
             modexpMilliseconds: modexp * 1000, fixedBaseModexpMilliseconds: fixedBase * 1000, rsaSignMilliseconds: sign * 1000)
     }
 
-    /// The fastest of three runs, in seconds.
-    private static func best(_ body: () throws -> Void) rethrows -> Double {
-        var fastest = Double.infinity
-        for _ in 0..<3 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    /// The mean time of `body` (seconds), run repeatedly for about `seconds` after a few
+    /// unmeasured runs that warm the caches.
+    private static func mean(seconds: Double, _ body: (Int) -> Void) -> Double {
+        for index in 0..<8 { body(index) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let end = start + UInt64(seconds * 1e9)
+        var count = 0
+        var now = start
+        while now < end {
+            for _ in 0..<8 {
+                body(count)
+                count += 1
+            }
+            now = DispatchTime.now().uptimeNanoseconds
         }
-        return fastest
+        return Double(now - start) / 1e9 / Double(count)
     }
 }
