@@ -309,6 +309,20 @@ def machine_srp_limit(binary):
             "rsa_sign_ms": result["rsaSignMilliseconds"], "srp_sign_in_ms": result["srpSignInMilliseconds"]}
 
 
+def with_cryptography(binary, bracket, run):
+    """`run()`'s result; with `bracket`, `cognate crypto-cost` measured just before and just after
+    it and the two averaged under "crypto": the cryptography a sign-in's CPU is divided by,
+    measured beside it. This machine kind's speed drifts by a quarter within minutes, so one
+    measurement at the start of a run judged later operations by another machine's speed."""
+    if not bracket:
+        return run()
+    before = machine_srp_limit(binary)
+    result = run()
+    after = machine_srp_limit(binary)
+    result["crypto"] = {key: (before[key] + after[key]) / 2 for key in before}
+    return result
+
+
 def machine_steadiness(binary):
     """How steady this machine's CPUs are (`cognate-load steadiness`): the share of time in
     stretches where fixed arithmetic ran over 1.5 × slower than its fastest, how much slower,
@@ -335,6 +349,7 @@ def table(results, limit, title, database_column=False):
         lines.append(f"| {name} | {c['throughput']:.0f} | {moto} | {ratio} | {c['p50_ms']:.2f} / {c['p99_ms']:.2f} | "
                      f"{moto_latency} | {half} | {c['cpu_ms']:.2f} |{database_cpu} {moto_cpu} |")
     srp = results.get("USER_SRP_AUTH sign-in (2 requests)", {}).get("Cognate")
+    limit = (srp or {}).get("crypto", limit)
     if srp and limit:
         lines += ["", f"Cognate's CPU per SRP sign-in: {srp['cpu_ms']:.2f} ms, "
                       f"{srp['cpu_ms'] / limit['srp_sign_in_ms']:.2f} × its cryptography alone "
@@ -553,14 +568,17 @@ def main():
                     if args.only and not any(part in name for part in args.only):
                         continue
                     print(f"{server.name}: {name} ...", file=sys.stderr)
-                    results.setdefault(name, {})[server.name] = measure(server, operation, body, args)
+                    signs_in = server.name == "Cognate" and name in verdicts.SIGN_INS and not args.database
+                    results.setdefault(name, {})[server.name] = with_cryptography(
+                        args.binary, signs_in, lambda: measure(server, operation, body, args))
                 if (full or args.floor) and server.name == "Cognate":
                     size = response_size(server, "GetUser", {"AccessToken": tokens["AccessToken"]})
                 if args.only and not any(part in "USER_SRP_AUTH" for part in args.only):
                     continue
                 print(f"{server.name}: USER_SRP_AUTH ...", file=sys.stderr)
-                results.setdefault("USER_SRP_AUTH sign-in (2 requests)", {})[server.name] = run_srp(
-                    server, pool_id, client_id, args.seconds, args.binary)
+                results.setdefault("USER_SRP_AUTH sign-in (2 requests)", {})[server.name] = with_cryptography(
+                    args.binary, server.name == "Cognate" and not args.database,
+                    lambda: run_srp(server, pool_id, client_id, args.seconds, args.binary))
         finally:
             for server in servers:
                 server.stop()
