@@ -92,6 +92,6 @@ def table(limit, sqlite, floor, pg_one=None, pg_two=None, node_cpus=None, machin
     met = sum(1 for line in lines[4:] if line.endswith("| met |"))
     lines += ["", f"{met} of {len(lines) - 4} targets met."]
     context = [text for text in (floor_latency(floor), steadiness(machine) if machine else "") if text]
-    if context:
-        lines += [""] + context
+    for text in context:
+        lines += ["", text]
     return "\n".join(lines)
