@@ -49,6 +49,8 @@ struct AccessTokenVerifier: Sendable {
 
     private func verifiedClaims(_ token: String, now: Date) async throws -> AccessTokenClaims {
         if let claims = verified.claims(of: token) { return claims }
+        // Before the keys: a key change after this point keeps this token out of the cache.
+        let generation = verified.generation
         guard let parts = JWT.parts(of: token), let kid = parts.header.kid,
             let payload = try? JSONDecoder().decode(Payload.self, from: parts.payload), payload.token_use == "access",
             payload.iss.hasPrefix(issuerBase + "/")
@@ -61,7 +63,7 @@ struct AccessTokenVerifier: Sendable {
             poolId: poolId, clientId: payload.client_id, sub: payload.sub, username: payload.username,
             originJti: payload.origin_jti, scopes: Set((payload.scope ?? "").split(separator: " ").map(String.init)),
             expiresAt: payload.exp, authTime: payload.auth_time)
-        verified.insert(token, claims: claims, now: now)
+        verified.insert(token, claims: claims, now: now, generation: generation)
         return claims
     }
 }

@@ -73,6 +73,8 @@ public final class SigningKeyRing: @unchecked Sendable {
     private let lock = NSLock()
     private var loaded: [String: LoadedKeys] = [:]
     private var loading: [String: Task<LoadedKeys, any Error>] = [:]
+    /// Changes with every ``forget(poolId:)``: keys read before a forget are not kept after it.
+    private var forgets = 0
     private var parsed: [String: SigningKey] = [:]
 
     struct LoadedKeys {
@@ -114,10 +116,19 @@ public final class SigningKeyRing: @unchecked Sendable {
         ["keys": try await keys(for: poolId, now: now).all.reversed().map { try $0.jwk() }]
     }
 
-    /// Drops what this node loaded for a pool (nil: for every pool); the next use reloads it.
+    /// Drops what this node loaded for a pool (nil: for every pool); the next use reloads it. A
+    /// load under way meanwhile may have read the store before the change: it is not kept, and
+    /// whoever waits for it loads again.
     func forget(poolId: String?) {
         lock.withLock {
-            if let poolId { loaded[poolId] = nil } else { loaded.removeAll() }
+            if let poolId {
+                loaded[poolId] = nil
+                loading[poolId] = nil
+            } else {
+                loaded.removeAll()
+                loading.removeAll()
+            }
+            forgets += 1
         }
     }
 
@@ -133,23 +144,34 @@ public final class SigningKeyRing: @unchecked Sendable {
     // MARK: - Loading
 
     private func keys(for poolId: String, now: Date) async throws -> LoadedKeys {
-        if let keys = lock.withLock({ loaded[poolId] }) { return keys }
-        let task: Task<LoadedKeys, any Error> = lock.withLock {
-            if let running = loading[poolId] { return running }
-            let task = Task { try await self.load(poolId, now: now) }
-            loading[poolId] = task
-            return task
-        }
-        do {
-            let keys = try await task.value
-            lock.withLock {
-                if loading[poolId] == task { loading[poolId] = nil }
-                loaded[poolId] = keys
+        var attempts = 0
+        while true {
+            let (keys, task, started): (LoadedKeys?, Task<LoadedKeys, any Error>?, Int) = lock.withLock {
+                if let keys = loaded[poolId] { return (keys, nil, forgets) }
+                if let running = loading[poolId] { return (nil, running, forgets) }
+                let task = Task { try await self.load(poolId, now: now) }
+                loading[poolId] = task
+                return (nil, task, forgets)
             }
-            return keys
-        } catch {
-            lock.withLock { if loading[poolId] == task { loading[poolId] = nil } }
-            throw error
+            if let keys { return keys }
+            guard let task else { continue }
+            attempts += 1
+            let result: LoadedKeys
+            do {
+                result = try await task.value
+            } catch {
+                lock.withLock { if loading[poolId] == task { loading[poolId] = nil } }
+                throw error
+            }
+            let current: Bool = lock.withLock {
+                if loading[poolId] == task { loading[poolId] = nil }
+                guard forgets == started else { return false }
+                loaded[poolId] = result
+                return true
+            }
+            // Forgotten while loading: what was read may predate the change, so read again
+            // (served uncached after a few rounds, should forgets keep coming).
+            if current || attempts >= 3 { return result }
         }
     }
 
