@@ -71,12 +71,12 @@ private final class RateDriver {
     }
 
     func run() -> Outcome {
-        start = Self.now() + 100_000_000
+        start = monotonicNanoseconds() + 100_000_000
         // Past this, what has not been answered counts as failed.
         let giveUp = start + UInt64(arguments.seconds * 1e9) + 30_000_000_000
         var events = [epoll_event](repeating: epoll_event(), count: connections.count)
         while finished < total {
-            let now = Self.now()
+            let now = monotonicNanoseconds()
             if now > giveUp {
                 outcome.errors += total - finished
                 break
@@ -145,7 +145,7 @@ private final class RateDriver {
             return broken(index)
         }
         if response.status == 200 {
-            outcome.latencies.append(Double(Self.now() - due) / 1000)
+            outcome.latencies.append(Double(monotonicNanoseconds() - due) / 1000)
         } else {
             outcome.errors += 1
         }
@@ -186,12 +186,6 @@ private final class RateDriver {
         event.data.u32 = UInt32(index)
         epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event)
         return socket
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
 

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // How steady the machine's CPUs are: one thread per core repeats a fixed piece of arithmetic
 // (a few tens of µs, no memory traffic) for SECONDS and times each piece. On a dedicated core
 // every piece takes about as long as the fastest; on a shared host some stretches run several
@@ -37,29 +33,29 @@ struct Steadiness {
 
     /// Pieces are judged in windows of this many; a window is slow when most of its pieces are.
     private static let window = 20
+    /// What a thread that timed nothing reports.
+    private static let unmeasured = Steadiness(fastest: 0, slowShare: 0, slowFactor: 1, longestSlow: 0)
 
     static func measure(seconds: Double) -> Steadiness {
         var durations: [UInt64] = []
         durations.reserveCapacity(Int(seconds * 60_000))
         var state: UInt64 = 1
-        let end = now() + UInt64(seconds * 1e9)
+        let end = monotonicNanoseconds() + UInt64(seconds * 1e9)
         while true {
-            let start = now()
+            let start = monotonicNanoseconds()
             if start >= end { break }
             for _ in 0..<10_000 {
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 state ^= state >> 13
             }
-            durations.append(now() - start)
+            durations.append(monotonicNanoseconds() - start)
         }
         blackHole(state)
         return summarise(durations)
     }
 
     static func summarise(_ durations: [UInt64]) -> Steadiness {
-        guard let fastest = durations.min(), fastest > 0 else {
-            return Steadiness(fastest: 0, slowShare: 0, slowFactor: 1, longestSlow: 0)
-        }
+        guard let fastest = durations.min(), fastest > 0 else { return unmeasured }
         let total = durations.reduce(0, +)
         var slowTime: UInt64 = 0
         var stretch: UInt64 = 0
@@ -86,19 +82,13 @@ struct Steadiness {
 
     /// The least steady of several threads' results.
     static func worst(_ results: [Steadiness]) -> Steadiness {
-        results.max { $0.slowShare < $1.slowShare } ?? Steadiness(fastest: 0, slowShare: 0, slowFactor: 1, longestSlow: 0)
+        results.max { $0.slowShare < $1.slowShare } ?? unmeasured
     }
 
     var json: String {
         String(
             format: #"{"fastest_us":%.2f,"slow_share":%.4f,"slow_factor":%.2f,"longest_slow_ms":%.1f}"#,
             fastest, slowShare, slowFactor, longestSlow)
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
 

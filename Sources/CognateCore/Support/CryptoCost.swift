@@ -52,26 +52,22 @@ public enum CryptoCost {
         }
         let signer = try RSASigner(pem: try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation)
         let payload = [UInt8](repeating: 0x61, count: 700)
-        var failure: (any Error)?
-        let sign = mean(seconds: seconds) { _ in
-            do { _ = try signer.sign(payload) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        let sign = try mean(seconds: seconds) { _ in _ = try signer.sign(payload) }
         return Result(
             modexpMilliseconds: modexp * 1000, fixedBaseModexpMilliseconds: fixedBase * 1000, rsaSignMilliseconds: sign * 1000)
     }
 
     /// The mean time of `body` (seconds), run repeatedly for about `seconds` after a few
     /// unmeasured runs that warm the caches.
-    private static func mean(seconds: Double, _ body: (Int) -> Void) -> Double {
-        for index in 0..<8 { body(index) }
+    private static func mean(seconds: Double, _ body: (Int) throws -> Void) rethrows -> Double {
+        for index in 0..<8 { try body(index) }
         let start = DispatchTime.now().uptimeNanoseconds
         let end = start + UInt64(seconds * 1e9)
         var count = 0
         var now = start
         while now < end {
             for _ in 0..<8 {
-                body(count)
+                try body(count)
                 count += 1
             }
             now = DispatchTime.now().uptimeNanoseconds

@@ -143,18 +143,27 @@ public final class SigningKeyRing: @unchecked Sendable {
 
     // MARK: - Loading
 
+    /// A pool's keys on this node: loaded, or a load to wait for with the count of forgets when
+    /// it was joined.
+    private enum Lookup {
+        case loaded(LoadedKeys)
+        case pending(Task<LoadedKeys, any Error>, forgetsAtJoin: Int)
+    }
+
     private func keys(for poolId: String, now: Date) async throws -> LoadedKeys {
         var attempts = 0
         while true {
-            let (keys, task, started): (LoadedKeys?, Task<LoadedKeys, any Error>?, Int) = lock.withLock {
-                if let keys = loaded[poolId] { return (keys, nil, forgets) }
-                if let running = loading[poolId] { return (nil, running, forgets) }
-                let task = Task { try await self.load(poolId, now: now) }
+            let lookup: Lookup = lock.withLock {
+                if let keys = loaded[poolId] { return .loaded(keys) }
+                let task = loading[poolId] ?? Task { try await self.load(poolId, now: now) }
                 loading[poolId] = task
-                return (nil, task, forgets)
+                return .pending(task, forgetsAtJoin: forgets)
             }
-            if let keys { return keys }
-            guard let task else { continue }
+            let task: Task<LoadedKeys, any Error>, started: Int
+            switch lookup {
+            case .loaded(let keys): return keys
+            case .pending(let pending, let forgetsAtJoin): (task, started) = (pending, forgetsAtJoin)
+            }
             attempts += 1
             let result: LoadedKeys
             do {
